@@ -1,0 +1,1 @@
+//! chess-record rules.
