@@ -1,15 +1,89 @@
-//! `arbiter duck`.
+//! `arbiter duck`: the official Duck Chess judge and its companions.
 
-use crate::input::{CliError, FileArg};
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+
+use arbiter_duck::judge::{self, ExplainOptions, JudgeError, Summary};
+use clap::Subcommand;
+
+use crate::input::{self, CliError, FileArg, Input};
 
 /// Arguments of `arbiter duck`.
 #[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
+    #[command(subcommand)]
+    command: Option<DuckCommand>,
+    /// Input in the official format (Q, then Q lines `x1 y1 x2 y2`); standard input when absent
+    /// or `-`. Prints the official output: one line per command.
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+enum DuckCommand {
+    /// Judge like `arbiter duck`, and say after each `Invalid command` why it is invalid.
+    Explain(ExplainArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct ExplainArgs {
     #[command(flatten)]
     input: FileArg,
+    /// Print the board after each valid move.
+    #[arg(long)]
+    board: bool,
+    /// Colour the board: `auto` colours it when standard output is a terminal.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
 }
 
 /// Runs `arbiter duck`.
-pub fn run(_args: Args) -> Result<(), CliError> {
-    Err(CliError::Message("arbiter duck: not available yet".into()))
+pub fn run(args: Args) -> Result<(), CliError> {
+    match args.command {
+        None => judge_file(FileArg { file: args.file }, |text, out| judge::run(text, out)),
+        Some(DuckCommand::Explain(explain)) => {
+            let ansi = match explain.color {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => io::stdout().is_terminal(),
+            };
+            let options = ExplainOptions { board: explain.board, ansi };
+            judge_file(explain.input, |text, out| judge::explain(text, out, options))
+        }
+    }
+}
+
+/// Reads the input, runs `judge` with standard output, and reports errors and ignored input.
+fn judge_file(
+    file: FileArg,
+    judge: impl FnOnce(&str, &mut dyn Write) -> Result<Summary, JudgeError>,
+) -> Result<(), CliError> {
+    let input = Input::read(file.file.as_deref())?;
+    let mut stdout = io::stdout().lock();
+    let result = judge(&input.text, &mut stdout);
+    stdout.flush()?;
+    match result {
+        Ok(summary) => {
+            if let Some(position) = summary.trailing {
+                input::warn(
+                    &input.name,
+                    format_args!(
+                        "{position}: warning: ignoring input after the last of {} commands",
+                        summary.commands
+                    ),
+                );
+            }
+            Ok(())
+        }
+        Err(JudgeError::Input(error)) => Err(input.error(error)),
+        Err(JudgeError::Output(error)) => Err(error.into()),
+    }
 }

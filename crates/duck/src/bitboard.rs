@@ -1,0 +1,138 @@
+//! Sets of squares as 90-bit masks.
+//!
+//! ```
+//! use arbiter_duck::{Bitboard, Square};
+//!
+//! let a = Square::new(0, 0).unwrap();
+//! let b = Square::new(9, 8).unwrap();
+//! let set = Bitboard::from_square(a) | Bitboard::from_square(b);
+//! assert_eq!(set.count(), 2);
+//! assert_eq!(set.into_iter().collect::<Vec<_>>(), [a, b]);
+//! ```
+
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+use crate::Square;
+
+/// A set of squares; bit `i` stands for the square with index `i`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Bitboard(pub u128);
+
+impl Bitboard {
+    /// No square.
+    pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 90 squares.
+    pub const FULL: Bitboard = Bitboard((1 << Square::COUNT) - 1);
+
+    /// The set holding just `sq`.
+    #[inline]
+    pub const fn from_square(sq: Square) -> Bitboard {
+        Bitboard(1 << sq.index())
+    }
+
+    /// Whether `sq` is in the set.
+    #[inline]
+    pub const fn contains(self, sq: Square) -> bool {
+        self.0 >> sq.index() & 1 != 0
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether the two sets share a square.
+    #[inline]
+    pub const fn intersects(self, other: Bitboard) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// The set with `sq` added.
+    #[inline]
+    pub const fn with(self, sq: Square) -> Bitboard {
+        Bitboard(self.0 | 1 << sq.index())
+    }
+
+    /// The set with `sq` removed.
+    #[inline]
+    pub const fn without(self, sq: Square) -> Bitboard {
+        Bitboard(self.0 & !(1 << sq.index()))
+    }
+
+    /// Number of squares in the set.
+    #[inline]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// The square with the lowest index, if any.
+    #[inline]
+    pub const fn first(self) -> Option<Square> {
+        Square::from_index(self.0.trailing_zeros() as usize)
+    }
+
+    /// The square with the highest index, if any.
+    #[inline]
+    pub const fn last(self) -> Option<Square> {
+        if self.0 == 0 { None } else { Square::from_index(127 - self.0.leading_zeros() as usize) }
+    }
+}
+
+impl Iterator for Bitboard {
+    type Item = Square;
+
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        let sq = self.first()?;
+        self.0 &= self.0 - 1;
+        Some(sq)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.count() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Bitboard {}
+
+impl FromIterator<Square> for Bitboard {
+    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
+        iter.into_iter().fold(Bitboard::EMPTY, Bitboard::with)
+    }
+}
+
+macro_rules! bit_op {
+    ($trait:ident, $method:ident, $assign_trait:ident, $assign_method:ident, $op:tt) => {
+        impl $trait for Bitboard {
+            type Output = Bitboard;
+
+            #[inline]
+            fn $method(self, rhs: Bitboard) -> Bitboard {
+                Bitboard(self.0 $op rhs.0)
+            }
+        }
+
+        impl $assign_trait for Bitboard {
+            #[inline]
+            fn $assign_method(&mut self, rhs: Bitboard) {
+                self.0 = self.0 $op rhs.0;
+            }
+        }
+    };
+}
+
+bit_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+bit_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+bit_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+
+    /// The complement within the 90 squares.
+    #[inline]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0 & Bitboard::FULL.0)
+    }
+}

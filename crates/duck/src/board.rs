@@ -1,0 +1,191 @@
+//! Where the pieces stand.
+//!
+//! ```
+//! use arbiter_duck::{Board, Color, Piece, Role, Square};
+//!
+//! let board = Board::initial();
+//! let sq = Square::new(0, 4).unwrap();
+//! assert_eq!(board.piece_at(sq), Some(Piece::new(Color::Red, Role::Captain)));
+//! assert_eq!(board.occupied().count(), 32);
+//! assert!(!board.is_check());
+//! ```
+
+use std::fmt;
+
+use crate::movement::{self, Reach};
+use crate::{Bitboard, Color, Piece, Role, Square};
+
+/// The pieces on the 10×9 board, kept both square by square and as sets per side and per role.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    squares: [Option<Piece>; Square::COUNT],
+    by_color: [Bitboard; 2],
+    by_role: [Bitboard; 7],
+}
+
+/// Red's back row, column 0 to 8; blue's mirrors it on row 9.
+const BACK_ROW: [Role; 9] = [
+    Role::Car,
+    Role::Horse,
+    Role::Elephant,
+    Role::Guard,
+    Role::Captain,
+    Role::Guard,
+    Role::Elephant,
+    Role::Horse,
+    Role::Car,
+];
+
+impl Board {
+    /// A board with no piece.
+    pub const fn empty() -> Board {
+        Board { squares: [None; Square::COUNT], by_color: [Bitboard::EMPTY; 2], by_role: [Bitboard::EMPTY; 7] }
+    }
+
+    /// The official starting position (`seeds/figures/duck-initial-board.png`).
+    pub fn initial() -> Board {
+        let mut board = Board::empty();
+        for (color, back, ducks, soldiers) in [(Color::Red, 0, 2, 3), (Color::Blue, 9, 7, 6)] {
+            let mut put = |row, col, role| {
+                if let Some(sq) = Square::new(row, col) {
+                    board.put(sq, Piece::new(color, role));
+                }
+            };
+            for (col, role) in (0..).zip(BACK_ROW) {
+                put(back, col, role);
+            }
+            put(ducks, 0, Role::Duck);
+            put(ducks, 8, Role::Duck);
+            for col in (0..9).step_by(2) {
+                put(soldiers, col, Role::Soldier);
+            }
+        }
+        board
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.squares[sq.index()]
+    }
+
+    /// Every occupied square.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The squares of `color`'s pieces.
+    #[inline]
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// The squares of pieces of `role`, both sides.
+    #[inline]
+    pub fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
+
+    /// The squares of `piece`.
+    #[inline]
+    pub fn by_piece(&self, piece: Piece) -> Bitboard {
+        self.by_color(piece.color) & self.by_role(piece.role)
+    }
+
+    /// The square of `color`'s captain, if it is still on the board (the first one, should a
+    /// position hold several).
+    #[inline]
+    pub fn captain(&self, color: Color) -> Option<Square> {
+        self.by_piece(Piece::new(color, Role::Captain)).first()
+    }
+
+    /// Puts `piece` on `sq`, returning what stood there.
+    #[inline]
+    pub fn put(&mut self, sq: Square, piece: Piece) -> Option<Piece> {
+        let old = self.remove(sq);
+        let bit = Bitboard::from_square(sq);
+        self.squares[sq.index()] = Some(piece);
+        self.by_color[piece.color.index()] |= bit;
+        self.by_role[piece.role.index()] |= bit;
+        old
+    }
+
+    /// Removes and returns the piece on `sq`.
+    #[inline]
+    pub fn remove(&mut self, sq: Square) -> Option<Piece> {
+        let piece = self.squares[sq.index()].take()?;
+        let bit = !Bitboard::from_square(sq);
+        self.by_color[piece.color.index()] &= bit;
+        self.by_role[piece.role.index()] &= bit;
+        Some(piece)
+    }
+
+    /// Whether the piece on `from` may move to `to` by its pattern, ignoring whose piece is on `to`;
+    /// `Reach::Never` when `from` is empty.
+    #[inline]
+    pub fn reach(&self, from: Square, to: Square) -> Reach {
+        match self.piece_at(from) {
+            Some(piece) => movement::reach(piece.role, from, to, self.occupied()),
+            None => Reach::Never,
+        }
+    }
+
+    /// The squares the piece on `from` can move to: its pattern, minus squares holding its own side.
+    #[inline]
+    pub fn moves_from(&self, from: Square) -> Bitboard {
+        match self.piece_at(from) {
+            Some(piece) => {
+                movement::targets(piece.role, from, self.occupied()) & !self.by_color(piece.color)
+            }
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// Whether some piece of `by` could move to `to` (capturing whatever stands there, if it is
+    /// not `by`'s own).
+    #[inline]
+    pub fn attacked(&self, to: Square, by: Color) -> bool {
+        if self.by_color(by).contains(to) {
+            return false;
+        }
+        let occupied = self.occupied();
+        Role::ALL.into_iter().any(|role| {
+            let candidates = movement::sources(role, to) & self.by_piece(Piece::new(by, role));
+            candidates.into_iter().any(|from| movement::reach(role, from, to, occupied) == Reach::Yes)
+        })
+    }
+
+    /// Whether this is a check position: either side has a piece that could capture the other
+    /// side's captain in one move.
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        Color::ALL.into_iter().any(|color| match self.captain(color) {
+            Some(sq) => self.attacked(sq, !color),
+            None => false,
+        })
+    }
+}
+
+impl Default for Board {
+    fn default() -> Board {
+        Board::initial()
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f)?;
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl fmt::Display for Board {
+    /// Row 9 (blue's side) on top, one glyph per piece, `・` for an empty point; see
+    /// [`judge::render_board`](crate::judge::render_board).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = Vec::new();
+        crate::judge::render_board(&mut text, self, false);
+        f.write_str(&String::from_utf8_lossy(&text))
+    }
+}

@@ -1,0 +1,224 @@
+//! A game in progress: the board, whose turn it is, and whether a captain has fallen.
+//!
+//! ```
+//! use arbiter_duck::{Game, Invalid, Square};
+//!
+//! let sq = |x, y| Square::new(x, y).unwrap();
+//! let mut game = Game::new();
+//! let played = game.play(sq(0, 3), sq(1, 4)).unwrap();
+//! assert_eq!(played.to_string(), "red guard;NA;no;no");
+//! // Red moved; red may not move again.
+//! assert!(matches!(game.play(sq(0, 4), sq(0, 3)), Err(Invalid::NotYours { .. })));
+//! ```
+
+use std::fmt;
+
+use crate::movement::Reach;
+use crate::{Board, Color, Piece, Role, Square};
+
+/// A valid move's result, as the official judge reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Played {
+    /// The piece that moved.
+    pub piece: Piece,
+    /// The piece removed from the game, if any.
+    pub captured: Option<Piece>,
+    /// Whether a check position arises (never after a captain is captured).
+    pub check: bool,
+    /// Whether the move captured a captain and so ended the game.
+    pub game_over: bool,
+}
+
+impl Played {
+    /// The official output line without its newline, e.g. `blue car;NA;yes;no`.
+    pub fn write_to(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.piece.name().as_bytes());
+        out.push(b';');
+        out.extend_from_slice(self.captured.map_or("NA", Piece::name).as_bytes());
+        out.extend_from_slice(match (self.check, self.game_over) {
+            (false, false) => b";no;no",
+            (true, false) => b";yes;no",
+            (false, true) => b";no;yes",
+            (true, true) => b";yes;yes",
+        });
+    }
+}
+
+impl fmt::Display for Played {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut line = Vec::with_capacity(40);
+        self.write_to(&mut line);
+        f.write_str(&String::from_utf8_lossy(&line))
+    }
+}
+
+/// Why a command is invalid. The official output is just `Invalid command`; these say why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum Invalid {
+    /// A captain has been captured; no move is valid any more.
+    #[error("the game is over ({winner} has captured the captain)")]
+    GameOver {
+        /// The side that captured the other's captain.
+        winner: Color,
+    },
+    /// A coordinate pair lies outside the 10×9 board.
+    #[error("({x},{y}) is off the board")]
+    OffBoard {
+        /// The row as given.
+        x: i64,
+        /// The column as given.
+        y: i64,
+    },
+    /// No piece stands on the source square.
+    #[error("{square} is empty")]
+    Empty {
+        /// The source square.
+        square: Square,
+    },
+    /// The source square holds the other side's piece.
+    #[error("{square} holds {piece}, but it is {turn}'s turn")]
+    NotYours {
+        /// The source square.
+        square: Square,
+        /// What stands there.
+        piece: Piece,
+        /// The side to move.
+        turn: Color,
+    },
+    /// The destination holds a piece of the side to move.
+    #[error("{square} holds your own piece ({piece})")]
+    OwnPiece {
+        /// The destination.
+        square: Square,
+        /// What stands there.
+        piece: Piece,
+    },
+    /// The move is not in the piece's pattern.
+    #[error("a {} cannot move from {from} to {to}", piece.role)]
+    NotInPattern {
+        /// The piece asked to move.
+        piece: Piece,
+        /// Its square.
+        from: Square,
+        /// The requested destination.
+        to: Square,
+    },
+    /// The move follows the pattern but a piece is in the way.
+    #[error("{} {} {square} is occupied by {by}", piece.role, piece.role.blocker_name())]
+    Blocked {
+        /// The piece asked to move.
+        piece: Piece,
+        /// The blocking point.
+        square: Square,
+        /// What stands there.
+        by: Piece,
+    },
+}
+
+/// The board, the side to move and the winner once a captain is captured.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Game {
+    board: Board,
+    turn: Color,
+    winner: Option<Color>,
+}
+
+impl Default for Game {
+    fn default() -> Game {
+        Game::new()
+    }
+}
+
+impl Game {
+    /// The official starting position, red to move.
+    pub fn new() -> Game {
+        Game::from_board(Board::initial(), Color::Red)
+    }
+
+    /// A game from any position with `turn` to move. A side without a captain has already lost.
+    pub fn from_board(board: Board, turn: Color) -> Game {
+        let winner = Color::ALL.into_iter().find(|&c| board.captain(!c).is_none() && board.captain(c).is_some());
+        Game { board, turn, winner }
+    }
+
+    /// The board.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The side that captured the other's captain, once the game is over.
+    #[inline]
+    pub fn winner(&self) -> Option<Color> {
+        self.winner
+    }
+
+    /// The piece on `from`, if the side to move may move it at all.
+    #[inline]
+    fn mover(&self, from: Square) -> Result<Piece, Invalid> {
+        if let Some(winner) = self.winner {
+            return Err(Invalid::GameOver { winner });
+        }
+        match self.board.piece_at(from) {
+            None => Err(Invalid::Empty { square: from }),
+            Some(piece) if piece.color != self.turn => {
+                Err(Invalid::NotYours { square: from, piece, turn: self.turn })
+            }
+            Some(piece) => Ok(piece),
+        }
+    }
+
+    /// Checks a move for the side to move without playing it, returning the piece that would move.
+    #[inline]
+    pub fn validate(&self, from: Square, to: Square) -> Result<Piece, Invalid> {
+        let piece = self.mover(from)?;
+        if let Some(target) = self.board.piece_at(to) {
+            if target.color == self.turn {
+                return Err(Invalid::OwnPiece { square: to, piece: target });
+            }
+        }
+        match self.board.reach(from, to) {
+            Reach::Yes => Ok(piece),
+            Reach::Never => Err(Invalid::NotInPattern { piece, from, to }),
+            Reach::Blocked(square) => match self.board.piece_at(square) {
+                Some(by) => Err(Invalid::Blocked { piece, square, by }),
+                None => Err(Invalid::NotInPattern { piece, from, to }),
+            },
+        }
+    }
+
+    /// Plays a move of the side to move; an invalid move changes nothing.
+    #[inline]
+    pub fn play(&mut self, from: Square, to: Square) -> Result<Played, Invalid> {
+        let piece = self.validate(from, to)?;
+        self.board.remove(from);
+        let captured = self.board.put(to, piece);
+        let game_over = captured.is_some_and(|c| c.role == Role::Captain);
+        if game_over {
+            self.winner = Some(self.turn);
+        }
+        self.turn = !self.turn;
+        let check = !game_over && self.board.is_check();
+        Ok(Played { piece, captured, check, game_over })
+    }
+
+    /// Plays a command given as raw coordinates, which may lie off the board.
+    #[inline]
+    pub fn play_coords(&mut self, from: (i64, i64), to: (i64, i64)) -> Result<Played, Invalid> {
+        if let Some(winner) = self.winner {
+            return Err(Invalid::GameOver { winner });
+        }
+        let square = |(x, y): (i64, i64)| Square::from_coords(x, y).ok_or(Invalid::OffBoard { x, y });
+        let from = square(from)?;
+        // The source is judged before the destination: an empty source is the reason given even
+        // when the destination is off the board too.
+        self.mover(from)?;
+        self.play(from, square(to)?)
+    }
+}

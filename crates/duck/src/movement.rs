@@ -1,0 +1,421 @@
+//! How each piece moves: the one place where the rules of movement are written down.
+//!
+//! Every role is either a list of [`Leap`]s — a displacement plus the squares (relative to the start)
+//! that must be empty for it — or a list of directions it slides along without jumping. Everything
+//! else is derived from [`Role::movement`] at compile time: validation of a command ([`reach`]),
+//! move generation ([`targets`]), and the reverse lookup used by check detection ([`sources`]).
+//!
+//! ```
+//! use arbiter_duck::movement::{reach, Reach};
+//! use arbiter_duck::{Bitboard, Role, Square};
+//!
+//! let sq = |x, y| Square::new(x, y).unwrap();
+//! // A horse on (0,1) jumping to (2,2) needs its leg (1,1) empty.
+//! assert_eq!(reach(Role::Horse, sq(0, 1), sq(2, 2), Bitboard::EMPTY), Reach::Yes);
+//! let leg = Bitboard::from_square(sq(1, 1));
+//! assert_eq!(reach(Role::Horse, sq(0, 1), sq(2, 2), leg), Reach::Blocked(sq(1, 1)));
+//! assert_eq!(reach(Role::Horse, sq(0, 1), sq(3, 3), leg), Reach::Never);
+//! ```
+
+use crate::{Bitboard, Role, Square};
+
+/// A displacement: rows towards blue, columns to the right (as red sees the board).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Delta {
+    /// Change of the row `x`.
+    pub rows: i8,
+    /// Change of the column `y`.
+    pub cols: i8,
+}
+
+const fn delta(rows: i8, cols: i8) -> Delta {
+    Delta { rows, cols }
+}
+
+/// One leap of a piece: where it lands, and the points that must be empty for it to get there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Leap {
+    /// Where the piece lands, relative to its start.
+    pub to: Delta,
+    /// Points relative to the start that block the leap when occupied, in the order they are crossed.
+    pub blockers: &'static [Delta],
+}
+
+const fn leap(rows: i8, cols: i8, blockers: &'static [Delta]) -> Leap {
+    Leap { to: delta(rows, cols), blockers }
+}
+
+/// The movement of one role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Movement {
+    /// A fixed set of leaps, each with its blocking points.
+    Leaps(&'static [Leap]),
+    /// Any distance along these directions, stopping at (and possibly capturing) the first piece.
+    Slides(&'static [Delta]),
+}
+
+/// One orthogonal step.
+const CAPTAIN: &[Leap] = &[leap(1, 0, &[]), leap(0, 1, &[]), leap(-1, 0, &[]), leap(0, -1, &[])];
+
+/// One diagonal step.
+const GUARD: &[Leap] = &[leap(1, 1, &[]), leap(-1, 1, &[]), leap(1, -1, &[]), leap(-1, -1, &[])];
+
+/// Two diagonal steps; the point in between is the elephant's eye.
+const ELEPHANT: &[Leap] = &[
+    leap(2, 2, &[delta(1, 1)]),
+    leap(-2, 2, &[delta(-1, 1)]),
+    leap(2, -2, &[delta(1, -1)]),
+    leap(-2, -2, &[delta(-1, -1)]),
+];
+
+/// One orthogonal step then one diagonal step outwards; the orthogonal neighbour is the horse's leg.
+const HORSE: &[Leap] = &[
+    leap(1, 2, &[delta(0, 1)]),
+    leap(2, 1, &[delta(1, 0)]),
+    leap(-1, 2, &[delta(0, 1)]),
+    leap(-2, 1, &[delta(-1, 0)]),
+    leap(1, -2, &[delta(0, -1)]),
+    leap(2, -1, &[delta(1, 0)]),
+    leap(-1, -2, &[delta(0, -1)]),
+    leap(-2, -1, &[delta(-1, 0)]),
+];
+
+/// One step in any of the eight directions.
+const SOLDIER: &[Leap] = &[
+    leap(1, 1, &[]),
+    leap(1, 0, &[]),
+    leap(0, 1, &[]),
+    leap(1, -1, &[]),
+    leap(-1, 1, &[]),
+    leap(0, -1, &[]),
+    leap(-1, 0, &[]),
+    leap(-1, -1, &[]),
+];
+
+/// One orthogonal step then two diagonal steps outwards: a (2,3) leap with two blocking points.
+const DUCK: &[Leap] = &[
+    leap(2, 3, &[delta(0, 1), delta(1, 2)]),
+    leap(3, 2, &[delta(1, 0), delta(2, 1)]),
+    leap(-2, 3, &[delta(0, 1), delta(-1, 2)]),
+    leap(3, -2, &[delta(1, 0), delta(2, -1)]),
+    leap(-3, 2, &[delta(-1, 0), delta(-2, 1)]),
+    leap(2, -3, &[delta(0, -1), delta(1, -2)]),
+    leap(-2, -3, &[delta(0, -1), delta(-1, -2)]),
+    leap(-3, -2, &[delta(-1, 0), delta(-2, -1)]),
+];
+
+/// Rows up and down, columns left and right. Directions 0 and 1 raise the square index, 2 and 3
+/// lower it, which [`targets`] relies on to find the nearest piece on a ray.
+const CAR: &[Delta] = &[delta(1, 0), delta(0, 1), delta(-1, 0), delta(0, -1)];
+
+impl Role {
+    /// How this role moves.
+    pub const fn movement(self) -> Movement {
+        match self {
+            Role::Car => Movement::Slides(CAR),
+            Role::Horse => Movement::Leaps(HORSE),
+            Role::Elephant => Movement::Leaps(ELEPHANT),
+            Role::Guard => Movement::Leaps(GUARD),
+            Role::Captain => Movement::Leaps(CAPTAIN),
+            Role::Soldier => Movement::Leaps(SOLDIER),
+            Role::Duck => Movement::Leaps(DUCK),
+        }
+    }
+
+    /// What blocks this role, in words: `leg`, `eye` or `path`.
+    pub const fn blocker_name(self) -> &'static str {
+        match self {
+            Role::Car => "path",
+            Role::Elephant => "eye",
+            _ => "leg",
+        }
+    }
+}
+
+/// Whether a piece can go from one square to another, and if not, why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reach {
+    /// The move follows the piece's pattern and nothing is in the way.
+    Yes,
+    /// The move follows the pattern but the piece on this square is in the way (the first one
+    /// crossed).
+    Blocked(Square),
+    /// The move is not in the piece's pattern at all.
+    Never,
+}
+
+/// The leaps of one role from one square, resolved to squares. Leaps that land off the board are
+/// left out.
+#[derive(Debug, Clone, Copy)]
+struct LeapSet {
+    len: u8,
+    to: [u8; 8],
+    blockers: [Bitboard; 8],
+    /// The blocking squares of each leap in the order they are crossed; [`NO_SQUARE`] pads.
+    crossed: [[u8; MAX_BLOCKERS]; 8],
+}
+
+/// The most blocking points any leap has (the duck's two).
+const MAX_BLOCKERS: usize = 2;
+const NO_SQUARE: u8 = u8::MAX;
+const EMPTY_SET: LeapSet = LeapSet {
+    len: 0,
+    to: [0; 8],
+    blockers: [Bitboard::EMPTY; 8],
+    crossed: [[NO_SQUARE; MAX_BLOCKERS]; 8],
+};
+
+const fn offset(sq: Square, d: Delta) -> Option<Square> {
+    sq.offset(d.rows, d.cols)
+}
+
+const fn leap_set(leaps: &[Leap], from: Square) -> LeapSet {
+    let mut set = EMPTY_SET;
+    let mut i = 0;
+    while i < leaps.len() {
+        if let Some(to) = offset(from, leaps[i].to) {
+            let n = set.len as usize;
+            let mut mask = Bitboard::EMPTY;
+            let mut j = 0;
+            assert!(leaps[i].blockers.len() <= MAX_BLOCKERS, "too many blocking points");
+            while j < leaps[i].blockers.len() {
+                match offset(from, leaps[i].blockers[j]) {
+                    Some(b) => {
+                        mask = mask.with(b);
+                        set.crossed[n][j] = b.index() as u8;
+                    }
+                    None => panic!("a blocking point lies off the board while the landing does not"),
+                }
+                j += 1;
+            }
+            set.to[set.len as usize] = to.index() as u8;
+            set.blockers[set.len as usize] = mask;
+            set.len += 1;
+        }
+        i += 1;
+    }
+    set
+}
+
+const fn square(index: usize) -> Square {
+    match Square::from_index(index) {
+        Some(sq) => sq,
+        None => panic!("square index out of range"),
+    }
+}
+
+const fn square_of(index: u8) -> Square {
+    square(index as usize)
+}
+
+/// Leap tables per role and start square (empty for the car).
+static LEAPS: [[LeapSet; Square::COUNT]; 7] = {
+    let mut table = [[EMPTY_SET; Square::COUNT]; 7];
+    let mut r = 0;
+    while r < 7 {
+        if let Movement::Leaps(leaps) = Role::ALL[r].movement() {
+            let mut s = 0;
+            while s < Square::COUNT {
+                table[r][s] = leap_set(leaps, square(s));
+                s += 1;
+            }
+        }
+        r += 1;
+    }
+    table
+};
+
+/// The squares strictly beyond each square along each of the car's directions, nearest first.
+static RAYS: [[Bitboard; Square::COUNT]; 4] = {
+    let mut rays = [[Bitboard::EMPTY; Square::COUNT]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut s = 0;
+        while s < Square::COUNT {
+            let mut ray = Bitboard::EMPTY;
+            let mut cur = offset(square(s), CAR[d]);
+            while let Some(sq) = cur {
+                ray = ray.with(sq);
+                cur = offset(sq, CAR[d]);
+            }
+            rays[d][s] = ray;
+            s += 1;
+        }
+        d += 1;
+    }
+    rays
+};
+
+/// For each role and target, the squares from which that role could reach the target on an empty
+/// board: the reverse of [`LEAPS`] and [`RAYS`].
+static SOURCES: [[Bitboard; Square::COUNT]; 7] = {
+    let mut sources = [[Bitboard::EMPTY; Square::COUNT]; 7];
+    let mut r = 0;
+    while r < 7 {
+        let mut s = 0;
+        while s < Square::COUNT {
+            match Role::ALL[r].movement() {
+                Movement::Leaps(_) => {
+                    let set = &LEAPS[r][s];
+                    let mut i = 0;
+                    while i < set.len as usize {
+                        let t = set.to[i] as usize;
+                        sources[r][t] = sources[r][t].with(square(s));
+                        i += 1;
+                    }
+                }
+                Movement::Slides(_) => {
+                    let mut d = 0;
+                    while d < 4 {
+                        let mut ray = RAYS[d][s];
+                        while let Some(t) = ray.first() {
+                            sources[r][t.index()] = sources[r][t.index()].with(square(s));
+                            ray = ray.without(t);
+                        }
+                        d += 1;
+                    }
+                }
+            }
+            s += 1;
+        }
+        r += 1;
+    }
+    sources
+};
+
+/// The squares along direction `d` from `from` that a slider reaches: up to and including the
+/// first occupied one.
+#[inline]
+fn slide(d: usize, from: Square, occupied: Bitboard) -> Bitboard {
+    let ray = RAYS[d][from.index()];
+    let hit = ray & occupied;
+    let nearest = if d < 2 { hit.first() } else { hit.last() };
+    match nearest {
+        Some(sq) => ray ^ RAYS[d][sq.index()],
+        None => ray,
+    }
+}
+
+/// Every square `role` can move to from `from` when `occupied` holds the pieces of both sides,
+/// including occupied squares it could capture on (own pieces are the caller's to remove).
+#[inline]
+pub fn targets(role: Role, from: Square, occupied: Bitboard) -> Bitboard {
+    if role == Role::Car {
+        return slide(0, from, occupied)
+            | slide(1, from, occupied)
+            | slide(2, from, occupied)
+            | slide(3, from, occupied);
+    }
+    let set = &LEAPS[role.index()][from.index()];
+    let mut reached = Bitboard::EMPTY;
+    for i in 0..set.len as usize {
+        if !set.blockers[i].intersects(occupied) {
+            reached = reached.with(square_of(set.to[i]));
+        }
+    }
+    reached
+}
+
+/// The squares from which `role` could reach `to` on an empty board.
+#[inline]
+pub fn sources(role: Role, to: Square) -> Bitboard {
+    SOURCES[role.index()][to.index()]
+}
+
+/// Whether `role` can go from `from` to `to` with `occupied` in the way, and if not, why. Whose
+/// piece stands on `to` is not considered here.
+#[inline]
+pub fn reach(role: Role, from: Square, to: Square, occupied: Bitboard) -> Reach {
+    if !sources(role, to).contains(from) {
+        return Reach::Never;
+    }
+    if role == Role::Car {
+        let (dr, dc) = (to.row() as i8 - from.row() as i8, to.col() as i8 - from.col() as i8);
+        let d = match (dr.signum(), dc.signum()) {
+            (1, 0) => 0,
+            (0, 1) => 1,
+            (-1, 0) => 2,
+            _ => 3,
+        };
+        let between = RAYS[d][from.index()] & !RAYS[d][to.index()] & !Bitboard::from_square(to);
+        let hit = between & occupied;
+        let nearest = if d < 2 { hit.first() } else { hit.last() };
+        return match nearest {
+            Some(sq) => Reach::Blocked(sq),
+            None => Reach::Yes,
+        };
+    }
+    let set = &LEAPS[role.index()][from.index()];
+    for i in 0..set.len as usize {
+        if set.to[i] as usize == to.index() {
+            if !set.blockers[i].intersects(occupied) {
+                return Reach::Yes;
+            }
+            for b in set.crossed[i] {
+                if b != NO_SQUARE && occupied.contains(square_of(b)) {
+                    return Reach::Blocked(square_of(b));
+                }
+            }
+        }
+    }
+    Reach::Never
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(x: u8, y: u8) -> Square {
+        Square::new(x, y).unwrap()
+    }
+
+    #[test]
+    fn leap_counts_on_an_empty_board() {
+        let centre = sq(4, 4);
+        let counts: Vec<u32> =
+            Role::ALL.iter().map(|&r| targets(r, centre, Bitboard::EMPTY).count()).collect();
+        // car: 9 + 8 squares on its row and column; the others their full patterns.
+        assert_eq!(counts, [17, 8, 4, 4, 4, 8, 8]);
+        assert_eq!(targets(Role::Duck, sq(0, 0), Bitboard::EMPTY).count(), 2);
+    }
+
+    #[test]
+    fn car_stops_at_the_first_piece() {
+        let occupied: Bitboard = [sq(0, 3), sq(5, 0)].into_iter().collect();
+        let reached = targets(Role::Car, sq(0, 0), occupied);
+        let expected: Bitboard =
+            [sq(0, 1), sq(0, 2), sq(0, 3), sq(1, 0), sq(2, 0), sq(3, 0), sq(4, 0), sq(5, 0)]
+                .into_iter()
+                .collect();
+        assert_eq!(reached, expected);
+        assert_eq!(reach(Role::Car, sq(0, 0), sq(0, 5), occupied), Reach::Blocked(sq(0, 3)));
+        assert_eq!(reach(Role::Car, sq(9, 0), sq(0, 0), occupied), Reach::Blocked(sq(5, 0)));
+        assert_eq!(reach(Role::Car, sq(0, 0), sq(1, 1), occupied), Reach::Never);
+        assert_eq!(reach(Role::Car, sq(0, 0), sq(0, 0), occupied), Reach::Never);
+    }
+
+    #[test]
+    fn duck_reports_the_first_blocker_crossed() {
+        let both: Bitboard = [sq(0, 1), sq(1, 2)].into_iter().collect();
+        assert_eq!(reach(Role::Duck, sq(0, 0), sq(2, 3), both), Reach::Blocked(sq(0, 1)));
+        let outer = Bitboard::from_square(sq(1, 2));
+        assert_eq!(reach(Role::Duck, sq(0, 0), sq(2, 3), outer), Reach::Blocked(sq(1, 2)));
+        assert_eq!(reach(Role::Duck, sq(0, 0), sq(3, 2), outer), Reach::Yes);
+    }
+
+    #[test]
+    fn sources_reverse_targets() {
+        for role in Role::ALL {
+            for from in Square::all() {
+                for to in targets(role, from, Bitboard::EMPTY) {
+                    assert!(sources(role, to).contains(from), "{role} {from} {to}");
+                }
+            }
+            for to in Square::all() {
+                for from in sources(role, to) {
+                    assert!(targets(role, from, Bitboard::EMPTY).contains(to), "{role} {from} {to}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! Squares of the 10×9 board.
+//!
+//! ```
+//! use arbiter_duck::Square;
+//!
+//! let sq = Square::new(9, 4).unwrap();
+//! assert_eq!((sq.row(), sq.col()), (9, 4));
+//! assert_eq!(sq.to_string(), "(9,4)");
+//! assert_eq!(Square::from_coords(10, 0), None);
+//! assert_eq!(sq.offset(1, 0), None);
+//! ```
+
+use std::fmt;
+
+/// A point of the board: row `x` (0..10, counted from red's side) and column `y` (0..9).
+///
+/// Stored as the index `x * 9 + y`, which is also its bit in a [`Bitboard`](crate::Bitboard).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Square(u8);
+
+impl Square {
+    /// Number of rows.
+    pub const ROWS: u8 = 10;
+    /// Number of columns.
+    pub const COLS: u8 = 9;
+    /// Number of squares.
+    pub const COUNT: usize = (Self::ROWS as usize) * (Self::COLS as usize);
+
+    /// The square at row `row` and column `col`, if both are on the board.
+    #[inline]
+    pub const fn new(row: u8, col: u8) -> Option<Square> {
+        if row < Self::ROWS && col < Self::COLS { Some(Square(row * Self::COLS + col)) } else { None }
+    }
+
+    /// The square at coordinates read from untrusted input, which may be negative or huge.
+    #[inline]
+    pub const fn from_coords(row: i64, col: i64) -> Option<Square> {
+        if 0 <= row && row < Self::ROWS as i64 && 0 <= col && col < Self::COLS as i64 {
+            Some(Square(row as u8 * Self::COLS + col as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The square with index `index` (`row * 9 + col`), if below 90.
+    #[inline]
+    pub const fn from_index(index: usize) -> Option<Square> {
+        if index < Self::COUNT { Some(Square(index as u8)) } else { None }
+    }
+
+    /// The index `row * 9 + col`, in `0..90`.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The row `x`, 0 on red's side.
+    #[inline]
+    pub const fn row(self) -> u8 {
+        self.0 / Self::COLS
+    }
+
+    /// The column `y`.
+    #[inline]
+    pub const fn col(self) -> u8 {
+        self.0 % Self::COLS
+    }
+
+    /// The square `rows` rows and `cols` columns away, if it is on the board.
+    #[inline]
+    pub const fn offset(self, rows: i8, cols: i8) -> Option<Square> {
+        Square::from_coords(self.row() as i64 + rows as i64, self.col() as i64 + cols as i64)
+    }
+
+    /// All 90 squares, row by row from red's side.
+    pub fn all() -> impl DoubleEndedIterator<Item = Square> + ExactSizeIterator {
+        (0..Self::COUNT as u8).map(Square)
+    }
+}
+
+impl fmt::Display for Square {
+    /// The judge's coordinates, `(x,y)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({},{})", self.row(), self.col())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coordinates_round_trip() {
+        for sq in Square::all() {
+            assert_eq!(Square::new(sq.row(), sq.col()), Some(sq));
+            assert_eq!(Square::from_index(sq.index()), Some(sq));
+        }
+        assert_eq!(Square::all().count(), 90);
+    }
+
+    #[test]
+    fn off_board_coordinates_are_rejected() {
+        for (x, y) in [(-1, 0), (0, -1), (10, 0), (0, 9), (i64::MAX, 0), (i64::MIN, i64::MIN)] {
+            assert_eq!(Square::from_coords(x, y), None, "({x},{y})");
+        }
+        assert_eq!(Square::from_index(90), None);
+        assert_eq!(Square::new(0, 8).and_then(|s| s.offset(0, 1)), None);
+    }
+}
