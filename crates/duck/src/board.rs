@@ -39,7 +39,11 @@ const BACK_ROW: [Role; 9] = [
 impl Board {
     /// A board with no piece.
     pub const fn empty() -> Board {
-        Board { squares: [None; Square::COUNT], by_color: [Bitboard::EMPTY; 2], by_role: [Bitboard::EMPTY; 7] }
+        Board {
+            squares: [None; Square::COUNT],
+            by_color: [Bitboard::EMPTY; 2],
+            by_role: [Bitboard::EMPTY; 7],
+        }
     }
 
     /// The official starting position (`seeds/figures/duck-initial-board.png`).
@@ -152,7 +156,9 @@ impl Board {
         let occupied = self.occupied();
         Role::ALL.into_iter().any(|role| {
             let candidates = movement::sources(role, to) & self.by_piece(Piece::new(by, role));
-            candidates.into_iter().any(|from| movement::reach(role, from, to, occupied) == Reach::Yes)
+            candidates
+                .into_iter()
+                .any(|from| movement::reach(role, from, to, occupied) == Reach::Yes)
         })
     }
 
@@ -160,10 +166,12 @@ impl Board {
     /// side's captain in one move.
     #[inline]
     pub fn is_check(&self) -> bool {
-        Color::ALL.into_iter().any(|color| match self.captain(color) {
-            Some(sq) => self.attacked(sq, !color),
-            None => false,
-        })
+        Color::ALL
+            .into_iter()
+            .any(|color| match self.captain(color) {
+                Some(sq) => self.attacked(sq, !color),
+                None => false,
+            })
     }
 }
 

@@ -137,8 +137,14 @@ impl Game {
 
     /// A game from any position with `turn` to move. A side without a captain has already lost.
     pub fn from_board(board: Board, turn: Color) -> Game {
-        let winner = Color::ALL.into_iter().find(|&c| board.captain(!c).is_none() && board.captain(c).is_some());
-        Game { board, turn, winner }
+        let winner = Color::ALL
+            .into_iter()
+            .find(|&c| board.captain(!c).is_none() && board.captain(c).is_some());
+        Game {
+            board,
+            turn,
+            winner,
+        }
     }
 
     /// The board.
@@ -167,9 +173,11 @@ impl Game {
         }
         match self.board.piece_at(from) {
             None => Err(Invalid::Empty { square: from }),
-            Some(piece) if piece.color != self.turn => {
-                Err(Invalid::NotYours { square: from, piece, turn: self.turn })
-            }
+            Some(piece) if piece.color != self.turn => Err(Invalid::NotYours {
+                square: from,
+                piece,
+                turn: self.turn,
+            }),
             Some(piece) => Ok(piece),
         }
     }
@@ -178,10 +186,13 @@ impl Game {
     #[inline]
     pub fn validate(&self, from: Square, to: Square) -> Result<Piece, Invalid> {
         let piece = self.mover(from)?;
-        if let Some(target) = self.board.piece_at(to) {
-            if target.color == self.turn {
-                return Err(Invalid::OwnPiece { square: to, piece: target });
-            }
+        if let Some(target) = self.board.piece_at(to)
+            && target.color == self.turn
+        {
+            return Err(Invalid::OwnPiece {
+                square: to,
+                piece: target,
+            });
         }
         match self.board.reach(from, to) {
             Reach::Yes => Ok(piece),
@@ -205,7 +216,12 @@ impl Game {
         }
         self.turn = !self.turn;
         let check = !game_over && self.board.is_check();
-        Ok(Played { piece, captured, check, game_over })
+        Ok(Played {
+            piece,
+            captured,
+            check,
+            game_over,
+        })
     }
 
     /// Plays a command given as raw coordinates, which may lie off the board.
@@ -214,7 +230,8 @@ impl Game {
         if let Some(winner) = self.winner {
             return Err(Invalid::GameOver { winner });
         }
-        let square = |(x, y): (i64, i64)| Square::from_coords(x, y).ok_or(Invalid::OffBoard { x, y });
+        let square =
+            |(x, y): (i64, i64)| Square::from_coords(x, y).ok_or(Invalid::OffBoard { x, y });
         let from = square(from)?;
         // The source is judged before the destination: an empty source is the reason given even
         // when the destination is off the board too.

@@ -44,15 +44,28 @@ pub struct Commands<'a> {
     failed: bool,
 }
 
-const COORDINATES: [&str; 4] =
-    ["the source row x1", "the source column y1", "the destination row x2", "the destination column y2"];
+const COORDINATES: [&str; 4] = [
+    "the source row x1",
+    "the source column y1",
+    "the destination row x2",
+    "the destination column y2",
+];
 
 impl<'a> Commands<'a> {
     /// Reads the count `Q` at the start of `text`.
     pub fn new(text: &'a str) -> Result<Commands<'a>, ScanError> {
         let mut scanner = Scanner::new(text);
-        let announced = scanner.int_in(0, i64::MAX, "the number of commands Q (a non-negative integer)")?;
-        Ok(Commands { scanner, announced: announced as u64, read: 0, failed: false })
+        let announced = scanner.int_in(
+            0,
+            i64::MAX,
+            "the number of commands Q (a non-negative integer)",
+        )?;
+        Ok(Commands {
+            scanner,
+            announced: announced as u64,
+            read: 0,
+            failed: false,
+        })
     }
 
     /// The count `Q` the input announces.
@@ -63,7 +76,11 @@ impl<'a> Commands<'a> {
     /// Where content after the last announced command starts, if there is any. Meaningful once
     /// every command has been read.
     pub fn trailing(&mut self) -> Option<Position> {
-        if self.scanner.at_end() { None } else { Some(self.scanner.position()) }
+        if self.scanner.at_end() {
+            None
+        } else {
+            Some(self.scanner.position())
+        }
     }
 
     #[inline]
@@ -78,7 +95,10 @@ impl<'a> Commands<'a> {
                 }
             };
         }
-        Ok(Command { from: (values[0], values[1]), to: (values[2], values[3]) })
+        Ok(Command {
+            from: (values[0], values[1]),
+            to: (values[2], values[3]),
+        })
     }
 }
 
@@ -138,7 +158,11 @@ pub struct ExplainOptions {
 
 /// Like [`run`], with a `# reason` line after each `Invalid command` and, if asked, the board
 /// after each valid move.
-pub fn explain(input: &str, out: &mut (impl Write + ?Sized), options: ExplainOptions) -> Result<Summary, JudgeError> {
+pub fn explain(
+    input: &str,
+    out: &mut (impl Write + ?Sized),
+    options: ExplainOptions,
+) -> Result<Summary, JudgeError> {
     judge(input, out, |buf, game, _, result| match result {
         Err(invalid) => {
             buf.extend_from_slice(b"# ");
@@ -186,7 +210,10 @@ fn judge(
     };
     out.write_all(&buf)?;
     result?;
-    Ok(Summary { commands: judged, trailing: commands.trailing() })
+    Ok(Summary {
+        commands: judged,
+        trailing: commands.trailing(),
+    })
 }
 
 /// Writes `board` as text, blue's side (row 9) on top, row and column numbers on the edges;

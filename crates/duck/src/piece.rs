@@ -28,7 +28,15 @@ impl Piece {
     /// The official description, `[color] [type]`, as a static string.
     pub const fn name(self) -> &'static str {
         const NAMES: [[&str; 7]; 2] = [
-            ["red car", "red horse", "red elephant", "red guard", "red captain", "red soldier", "red duck"],
+            [
+                "red car",
+                "red horse",
+                "red elephant",
+                "red guard",
+                "red captain",
+                "red soldier",
+                "red duck",
+            ],
             [
                 "blue car",
                 "blue horse",
@@ -45,8 +53,10 @@ impl Piece {
     /// A single Chinese character for boards: red and blue use the traditional pairs of glyphs, so
     /// the two sides stay apart without colour.
     pub const fn glyph(self) -> char {
-        const GLYPHS: [[char; 7]; 2] =
-            [['俥', '傌', '相', '仕', '帥', '兵', '鸭'], ['車', '馬', '象', '士', '將', '卒', '鴨']];
+        const GLYPHS: [[char; 7]; 2] = [
+            ['俥', '傌', '相', '仕', '帥', '兵', '鸭'],
+            ['車', '馬', '象', '士', '將', '卒', '鴨'],
+        ];
         GLYPHS[self.color.index()][self.role.index()]
     }
 }

@@ -23,8 +23,15 @@ pub enum Role {
 
 impl Role {
     /// Every role, in the official order.
-    pub const ALL: [Role; 7] =
-        [Role::Car, Role::Horse, Role::Elephant, Role::Guard, Role::Captain, Role::Soldier, Role::Duck];
+    pub const ALL: [Role; 7] = [
+        Role::Car,
+        Role::Horse,
+        Role::Elephant,
+        Role::Guard,
+        Role::Captain,
+        Role::Soldier,
+        Role::Duck,
+    ];
 
     /// The official English name, e.g. `elephant`.
     pub const fn name(self) -> &'static str {

@@ -1,0 +1,242 @@
+//! End-to-end tests of `arbiter duck`: the official data through the binary, and every kind of
+//! malformed input of SPEC §2.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../duck/tests/fixtures")
+}
+
+fn arbiter_bytes(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn arbiter(args: &[&str], stdin: &str) -> Output {
+    arbiter_bytes(args, stdin.as_bytes())
+}
+
+fn text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap()
+}
+
+/// Runs `arbiter duck` on `stdin`: (stdout, stderr, exit status).
+fn duck(stdin: &str) -> (String, String, i32) {
+    let out = arbiter(&["duck"], stdin);
+    (
+        text(out.stdout),
+        text(out.stderr),
+        out.status.code().unwrap(),
+    )
+}
+
+#[test]
+fn official_data_through_the_binary() {
+    for case in [
+        "sample/1",
+        "official/1",
+        "official/2",
+        "official/3",
+        "official/4",
+    ] {
+        let input = fixtures().join(format!("{case}.in"));
+        let out = arbiter(&["duck", input.to_str().unwrap()], "");
+        assert_eq!(out.status.code(), Some(0), "{case}");
+        assert!(out.stderr.is_empty(), "{case}");
+        let expected = std::fs::read(fixtures().join(format!("{case}.ans"))).unwrap();
+        assert!(out.stdout == expected, "{case}");
+    }
+}
+
+#[test]
+fn standard_input_by_dash() {
+    let input = std::fs::read_to_string(fixtures().join("sample/1.in")).unwrap();
+    let out = arbiter(&["duck", "-"], &input);
+    assert!(out.stdout == std::fs::read(fixtures().join("sample/1.ans")).unwrap());
+}
+
+#[test]
+fn any_whitespace_separates_numbers() {
+    let (out, err, code) = duck("2\r\n\n0\t3 1\r\n4\n\n\n9 4\x0c8 4");
+    assert_eq!(out, "red guard;NA;no;no\nblue captain;NA;no;no\n");
+    assert_eq!((err.as_str(), code), ("", 0));
+}
+
+#[test]
+fn off_board_integers_are_invalid_commands() {
+    let (out, err, code) =
+        duck("5\n-1 0 0 0\n0 0 10 0\n0 9 0 8\n0 0 0 -1\n99999999999999999999999 0 1 0\n");
+    assert_eq!(out, "Invalid command\n".repeat(5));
+    assert_eq!((err.as_str(), code), ("", 0));
+}
+
+#[test]
+fn a_token_that_is_not_an_integer() {
+    let (out, err, code) = duck("3\n0 3 1 4\n9 4 8 x\n0 0 1 0\n");
+    assert_eq!(out, "red guard;NA;no;no\n");
+    assert_eq!(
+        err,
+        "<stdin>:3:7: expected the destination column y2 of command 2 (an integer), found `x`\n"
+    );
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn a_number_missing_at_the_end() {
+    let (out, err, code) = duck("2\n0 3 1 4\n9 4 8");
+    assert_eq!(out, "red guard;NA;no;no\n");
+    assert_eq!(
+        err,
+        "<stdin>:3:6: expected the destination column y2 of command 2 (an integer), found end of input\n"
+    );
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn fewer_commands_than_announced() {
+    let (out, err, code) = duck("3\n0 3 1 4\n9 4 8 4\n");
+    assert_eq!(out, "red guard;NA;no;no\nblue captain;NA;no;no\n");
+    assert_eq!(
+        err,
+        "<stdin>:4:1: expected the source row x1 of command 3 (an integer), found end of input\n"
+    );
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn the_count_must_be_a_non_negative_integer() {
+    for (input, found) in [
+        ("", "end of input"),
+        ("-1\n", "`-1`"),
+        ("two\n0 0 0 0", "`two`"),
+        ("1.5", "`1.5`"),
+    ] {
+        let (out, err, code) = duck(input);
+        assert_eq!(out, "");
+        assert_eq!(
+            err,
+            format!(
+                "<stdin>:1:1: expected the number of commands Q (a non-negative integer), found {found}\n"
+            )
+        );
+        assert_eq!(code, 2);
+    }
+}
+
+#[test]
+fn a_huge_count_is_read_as_a_stream() {
+    for count in ["1000000000000000000", "99999999999999999999999999999"] {
+        let (out, err, code) = duck(&format!("{count}\n0 3 1 4\n"));
+        assert_eq!(out, "red guard;NA;no;no\n");
+        assert_eq!(
+            err,
+            "<stdin>:3:1: expected the source row x1 of command 2 (an integer), found end of input\n"
+        );
+        assert_eq!(code, 2);
+    }
+}
+
+#[test]
+fn extra_input_after_the_last_command_is_ignored_with_a_warning() {
+    let (out, err, code) = duck("1\n0 3 1 4\n9 4 8 4\nanything\n");
+    assert_eq!(out, "red guard;NA;no;no\n");
+    assert_eq!(
+        err,
+        "<stdin>:3:1: warning: ignoring input after the last of 1 commands\n"
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn an_unreadable_file() {
+    let out = arbiter(&["duck", "/nonexistent/duck.in"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = text(out.stderr);
+    assert!(
+        err.starts_with("/nonexistent/duck.in: cannot read: "),
+        "{err}"
+    );
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_a_bad_token() {
+    let out = arbiter_bytes(&["duck"], b"1\n0 \xff 1 4\n");
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(out.stderr);
+    let expected = "<stdin>:2:3: expected the source column y1 of command 1 (an integer), found `";
+    assert!(err.starts_with(expected), "{err}");
+}
+
+#[test]
+fn explain_gives_the_reason_for_each_invalid_command() {
+    let input = "6\n0 0 1 1\n0 1 2 2\n3 4 4 4\n0 0 0 1\n9 9 1 1\n4 4 5 4\n";
+    let out = arbiter(&["duck", "explain"], input);
+    assert_eq!(
+        text(out.stdout),
+        "Invalid command\n# a car cannot move from (0,0) to (1,1)\n\
+         red horse;NA;no;no\n\
+         Invalid command\n# (3,4) holds red soldier, but it is blue's turn\n\
+         Invalid command\n# (0,0) holds red car, but it is blue's turn\n\
+         Invalid command\n# (9,9) is off the board\n\
+         Invalid command\n# (4,4) is empty\n"
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn explain_names_blockers_own_pieces_and_the_end_of_the_game() {
+    // The red car on (0,0) cannot pass its own duck on (2,0) ...
+    let out = arbiter(&["duck", "explain"], "2\n0 0 4 0\n0 0 0 1\n");
+    assert_eq!(
+        text(out.stdout),
+        "Invalid command\n# car path (2,0) is occupied by red duck\n\
+         Invalid command\n# (0,1) holds your own piece (red horse)\n"
+    );
+    // ... and its horse on (0,1) is lame towards (1,3): the elephant stands on its leg.
+    let out = arbiter(&["duck", "explain"], "1\n0 1 1 3\n");
+    assert_eq!(
+        text(out.stdout),
+        "Invalid command\n# horse leg (0,2) is occupied by red elephant\n"
+    );
+
+    let game = std::fs::read_to_string(fixtures().join("sample/1.in")).unwrap();
+    let out = text(arbiter(&["duck", "explain"], &game).stdout);
+    let ending = "red duck;blue captain;no;yes\n\
+        Invalid command\n# the game is over (red has captured the captain)\n";
+    assert!(out.ends_with(ending), "{out}");
+}
+
+#[test]
+fn explain_board_draws_the_position_after_valid_moves() {
+    let out = arbiter(
+        &["duck", "explain", "--board", "--color", "never"],
+        "1\n0 3 1 4\n",
+    );
+    let expected = "red guard;NA;no;no\n\
+        9 車馬象士將士象馬車\n\
+        8 ・・・・・・・・・\n\
+        7 鴨・・・・・・・鴨\n\
+        6 卒・卒・卒・卒・卒\n\
+        5 ・・・・・・・・・\n\
+        4 ・・・・・・・・・\n\
+        3 兵・兵・兵・兵・兵\n\
+        2 鸭・・・・・・・鸭\n\
+        1 ・・・・仕・・・・\n\
+        0 俥傌相・帥仕相傌俥\n  ０１２３４５６７８\n";
+    assert_eq!(text(out.stdout), expected);
+    let colored = arbiter(
+        &["duck", "explain", "--board", "--color", "always"],
+        "1\n0 3 1 4\n",
+    );
+    assert!(text(colored.stdout).contains("\x1b[1;31m帥\x1b[0m"));
+}
