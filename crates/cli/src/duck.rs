@@ -48,22 +48,15 @@ enum ColorChoice {
 /// Runs `arbiter duck`.
 pub fn run(args: Args) -> Result<(), CliError> {
     match args.command {
-        None => judge_file(FileArg { file: args.file }, |text, out| {
-            judge::run(text, out)
-        }),
+        None => judge_file(FileArg { file: args.file }, |text, out| judge::run(text, out)),
         Some(DuckCommand::Explain(explain)) => {
             let ansi = match explain.color {
                 ColorChoice::Always => true,
                 ColorChoice::Never => false,
                 ColorChoice::Auto => io::stdout().is_terminal(),
             };
-            let options = ExplainOptions {
-                board: explain.board,
-                ansi,
-            };
-            judge_file(explain.input, |text, out| {
-                judge::explain(text, out, options)
-            })
+            let options = ExplainOptions { board: explain.board, ansi };
+            judge_file(explain.input, |text, out| judge::explain(text, out, options))
         }
     }
 }

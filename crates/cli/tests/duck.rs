@@ -32,22 +32,12 @@ fn text(bytes: Vec<u8>) -> String {
 /// Runs `arbiter duck` on `stdin`: (stdout, stderr, exit status).
 fn duck(stdin: &str) -> (String, String, i32) {
     let out = arbiter(&["duck"], stdin);
-    (
-        text(out.stdout),
-        text(out.stderr),
-        out.status.code().unwrap(),
-    )
+    (text(out.stdout), text(out.stderr), out.status.code().unwrap())
 }
 
 #[test]
 fn official_data_through_the_binary() {
-    for case in [
-        "sample/1",
-        "official/1",
-        "official/2",
-        "official/3",
-        "official/4",
-    ] {
+    for case in ["sample/1", "official/1", "official/2", "official/3", "official/4"] {
         let input = fixtures().join(format!("{case}.in"));
         let out = arbiter(&["duck", input.to_str().unwrap()], "");
         assert_eq!(out.status.code(), Some(0), "{case}");
@@ -114,12 +104,9 @@ fn fewer_commands_than_announced() {
 
 #[test]
 fn the_count_must_be_a_non_negative_integer() {
-    for (input, found) in [
-        ("", "end of input"),
-        ("-1\n", "`-1`"),
-        ("two\n0 0 0 0", "`two`"),
-        ("1.5", "`1.5`"),
-    ] {
+    for (input, found) in
+        [("", "end of input"), ("-1\n", "`-1`"), ("two\n0 0 0 0", "`two`"), ("1.5", "`1.5`")]
+    {
         let (out, err, code) = duck(input);
         assert_eq!(out, "");
         assert_eq!(
@@ -149,10 +136,7 @@ fn a_huge_count_is_read_as_a_stream() {
 fn extra_input_after_the_last_command_is_ignored_with_a_warning() {
     let (out, err, code) = duck("1\n0 3 1 4\n9 4 8 4\nanything\n");
     assert_eq!(out, "red guard;NA;no;no\n");
-    assert_eq!(
-        err,
-        "<stdin>:3:1: warning: ignoring input after the last of 1 commands\n"
-    );
+    assert_eq!(err, "<stdin>:3:1: warning: ignoring input after the last of 1 commands\n");
     assert_eq!(code, 0);
 }
 
@@ -162,10 +146,7 @@ fn an_unreadable_file() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     let err = text(out.stderr);
-    assert!(
-        err.starts_with("/nonexistent/duck.in: cannot read: "),
-        "{err}"
-    );
+    assert!(err.starts_with("/nonexistent/duck.in: cannot read: "), "{err}");
 }
 
 #[test]
@@ -218,10 +199,7 @@ fn explain_names_blockers_own_pieces_and_the_end_of_the_game() {
 
 #[test]
 fn explain_board_draws_the_position_after_valid_moves() {
-    let out = arbiter(
-        &["duck", "explain", "--board", "--color", "never"],
-        "1\n0 3 1 4\n",
-    );
+    let out = arbiter(&["duck", "explain", "--board", "--color", "never"], "1\n0 3 1 4\n");
     let expected = "red guard;NA;no;no\n\
         9 車馬象士將士象馬車\n\
         8 ・・・・・・・・・\n\
@@ -234,9 +212,6 @@ fn explain_board_draws_the_position_after_valid_moves() {
         1 ・・・・仕・・・・\n\
         0 俥傌相・帥仕相傌俥\n  ０１２３４５６７８\n";
     assert_eq!(text(out.stdout), expected);
-    let colored = arbiter(
-        &["duck", "explain", "--board", "--color", "always"],
-        "1\n0 3 1 4\n",
-    );
+    let colored = arbiter(&["duck", "explain", "--board", "--color", "always"], "1\n0 3 1 4\n");
     assert!(text(colored.stdout).contains("\x1b[1;31m帥\x1b[0m"));
 }

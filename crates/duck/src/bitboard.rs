@@ -75,11 +75,7 @@ impl Bitboard {
     /// The square with the highest index, if any.
     #[inline]
     pub const fn last(self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Square::from_index(127 - self.0.leading_zeros() as usize)
-        }
+        if self.0 == 0 { None } else { Square::from_index(127 - self.0.leading_zeros() as usize) }
     }
 }
 

@@ -55,17 +55,9 @@ impl<'a> Commands<'a> {
     /// Reads the count `Q` at the start of `text`.
     pub fn new(text: &'a str) -> Result<Commands<'a>, ScanError> {
         let mut scanner = Scanner::new(text);
-        let announced = scanner.int_in(
-            0,
-            i64::MAX,
-            "the number of commands Q (a non-negative integer)",
-        )?;
-        Ok(Commands {
-            scanner,
-            announced: announced as u64,
-            read: 0,
-            failed: false,
-        })
+        let announced =
+            scanner.int_in(0, i64::MAX, "the number of commands Q (a non-negative integer)")?;
+        Ok(Commands { scanner, announced: announced as u64, read: 0, failed: false })
     }
 
     /// The count `Q` the input announces.
@@ -76,11 +68,7 @@ impl<'a> Commands<'a> {
     /// Where content after the last announced command starts, if there is any. Meaningful once
     /// every command has been read.
     pub fn trailing(&mut self) -> Option<Position> {
-        if self.scanner.at_end() {
-            None
-        } else {
-            Some(self.scanner.position())
-        }
+        if self.scanner.at_end() { None } else { Some(self.scanner.position()) }
     }
 
     #[inline]
@@ -95,10 +83,7 @@ impl<'a> Commands<'a> {
                 }
             };
         }
-        Ok(Command {
-            from: (values[0], values[1]),
-            to: (values[2], values[3]),
-        })
+        Ok(Command { from: (values[0], values[1]), to: (values[2], values[3]) })
     }
 }
 
@@ -210,10 +195,7 @@ fn judge(
     };
     out.write_all(&buf)?;
     result?;
-    Ok(Summary {
-        commands: judged,
-        trailing: commands.trailing(),
-    })
+    Ok(Summary { commands: judged, trailing: commands.trailing() })
 }
 
 /// Writes `board` as text, blue's side (row 9) on top, row and column numbers on the edges;

@@ -49,11 +49,7 @@ impl Square {
     /// The square with index `index` (`row * 9 + col`), if below 90.
     #[inline]
     pub const fn from_index(index: usize) -> Option<Square> {
-        if index < Self::COUNT {
-            Some(Square(index as u8))
-        } else {
-            None
-        }
+        if index < Self::COUNT { Some(Square(index as u8)) } else { None }
     }
 
     /// The index `row * 9 + col`, in `0..90`.
@@ -77,10 +73,7 @@ impl Square {
     /// The square `rows` rows and `cols` columns away, if it is on the board.
     #[inline]
     pub const fn offset(self, rows: i8, cols: i8) -> Option<Square> {
-        Square::from_coords(
-            self.row() as i64 + rows as i64,
-            self.col() as i64 + cols as i64,
-        )
+        Square::from_coords(self.row() as i64 + rows as i64, self.col() as i64 + cols as i64)
     }
 
     /// All 90 squares, row by row from red's side.
@@ -111,14 +104,7 @@ mod tests {
 
     #[test]
     fn off_board_coordinates_are_rejected() {
-        for (x, y) in [
-            (-1, 0),
-            (0, -1),
-            (10, 0),
-            (0, 9),
-            (i64::MAX, 0),
-            (i64::MIN, i64::MIN),
-        ] {
+        for (x, y) in [(-1, 0), (0, -1), (10, 0), (0, 9), (i64::MAX, 0), (i64::MIN, i64::MIN)] {
             assert_eq!(Square::from_coords(x, y), None, "({x},{y})");
         }
         assert_eq!(Square::from_index(90), None);

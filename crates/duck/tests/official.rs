@@ -12,10 +12,7 @@ fn check(case: &str) {
     let mut out = Vec::new();
     let summary = judge::run(&input, &mut out).unwrap();
     assert_eq!(summary.trailing, None, "{case}");
-    assert!(
-        out == expected,
-        "{case}: output differs from the official answer"
-    );
+    assert!(out == expected, "{case}: output differs from the official answer");
 }
 
 #[test]
