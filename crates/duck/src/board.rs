@@ -163,15 +163,15 @@ impl Board {
     }
 
     /// Whether this is a check position: either side has a piece that could capture the other
-    /// side's captain in one move.
+    /// side's captain in one move. Never once a captain is gone: the game is over then.
     #[inline]
     pub fn is_check(&self) -> bool {
-        Color::ALL
-            .into_iter()
-            .any(|color| match self.captain(color) {
-                Some(sq) => self.attacked(sq, !color),
-                None => false,
-            })
+        match (self.captain(Color::Red), self.captain(Color::Blue)) {
+            (Some(red), Some(blue)) => {
+                self.attacked(red, Color::Blue) || self.attacked(blue, Color::Red)
+            }
+            _ => false,
+        }
     }
 }
 

@@ -115,6 +115,19 @@ pub enum Invalid {
     },
 }
 
+/// Why a position cannot start a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum PositionError {
+    /// A side has no captain, or several.
+    #[error("{color} has {count} captains; a game needs exactly one per side")]
+    Captains {
+        /// The side.
+        color: Color,
+        /// How many captains it has.
+        count: u32,
+    },
+}
+
 /// The board, the side to move and the winner once a captain is captured.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Game {
@@ -132,19 +145,19 @@ impl Default for Game {
 impl Game {
     /// The official starting position, red to move.
     pub fn new() -> Game {
-        Game::from_board(Board::initial(), Color::Red)
+        Game { board: Board::initial(), turn: Color::Red, winner: None }
     }
 
-    /// A game from any position with `turn` to move. A side without a captain has already lost.
-    pub fn from_board(board: Board, turn: Color) -> Game {
-        let winner = Color::ALL
-            .into_iter()
-            .find(|&c| board.captain(!c).is_none() && board.captain(c).is_some());
-        Game {
-            board,
-            turn,
-            winner,
+    /// A game in progress from any position with `turn` to move; each side must have exactly one
+    /// captain.
+    pub fn from_board(board: Board, turn: Color) -> Result<Game, PositionError> {
+        for color in Color::ALL {
+            let count = board.by_piece(Piece::new(color, Role::Captain)).count();
+            if count != 1 {
+                return Err(PositionError::Captains { color, count });
+            }
         }
+        Ok(Game { board, turn, winner: None })
     }
 
     /// The board.
@@ -173,11 +186,9 @@ impl Game {
         }
         match self.board.piece_at(from) {
             None => Err(Invalid::Empty { square: from }),
-            Some(piece) if piece.color != self.turn => Err(Invalid::NotYours {
-                square: from,
-                piece,
-                turn: self.turn,
-            }),
+            Some(piece) if piece.color != self.turn => {
+                Err(Invalid::NotYours { square: from, piece, turn: self.turn })
+            }
             Some(piece) => Ok(piece),
         }
     }
@@ -189,10 +200,7 @@ impl Game {
         if let Some(target) = self.board.piece_at(to)
             && target.color == self.turn
         {
-            return Err(Invalid::OwnPiece {
-                square: to,
-                piece: target,
-            });
+            return Err(Invalid::OwnPiece { square: to, piece: target });
         }
         match self.board.reach(from, to) {
             Reach::Yes => Ok(piece),
@@ -216,12 +224,7 @@ impl Game {
         }
         self.turn = !self.turn;
         let check = !game_over && self.board.is_check();
-        Ok(Played {
-            piece,
-            captured,
-            check,
-            game_over,
-        })
+        Ok(Played { piece, captured, check, game_over })
     }
 
     /// Plays a command given as raw coordinates, which may lie off the board.

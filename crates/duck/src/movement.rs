@@ -42,10 +42,7 @@ pub struct Leap {
 }
 
 const fn leap(rows: i8, cols: i8, blockers: &'static [Delta]) -> Leap {
-    Leap {
-        to: delta(rows, cols),
-        blockers,
-    }
+    Leap { to: delta(rows, cols), blockers }
 }
 
 /// The movement of one role.
@@ -58,20 +55,10 @@ pub enum Movement {
 }
 
 /// One orthogonal step.
-const CAPTAIN: &[Leap] = &[
-    leap(1, 0, &[]),
-    leap(0, 1, &[]),
-    leap(-1, 0, &[]),
-    leap(0, -1, &[]),
-];
+const CAPTAIN: &[Leap] = &[leap(1, 0, &[]), leap(0, 1, &[]), leap(-1, 0, &[]), leap(0, -1, &[])];
 
 /// One diagonal step.
-const GUARD: &[Leap] = &[
-    leap(1, 1, &[]),
-    leap(-1, 1, &[]),
-    leap(1, -1, &[]),
-    leap(-1, -1, &[]),
-];
+const GUARD: &[Leap] = &[leap(1, 1, &[]), leap(-1, 1, &[]), leap(1, -1, &[]), leap(-1, -1, &[])];
 
 /// Two diagonal steps; the point in between is the elephant's eye.
 const ELEPHANT: &[Leap] = &[
@@ -190,10 +177,7 @@ const fn leap_set(leaps: &[Leap], from: Square) -> LeapSet {
             let n = set.len as usize;
             let mut mask = Bitboard::EMPTY;
             let mut j = 0;
-            assert!(
-                leaps[i].blockers.len() <= MAX_BLOCKERS,
-                "too many blocking points"
-            );
+            assert!(leaps[i].blockers.len() <= MAX_BLOCKERS, "too many blocking points");
             while j < leaps[i].blockers.len() {
                 match offset(from, leaps[i].blockers[j]) {
                     Some(b) => {
@@ -348,10 +332,7 @@ pub fn reach(role: Role, from: Square, to: Square, occupied: Bitboard) -> Reach 
         return Reach::Never;
     }
     if role == Role::Car {
-        let (dr, dc) = (
-            to.row() as i8 - from.row() as i8,
-            to.col() as i8 - from.col() as i8,
-        );
+        let (dr, dc) = (to.row() as i8 - from.row() as i8, to.col() as i8 - from.col() as i8);
         let d = match (dr.signum(), dc.signum()) {
             (1, 0) => 0,
             (0, 1) => 1,
@@ -393,10 +374,8 @@ mod tests {
     #[test]
     fn leap_counts_on_an_empty_board() {
         let centre = sq(4, 4);
-        let counts: Vec<u32> = Role::ALL
-            .iter()
-            .map(|&r| targets(r, centre, Bitboard::EMPTY).count())
-            .collect();
+        let counts: Vec<u32> =
+            Role::ALL.iter().map(|&r| targets(r, centre, Bitboard::EMPTY).count()).collect();
         // car: 9 + 8 squares on its row and column; the others their full patterns.
         assert_eq!(counts, [17, 8, 4, 4, 4, 8, 8]);
         assert_eq!(targets(Role::Duck, sq(0, 0), Bitboard::EMPTY).count(), 2);
@@ -406,27 +385,13 @@ mod tests {
     fn car_stops_at_the_first_piece() {
         let occupied: Bitboard = [sq(0, 3), sq(5, 0)].into_iter().collect();
         let reached = targets(Role::Car, sq(0, 0), occupied);
-        let expected: Bitboard = [
-            sq(0, 1),
-            sq(0, 2),
-            sq(0, 3),
-            sq(1, 0),
-            sq(2, 0),
-            sq(3, 0),
-            sq(4, 0),
-            sq(5, 0),
-        ]
-        .into_iter()
-        .collect();
+        let expected: Bitboard =
+            [sq(0, 1), sq(0, 2), sq(0, 3), sq(1, 0), sq(2, 0), sq(3, 0), sq(4, 0), sq(5, 0)]
+                .into_iter()
+                .collect();
         assert_eq!(reached, expected);
-        assert_eq!(
-            reach(Role::Car, sq(0, 0), sq(0, 5), occupied),
-            Reach::Blocked(sq(0, 3))
-        );
-        assert_eq!(
-            reach(Role::Car, sq(9, 0), sq(0, 0), occupied),
-            Reach::Blocked(sq(5, 0))
-        );
+        assert_eq!(reach(Role::Car, sq(0, 0), sq(0, 5), occupied), Reach::Blocked(sq(0, 3)));
+        assert_eq!(reach(Role::Car, sq(9, 0), sq(0, 0), occupied), Reach::Blocked(sq(5, 0)));
         assert_eq!(reach(Role::Car, sq(0, 0), sq(1, 1), occupied), Reach::Never);
         assert_eq!(reach(Role::Car, sq(0, 0), sq(0, 0), occupied), Reach::Never);
     }
@@ -434,15 +399,9 @@ mod tests {
     #[test]
     fn duck_reports_the_first_blocker_crossed() {
         let both: Bitboard = [sq(0, 1), sq(1, 2)].into_iter().collect();
-        assert_eq!(
-            reach(Role::Duck, sq(0, 0), sq(2, 3), both),
-            Reach::Blocked(sq(0, 1))
-        );
+        assert_eq!(reach(Role::Duck, sq(0, 0), sq(2, 3), both), Reach::Blocked(sq(0, 1)));
         let outer = Bitboard::from_square(sq(1, 2));
-        assert_eq!(
-            reach(Role::Duck, sq(0, 0), sq(2, 3), outer),
-            Reach::Blocked(sq(1, 2))
-        );
+        assert_eq!(reach(Role::Duck, sq(0, 0), sq(2, 3), outer), Reach::Blocked(sq(1, 2)));
         assert_eq!(reach(Role::Duck, sq(0, 0), sq(3, 2), outer), Reach::Yes);
     }
 
