@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use crate::movement::{self, Reach};
+use crate::movement::{self, Movement, Reach};
 use crate::{Bitboard, Color, Piece, Role, Square};
 
 /// The pieces on the 10×9 board, kept both square by square and as sets per side and per role.
@@ -150,12 +150,18 @@ impl Board {
     /// not `by`'s own).
     #[inline]
     pub fn attacked(&self, to: Square, by: Color) -> bool {
-        if self.by_color(by).contains(to) {
+        let theirs = self.by_color(by);
+        if theirs.contains(to) {
             return false;
         }
         let occupied = self.occupied();
+        // Most of the time no leaper of `by` is anywhere near: one test rules them all out.
+        let near = movement::leaper_sources(to).intersects(theirs);
         Role::ALL.into_iter().any(|role| {
-            let candidates = movement::sources(role, to) & self.by_piece(Piece::new(by, role));
+            if !near && matches!(role.movement(), Movement::Leaps(_)) {
+                return false;
+            }
+            let candidates = movement::sources(role, to) & theirs & self.by_role(role);
             candidates
                 .into_iter()
                 .any(|from| movement::reach(role, from, to, occupied) == Reach::Yes)

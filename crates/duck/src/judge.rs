@@ -75,11 +75,13 @@ impl<'a> Commands<'a> {
     fn read_command(&mut self) -> Result<Command, ScanError> {
         let mut values = [0; 4];
         for (value, name) in values.iter_mut().zip(COORDINATES) {
-            *value = match self.scanner.int("") {
-                Ok(value) => value,
-                Err(mut error) => {
-                    error.expected = format!("{name} of command {} (an integer)", self.read + 1);
-                    return Err(error);
+            *value = match self.scanner.try_int() {
+                Some(value) => value,
+                None => {
+                    let command = self.read + 1;
+                    return Err(self
+                        .scanner
+                        .error_here(format!("{name} of command {command} (an integer)")));
                 }
             };
         }
@@ -179,8 +181,7 @@ fn judge(
         judged += 1;
         match game.play_coords(command.from, command.to) {
             Ok(played) => {
-                played.write_to(&mut buf);
-                buf.push(b'\n');
+                played.write_line(&mut buf);
                 annotate(&mut buf, &game, command, Ok(()));
             }
             Err(invalid) => {

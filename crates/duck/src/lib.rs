@@ -18,6 +18,7 @@ pub mod bitboard;
 pub mod board;
 pub mod color;
 pub mod game;
+pub mod generate;
 pub mod judge;
 pub mod movement;
 pub mod moves;

@@ -105,8 +105,25 @@ const DUCK: &[Leap] = &[
 ];
 
 /// Rows up and down, columns left and right. Directions 0 and 1 raise the square index, 2 and 3
-/// lower it, which [`targets`] relies on to find the nearest piece on a ray.
+/// lower it, which [`targets`] relies on to find the nearest piece on a ray. The set is closed
+/// under reversal, so a car reaches `b` from `a` exactly when it reaches `a` from `b`; check
+/// detection relies on that.
 const CAR: &[Delta] = &[delta(1, 0), delta(0, 1), delta(-1, 0), delta(0, -1)];
+
+const _: () = {
+    let mut d = 0;
+    while d < CAR.len() {
+        let back = delta(-CAR[d].rows, -CAR[d].cols);
+        let mut found = false;
+        let mut e = 0;
+        while e < CAR.len() {
+            found |= CAR[e].rows == back.rows && CAR[e].cols == back.cols;
+            e += 1;
+        }
+        assert!(found, "the car's directions must be closed under reversal");
+        d += 1;
+    }
+};
 
 impl Role {
     /// How this role moves.
@@ -322,6 +339,29 @@ pub fn targets(role: Role, from: Square, occupied: Bitboard) -> Bitboard {
 #[inline]
 pub fn sources(role: Role, to: Square) -> Bitboard {
     SOURCES[role.index()][to.index()]
+}
+
+/// The union of [`sources`] over the roles that leap: a quick test that no leaper can be near.
+static LEAPER_SOURCES: [Bitboard; Square::COUNT] = {
+    let mut union = [Bitboard::EMPTY; Square::COUNT];
+    let mut r = 0;
+    while r < 7 {
+        if let Movement::Leaps(_) = Role::ALL[r].movement() {
+            let mut t = 0;
+            while t < Square::COUNT {
+                union[t] = Bitboard(union[t].0 | SOURCES[r][t].0);
+                t += 1;
+            }
+        }
+        r += 1;
+    }
+    union
+};
+
+/// The squares from which some leaping role could reach `to` on an empty board.
+#[inline]
+pub fn leaper_sources(to: Square) -> Bitboard {
+    LEAPER_SOURCES[to.index()]
 }
 
 /// Whether `role` can go from `from` to `to` with `occupied` in the way, and if not, why. Whose

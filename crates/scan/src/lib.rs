@@ -16,8 +16,8 @@
 //! assert_eq!(error.to_string(), "2:6: expected a row, found `seven`");
 //! ```
 //!
-//! Positions are computed only when asked for, so the hot path is a byte loop that counts line
-//! breaks and nothing else.
+//! Positions are computed only when asked for (from the byte offset, by counting line breaks), so
+//! reading a token is a tight byte loop.
 
 use std::fmt;
 
@@ -92,41 +92,39 @@ pub struct Token<'a> {
 pub struct Scanner<'a> {
     text: &'a str,
     pos: usize,
-    line: u32,
-    line_start: usize,
 }
+
+/// Space, tab, LF, vertical tab, form feed and CR: what C's `isspace` accepts in the C locale.
+const SPACES: u64 = 1 << b' ' | 1 << b'\t' | 1 << b'\n' | 1 << 0x0b | 1 << 0x0c | 1 << b'\r';
 
 #[inline]
 fn is_space(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+    byte <= b' ' && SPACES >> byte & 1 != 0
 }
 
 impl<'a> Scanner<'a> {
     /// A scanner at the start of `text`.
     pub fn new(text: &'a str) -> Scanner<'a> {
-        Scanner { text, pos: 0, line: 1, line_start: 0 }
+        Scanner { text, pos: 0 }
     }
 
-    /// Skips whitespace, counting line breaks.
+    /// Skips whitespace.
     #[inline]
     fn skip_space(&mut self) {
         let bytes = self.text.as_bytes();
-        while let Some(&byte) = bytes.get(self.pos) {
-            if !is_space(byte) {
-                break;
-            }
+        while bytes.get(self.pos).is_some_and(|&b| is_space(b)) {
             self.pos += 1;
-            if byte == b'\n' {
-                self.line += 1;
-                self.line_start = self.pos;
-            }
         }
     }
 
-    /// The position of byte `offset`, which must not lie before the current line.
+    /// The line and column of byte `offset`.
     fn position_of(&self, offset: usize) -> Position {
-        let column = self.text[self.line_start..offset].chars().count() + 1;
-        Position { line: self.line, column: u32::try_from(column).unwrap_or(u32::MAX) }
+        let before = &self.text[..offset];
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+        let column = before[line_start..].chars().count() + 1;
+        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Position { line: clamp(line), column: clamp(column) }
     }
 
     /// The position of the next token, or of the end of the input if there is none.
@@ -185,14 +183,61 @@ impl<'a> Scanner<'a> {
     /// coordinate is on the board gives the same answer for them, and nothing overflows.
     #[inline]
     pub fn int(&mut self, expected: &str) -> Result<i64, ScanError> {
-        match self.next_token() {
-            Some(token) => parse_int(token.text).ok_or_else(|| self.error_at(token, expected)),
-            None => Err(ScanError {
-                position: self.position_of(self.pos),
-                expected: expected.to_owned(),
-                found: Found::End,
-            }),
+        match self.try_int() {
+            Some(value) => Ok(value),
+            None => Err(self.error_here(expected)),
         }
+    }
+
+    /// Like [`Scanner::int`], but without building an error: `None` consumes nothing, and
+    /// [`Scanner::error_here`] then describes what stands there.
+    #[inline]
+    pub fn try_int(&mut self) -> Option<i64> {
+        self.skip_space();
+        let bytes = self.text.as_bytes();
+        // Most numbers in the official formats are one digit long.
+        if let Some(&byte) = bytes.get(self.pos) {
+            let digit = byte.wrapping_sub(b'0');
+            if digit <= 9 && bytes.get(self.pos + 1).is_none_or(|&b| is_space(b)) {
+                self.pos += 1;
+                return Some(i64::from(digit));
+            }
+        }
+        let mut end = self.pos;
+        let negative = match bytes.get(end) {
+            Some(b'-') => {
+                end += 1;
+                true
+            }
+            Some(b'+') => {
+                end += 1;
+                false
+            }
+            _ => false,
+        };
+        let digits_start = end;
+        let mut value: u64 = 0;
+        while let Some(&byte) = bytes.get(end) {
+            let digit = byte.wrapping_sub(b'0');
+            if digit > 9 {
+                break;
+            }
+            value = value.wrapping_mul(10).wrapping_add(u64::from(digit));
+            end += 1;
+        }
+        if end == digits_start || bytes.get(end).is_some_and(|&b| !is_space(b)) {
+            return None;
+        }
+        self.pos = end;
+        // Up to 18 digits always fit; longer numbers (leading zeros included) saturate.
+        let value = if end - digits_start <= 18 {
+            value as i64
+        } else {
+            bytes[digits_start..end]
+                .iter()
+                .fold(0i64, |v, &b| v.saturating_mul(10).saturating_add(i64::from(b - b'0')))
+        };
+        Some(if negative { value.saturating_neg() } else { value })
     }
 
     /// The next token as an integer in `min..=max`; anything else is an error.
@@ -216,33 +261,16 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// Parses `[+-]?[0-9]+`, saturating at the ends of `i64`.
-#[inline]
-fn parse_int(text: &str) -> Option<i64> {
-    let bytes = text.as_bytes();
-    let (negative, digits) = match bytes.first()? {
-        b'-' => (true, &bytes[1..]),
-        b'+' => (false, &bytes[1..]),
-        _ => (false, bytes),
-    };
-    if digits.is_empty() {
-        return None;
-    }
-    let mut value: i64 = 0;
-    for &byte in digits {
-        let digit = byte.wrapping_sub(b'0');
-        if digit > 9 {
-            return None;
-        }
-        value = value.saturating_mul(10).saturating_add(i64::from(digit));
-    }
-    Some(if negative { value.saturating_neg() } else { value })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    fn parse_int(text: &str) -> Option<i64> {
+        let mut scanner = Scanner::new(text);
+        let value = scanner.int("n").ok()?;
+        scanner.at_end().then_some(value)
+    }
 
     #[test]
     fn integers_with_signs_and_saturation() {
@@ -250,8 +278,12 @@ mod tests {
         assert_eq!(parse_int("+17"), Some(17));
         assert_eq!(parse_int("-3"), Some(-3));
         assert_eq!(parse_int("99999999999999999999999"), Some(i64::MAX));
+        assert_eq!(parse_int("999999999999999999"), Some(999_999_999_999_999_999));
+        assert_eq!(parse_int("0000000000000000000000012"), Some(12));
+        assert_eq!(parse_int("9223372036854775807"), Some(i64::MAX));
+        assert_eq!(parse_int("9223372036854775808"), Some(i64::MAX));
         assert_eq!(parse_int("-99999999999999999999999"), Some(-i64::MAX));
-        for bad in ["", "-", "+", "1.0", "1e3", "0x10", "--1", "٣"] {
+        for bad in ["", "-", "+", "1.0", "1e3", "0x10", "--1", "٣", "+-1", "12a"] {
             assert_eq!(parse_int(bad), None, "{bad:?}");
         }
     }
@@ -263,6 +295,9 @@ mod tests {
         let error = scanner.int("a row").unwrap_err();
         assert_eq!(error.position, Position { line: 3, column: 4 });
         assert_eq!(error.found, Found::Token("é".into()));
+        // A failed read consumes nothing.
+        assert_eq!(scanner.position(), Position { line: 3, column: 4 });
+        assert_eq!(scanner.next_token().map(|t| t.text), Some("é"));
         assert_eq!(scanner.position(), Position { line: 3, column: 6 });
     }
 

@@ -1,0 +1,89 @@
+//! Deterministic inputs for benchmarks and stress tests.
+//!
+//! ```
+//! use arbiter_duck::{generate, judge};
+//!
+//! let input = generate::long_game(1_000, 7);
+//! let mut out = Vec::new();
+//! let summary = judge::run(&input, &mut out).unwrap();
+//! assert_eq!(summary.commands, 1_000);
+//! // The game never ends: every line is either a move that goes on or an invalid command.
+//! assert!(String::from_utf8(out).unwrap().lines().all(|l| l.ends_with(";no") || l == "Invalid command"));
+//! ```
+
+use std::fmt::Write;
+
+use crate::{Game, Role};
+
+/// A small, fast, reproducible pseudo-random stream (SplitMix64).
+#[derive(Debug, Clone)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// The stream for `seed`.
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`), with negligible bias for small `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// An input of `commands` commands in the official format from one game that never ends.
+///
+/// About two commands in three are valid moves; the rest are random coordinates in -1..=10, which
+/// are almost always invalid (empty or enemy source, own piece on the target, off the board, not
+/// in the pattern). Valid moves avoid captures whenever a quiet move exists, so the board stays
+/// full and check detection always has work to do; no move ever captures a captain.
+pub fn long_game(commands: usize, seed: u64) -> String {
+    let mut rng = SplitMix64::new(seed);
+    let mut game = Game::new();
+    let mut text = String::with_capacity(commands * 8 + 16);
+    let _ = writeln!(text, "{commands}");
+    let mut moves = Vec::with_capacity(128);
+    for _ in 0..commands {
+        if rng.below(3) == 0 {
+            let mut coord = || rng.below(12) as i64 - 1;
+            let (from, to) = ((coord(), coord()), (coord(), coord()));
+            let captures_captain = crate::Square::from_coords(to.0, to.1)
+                .and_then(|sq| game.board().piece_at(sq))
+                .is_some_and(|p| p.role == Role::Captain);
+            if !captures_captain {
+                let _ = game.play_coords(from, to);
+                let _ = writeln!(text, "{} {} {} {}", from.0, from.1, to.0, to.1);
+                continue;
+            }
+        }
+        moves.clear();
+        game.for_each_move(|mv| moves.push(mv));
+        let board = game.board();
+        let quiet = moves.iter().filter(|mv| board.piece_at(mv.to).is_none()).count();
+        let safe: Vec<_> = if quiet > 0 {
+            moves.iter().filter(|mv| board.piece_at(mv.to).is_none()).collect()
+        } else {
+            moves
+                .iter()
+                .filter(|mv| board.piece_at(mv.to).is_none_or(|p| p.role != Role::Captain))
+                .collect()
+        };
+        let Some(&&mv) = safe.get(rng.below(safe.len().max(1))) else {
+            // No move that keeps the game going: repeat an invalid command instead.
+            text.push_str("-1 -1 -1 -1\n");
+            continue;
+        };
+        let _ = game.play(mv.from, mv.to);
+        let _ = writeln!(text, "{mv}");
+    }
+    text
+}
