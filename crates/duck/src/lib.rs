@@ -5,6 +5,23 @@
 //! positions, the [`Game`] adds turns and the end of the game, and [`judge`] reads and writes the
 //! official text format.
 //!
+//! # Rule decisions
+//!
+//! Where the statement is silent, arbiter decides as follows (the official judge data agree):
+//!
+//! - Red moves first. An invalid command changes nothing, and the same side moves next.
+//! - A command is invalid when the game is over, when its source holds no piece of the side to
+//!   move, when its destination holds a piece of that side, or when the move breaks the piece's
+//!   pattern (a blocked horse leg, elephant eye, either of the duck's two points, a car that would
+//!   jump).
+//! - Integer coordinates off the board (negative, ≥ 10 or ≥ 9, or huge) make an ordinary invalid
+//!   command, as the editorial lists "moving off the board" among invalid moves.
+//! - There is no palace, no river and no rule about facing captains; a side may leave or put its
+//!   own captain under attack.
+//! - After a valid move that does not end the game, "check" is `yes` when *either* side has a piece
+//!   that could capture the other side's captain in one move. Capturing a captain prints
+//!   `no;yes`, and every later command is invalid.
+//!
 //! ```
 //! use arbiter_duck::judge;
 //!

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""End-to-end benchmark of `arbiter duck` against the official reference solutions.
+
+Builds arbiter in release mode, generates a deterministic 1,000,000-command game
+(`crates/duck/examples/gen_commands.rs`), compiles the C++ solutions printed in the problem's
+statement and editorial (seeds 000 and 001 in the shared material, when it is present beside the
+project; nothing of them is stored here) with `g++ -O2`, runs every program several times on the
+same input in this one run, checks that all outputs are identical, and prints a Markdown table
+with the median wall time, commands per second and the speed-up over each baseline.
+
+    python3 bench/duck.py [--commands N] [--runs R] [--shared PATH]
+"""
+
+import argparse
+import glob
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "target", "bench")
+
+
+def run(cmd, **kw):
+    subprocess.run(cmd, check=True, cwd=ROOT, **kw)
+
+
+def last_cpp_block(path):
+    text = open(path, encoding="utf-8").read()
+    blocks = re.findall(r"```cpp\n(.*?)(?:```|\Z)", text, re.S)
+    return blocks[-1] if blocks else None
+
+
+def baselines(shared):
+    """Compile the reference solutions found in the seeds; returns [(name, argv)]."""
+    found = []
+    for seed, name in [("000_*.txt", "official solution (seed 000, g++ -O2)"),
+                       ("001_*.txt", "editorial solution (seed 001, g++ -O2)")]:
+        paths = glob.glob(os.path.join(shared, "seeds", seed))
+        code = last_cpp_block(paths[0]) if paths else None
+        if not code or "main" not in code:
+            continue
+        src = os.path.join(OUT, seed[:3] + ".cpp")
+        exe = os.path.join(OUT, seed[:3])
+        with open(src, "w", encoding="utf-8") as f:
+            f.write(code)
+        try:
+            run(["g++", "-O2", "-std=c++17", "-w", "-o", exe, src])
+        except (OSError, subprocess.CalledProcessError) as e:
+            print(f"skipping {name}: {e}", file=sys.stderr)
+            continue
+        found.append((name, [exe]))
+    return found
+
+
+def time_runs(argv, input_path, output_path, runs):
+    times = []
+    for _ in range(runs):
+        with open(input_path, "rb") as fin, open(output_path, "wb") as fout:
+            start = time.perf_counter()
+            subprocess.run(argv, stdin=fin, stdout=fout, check=True)
+            times.append(time.perf_counter() - start)
+    return times
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commands", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
+    args = parser.parse_args()
+
+    os.makedirs(OUT, exist_ok=True)
+    run(["cargo", "build", "--release", "--quiet", "-p", "arbiter-cli"])
+    run(["cargo", "build", "--release", "--quiet", "-p", "arbiter-duck", "--example", "gen_commands"])
+    input_path = os.path.join(OUT, f"duck-{args.commands}.in")
+    with open(input_path, "wb") as f:
+        run([os.path.join(ROOT, "target", "release", "examples", "gen_commands"),
+             str(args.commands), "2019"], stdout=f)
+    size = os.path.getsize(input_path)
+
+    programs = [("arbiter duck", [os.path.join(ROOT, "target", "release", "arbiter"), "duck"])]
+    programs += baselines(args.shared)
+
+    results = []
+    reference = None
+    for name, argv in programs:
+        output_path = os.path.join(OUT, f"duck-out-{len(results)}.txt")
+        times = time_runs(argv, input_path, output_path, args.runs)
+        output = open(output_path, "rb").read()
+        if reference is None:
+            reference = output
+        elif output != reference:
+            sys.exit(f"{name}: output differs from arbiter's")
+        results.append((name, statistics.median(times), min(times)))
+
+    ours = results[0][1]
+    print(f"{args.commands:,} commands ({size / 1e6:.1f} MB), median of {args.runs} runs, "
+          f"{os.cpu_count()} cores, all outputs identical\n")
+    print("| program | median | best | commands/s | arbiter is faster by |")
+    print("| --- | --- | --- | --- | --- |")
+    for name, median, best in results:
+        ratio = "—" if name == "arbiter duck" else f"{median / ours:.1f}×"
+        print(f"| {name} | {median * 1000:.1f} ms | {best * 1000:.1f} ms | "
+              f"{args.commands / median / 1e6:.1f} M | {ratio} |")
+
+
+if __name__ == "__main__":
+    main()
