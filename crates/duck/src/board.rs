@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use crate::movement::{self, Movement, Reach};
+use crate::movement::{self, Reach};
 use crate::{Bitboard, Color, Piece, Role, Square};
 
 /// The pieces on the 10×9 board, kept both square by square and as sets per side and per role.
@@ -157,15 +157,23 @@ impl Board {
         let occupied = self.occupied();
         // Most of the time no leaper of `by` is anywhere near: one test rules them all out.
         let near = movement::leaper_sources(to).intersects(theirs);
-        Role::ALL.into_iter().any(|role| {
-            if !near && matches!(role.movement(), Movement::Leaps(_)) {
-                return false;
-            }
+        let attacks = |role: Role| {
             let candidates = movement::sources(role, to) & theirs & self.by_role(role);
-            candidates
-                .into_iter()
-                .any(|from| movement::reach(role, from, to, occupied) == Reach::Yes)
-        })
+            candidates.into_iter().any(|from| movement::reaches(role, from, to, occupied))
+        };
+        for role in movement::SLIDERS {
+            if attacks(role) {
+                return true;
+            }
+        }
+        if near {
+            for role in movement::LEAPERS {
+                if attacks(role) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Whether this is a check position: either side has a piece that could capture the other

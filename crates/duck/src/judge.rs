@@ -73,6 +73,10 @@ impl<'a> Commands<'a> {
 
     #[inline]
     fn read_command(&mut self) -> Result<Command, ScanError> {
+        if let Some([x1, y1, x2, y2]) = self.scanner.digits::<4>() {
+            let [x1, y1, x2, y2] = [x1, y1, x2, y2].map(i64::from);
+            return Ok(Command { from: (x1, y1), to: (x2, y2) });
+        }
         let mut values = [0; 4];
         for (value, name) in values.iter_mut().zip(COORDINATES) {
             *value = match self.scanner.try_int() {

@@ -31,6 +31,8 @@
 //!     "Invalid command\nred guard;NA;no;no\nblue captain;NA;no;no\n");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod bitboard;
 pub mod board;
 pub mod color;

@@ -364,43 +364,90 @@ pub fn leaper_sources(to: Square) -> Bitboard {
     LEAPER_SOURCES[to.index()]
 }
 
+/// The direction (index into [`CAR`] and [`RAYS`]) from `from` to `to`, which share a row or a
+/// column, and the squares strictly between them.
+#[inline]
+fn line_between(from: Square, to: Square) -> (usize, Bitboard) {
+    let d = match (from.row() == to.row(), to > from) {
+        (false, true) => 0,
+        (true, true) => 1,
+        (false, false) => 2,
+        (true, false) => 3,
+    };
+    // Directions d and d ^ 2 are opposite.
+    (d, RAYS[d][from.index()] & RAYS[d ^ 2][to.index()])
+}
+
+/// The roles that slide, and the roles that leap, in the official order.
+pub const SLIDERS: [Role; 1] = roles_that(true);
+/// See [`SLIDERS`].
+pub const LEAPERS: [Role; 6] = roles_that(false);
+
+/// The `N` roles whose movement slides (or leaps); a compile error if `N` is not their number.
+const fn roles_that<const N: usize>(slide: bool) -> [Role; N] {
+    let mut roles = [Role::Car; N];
+    let mut n = 0;
+    let mut r = 0;
+    while r < Role::ALL.len() {
+        if matches!(Role::ALL[r].movement(), Movement::Slides(_)) == slide {
+            assert!(n < N, "more roles of this kind than declared");
+            roles[n] = Role::ALL[r];
+            n += 1;
+        }
+        r += 1;
+    }
+    assert!(n == N, "fewer roles of this kind than declared");
+    roles
+}
+
+/// Whether `role` can go from `from` to `to` with `occupied` in the way. Whose piece stands on
+/// `to` is not considered here. [`reach`] says why not.
+#[inline]
+pub fn reaches(role: Role, from: Square, to: Square, occupied: Bitboard) -> bool {
+    if !sources(role, to).contains(from) {
+        return false;
+    }
+    match role.movement() {
+        Movement::Slides(_) => !line_between(from, to).1.intersects(occupied),
+        Movement::Leaps(_) => {
+            let set = &LEAPS[role.index()][from.index()];
+            let i = set.to[..set.len as usize].iter().position(|&t| usize::from(t) == to.index());
+            i.is_some_and(|i| !set.blockers[i].intersects(occupied))
+        }
+    }
+}
+
 /// Whether `role` can go from `from` to `to` with `occupied` in the way, and if not, why. Whose
 /// piece stands on `to` is not considered here.
 #[inline]
 pub fn reach(role: Role, from: Square, to: Square, occupied: Bitboard) -> Reach {
+    if reaches(role, from, to, occupied) { Reach::Yes } else { why_not(role, from, to, occupied) }
+}
+
+/// The piece in the way, or `Never` when the move is not in the pattern at all.
+#[cold]
+fn why_not(role: Role, from: Square, to: Square, occupied: Bitboard) -> Reach {
     if !sources(role, to).contains(from) {
         return Reach::Never;
     }
-    if role == Role::Car {
-        let (dr, dc) = (to.row() as i8 - from.row() as i8, to.col() as i8 - from.col() as i8);
-        let d = match (dr.signum(), dc.signum()) {
-            (1, 0) => 0,
-            (0, 1) => 1,
-            (-1, 0) => 2,
-            _ => 3,
-        };
-        let between = RAYS[d][from.index()] & !RAYS[d][to.index()] & !Bitboard::from_square(to);
-        let hit = between & occupied;
-        let nearest = if d < 2 { hit.first() } else { hit.last() };
-        return match nearest {
-            Some(sq) => Reach::Blocked(sq),
-            None => Reach::Yes,
-        };
-    }
-    let set = &LEAPS[role.index()][from.index()];
-    for i in 0..set.len as usize {
-        if set.to[i] as usize == to.index() {
-            if !set.blockers[i].intersects(occupied) {
-                return Reach::Yes;
-            }
-            for b in set.crossed[i] {
-                if b != NO_SQUARE && occupied.contains(square_of(b)) {
-                    return Reach::Blocked(square_of(b));
-                }
-            }
+    match role.movement() {
+        Movement::Slides(_) => {
+            let (d, between) = line_between(from, to);
+            let hit = between & occupied;
+            let nearest = if d < 2 { hit.first() } else { hit.last() };
+            nearest.map_or(Reach::Never, Reach::Blocked)
+        }
+        Movement::Leaps(_) => {
+            let set = &LEAPS[role.index()][from.index()];
+            (0..set.len as usize)
+                .filter(|&i| usize::from(set.to[i]) == to.index())
+                .flat_map(|i| set.crossed[i])
+                .filter(|&b| b != NO_SQUARE)
+                .map(square_of)
+                .find(|&b| occupied.contains(b))
+                .map_or(Reach::Never, Reach::Blocked)
         }
     }
-    Reach::Never
 }
 
 #[cfg(test)]

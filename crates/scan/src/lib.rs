@@ -19,6 +19,8 @@
 //! Positions are computed only when asked for (from the byte offset, by counting line breaks), so
 //! reading a token is a tight byte loop.
 
+#![warn(missing_docs)]
+
 use std::fmt;
 
 /// A place in the input: 1-based line, and 1-based column counted in characters.
@@ -189,6 +191,26 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// `N` one-digit numbers, each followed by one whitespace byte (or the end of the input), if
+    /// that is what comes next; otherwise `None`, consuming nothing. A fast path for formats whose
+    /// numbers are almost always single digits: callers fall back to [`Scanner::try_int`].
+    #[inline]
+    pub fn digits<const N: usize>(&mut self) -> Option<[u8; N]> {
+        self.skip_space();
+        let bytes = self.text.as_bytes();
+        let window = bytes.get(self.pos..)?;
+        let mut values = [0; N];
+        for (k, value) in values.iter_mut().enumerate() {
+            let digit = window.get(2 * k)?.wrapping_sub(b'0');
+            if digit > 9 || window.get(2 * k + 1).is_some_and(|&b| !is_space(b)) {
+                return None;
+            }
+            *value = digit;
+        }
+        self.pos = (self.pos + 2 * N).min(bytes.len());
+        Some(values)
+    }
+
     /// Like [`Scanner::int`], but without building an error: `None` consumes nothing, and
     /// [`Scanner::error_here`] then describes what stands there.
     #[inline]
@@ -326,7 +348,33 @@ mod tests {
         assert_eq!(scanner.next_token().map(|t| t.text), Some("300"));
     }
 
+    #[test]
+    fn digits_take_the_fast_path_or_nothing() {
+        let mut scanner = Scanner::new(" 1 2\t3\n4\n5 6 77 8");
+        assert_eq!(scanner.digits::<4>(), Some([1, 2, 3, 4]));
+        assert_eq!(scanner.digits::<4>(), None);
+        assert_eq!(scanner.int("n").unwrap(), 5);
+        assert_eq!(scanner.digits::<2>(), None);
+        assert_eq!(scanner.int("n").unwrap(), 6);
+        assert_eq!(scanner.int("n").unwrap(), 77);
+        assert_eq!(scanner.digits::<1>(), Some([8]));
+        assert!(scanner.at_end());
+        assert_eq!(scanner.digits::<1>(), None);
+    }
+
     proptest! {
+        #[test]
+        fn digits_agree_with_int(text in "[ \n0-9a-]{0,20}") {
+            let mut fast = Scanner::new(&text);
+            let mut slow = Scanner::new(&text);
+            if let Some(values) = fast.digits::<3>() {
+                for value in values {
+                    prop_assert_eq!(slow.int("n").ok(), Some(i64::from(value)));
+                }
+                prop_assert_eq!(fast.position(), slow.position());
+            }
+        }
+
         #[test]
         fn every_i64_round_trips(value: i64) {
             prop_assert_eq!(parse_int(&value.to_string()), Some(value.max(-i64::MAX)));
