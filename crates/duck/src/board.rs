@@ -125,6 +125,23 @@ impl Board {
         Some(piece)
     }
 
+    /// Moves `piece`, which stands on `from`, to `to`, returning what stood there.
+    #[inline]
+    pub(crate) fn move_piece(&mut self, from: Square, to: Square, piece: Piece) -> Option<Piece> {
+        debug_assert_eq!(self.piece_at(from), Some(piece));
+        let captured = self.squares[to.index()];
+        let (from_bit, to_bit) = (Bitboard::from_square(from), Bitboard::from_square(to));
+        if let Some(captured) = captured {
+            self.by_color[captured.color.index()] ^= to_bit;
+            self.by_role[captured.role.index()] ^= to_bit;
+        }
+        self.squares[from.index()] = None;
+        self.squares[to.index()] = Some(piece);
+        self.by_color[piece.color.index()] ^= from_bit | to_bit;
+        self.by_role[piece.role.index()] ^= from_bit | to_bit;
+        captured
+    }
+
     /// Whether the piece on `from` may move to `to` by its pattern, ignoring whose piece is on `to`;
     /// `Reach::Never` when `from` is empty.
     #[inline]
@@ -150,27 +167,28 @@ impl Board {
     /// not `by`'s own).
     #[inline]
     pub fn attacked(&self, to: Square, by: Color) -> bool {
+        !self.by_color(by).contains(to) && self.attacked_with(to, by, self.occupied())
+    }
+
+    #[inline]
+    fn attacked_with(&self, to: Square, by: Color, occupied: Bitboard) -> bool {
         let theirs = self.by_color(by);
-        if theirs.contains(to) {
-            return false;
-        }
-        let occupied = self.occupied();
-        // Most of the time no leaper of `by` is anywhere near: one test rules them all out.
-        let near = movement::leaper_sources(to).intersects(theirs);
         let attacks = |role: Role| {
             let candidates = movement::sources(role, to) & theirs & self.by_role(role);
-            candidates.into_iter().any(|from| movement::reaches(role, from, to, occupied))
+            candidates
+                .into_iter()
+                .any(|from| movement::reaches_from_source(role, from, to, occupied))
         };
-        for role in movement::SLIDERS {
-            if attacks(role) {
-                return true;
-            }
+        if movement::SLIDERS.into_iter().any(attacks) {
+            return true;
         }
-        if near {
-            for role in movement::LEAPERS {
-                if attacks(role) {
-                    return true;
-                }
+        // Leapers can only attack from a few squares around `to`, which usually hold none or one
+        // of `by`'s pieces: look at those pieces rather than at every role.
+        for from in movement::leaper_sources(to) & theirs {
+            if let Some(piece) = self.squares[from.index()]
+                && movement::reaches(piece.role, from, to, occupied)
+            {
+                return true;
             }
         }
         false
@@ -182,7 +200,9 @@ impl Board {
     pub fn is_check(&self) -> bool {
         match (self.captain(Color::Red), self.captain(Color::Blue)) {
             (Some(red), Some(blue)) => {
-                self.attacked(red, Color::Blue) || self.attacked(blue, Color::Red)
+                let occupied = self.occupied();
+                self.attacked_with(red, Color::Blue, occupied)
+                    || self.attacked_with(blue, Color::Red, occupied)
             }
             _ => false,
         }

@@ -13,7 +13,7 @@
 
 use std::fmt;
 
-use crate::movement::Reach;
+use crate::movement::{self, Reach};
 use crate::{Board, Color, Piece, Role, Square};
 
 /// A valid move's result, as the official judge reports it.
@@ -266,7 +266,10 @@ impl Game {
         {
             return Err(Invalid::OwnPiece { square: to, piece: target });
         }
-        match self.board.reach(from, to) {
+        if movement::reaches(piece.role, from, to, self.board.occupied()) {
+            return Ok(piece);
+        }
+        match movement::reach(piece.role, from, to, self.board.occupied()) {
             Reach::Yes => Ok(piece),
             Reach::Never => Err(Invalid::NotInPattern { piece, from, to }),
             Reach::Blocked(square) => match self.board.piece_at(square) {
@@ -280,8 +283,7 @@ impl Game {
     #[inline]
     pub fn play(&mut self, from: Square, to: Square) -> Result<Played, Invalid> {
         let piece = self.validate(from, to)?;
-        self.board.remove(from);
-        let captured = self.board.put(to, piece);
+        let captured = self.board.move_piece(from, to, piece);
         let game_over = captured.is_some_and(|c| c.role == Role::Captain);
         if game_over {
             self.winner = Some(self.turn);

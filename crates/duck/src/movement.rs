@@ -378,10 +378,8 @@ fn line_between(from: Square, to: Square) -> (usize, Bitboard) {
     (d, RAYS[d][from.index()] & RAYS[d ^ 2][to.index()])
 }
 
-/// The roles that slide, and the roles that leap, in the official order.
+/// The roles that slide, in the official order.
 pub const SLIDERS: [Role; 1] = roles_that(true);
-/// See [`SLIDERS`].
-pub const LEAPERS: [Role; 6] = roles_that(false);
 
 /// The `N` roles whose movement slides (or leaps); a compile error if `N` is not their number.
 const fn roles_that<const N: usize>(slide: bool) -> [Role; N] {
@@ -404,9 +402,17 @@ const fn roles_that<const N: usize>(slide: bool) -> [Role; N] {
 /// `to` is not considered here. [`reach`] says why not.
 #[inline]
 pub fn reaches(role: Role, from: Square, to: Square, occupied: Bitboard) -> bool {
-    if !sources(role, to).contains(from) {
-        return false;
-    }
+    sources(role, to).contains(from) && reaches_from_source(role, from, to, occupied)
+}
+
+/// [`reaches`] for a `from` known to be in `sources(role, to)`.
+#[inline]
+pub(crate) fn reaches_from_source(
+    role: Role,
+    from: Square,
+    to: Square,
+    occupied: Bitboard,
+) -> bool {
     match role.movement() {
         Movement::Slides(_) => !line_between(from, to).1.intersects(occupied),
         Movement::Leaps(_) => {
