@@ -215,3 +215,19 @@ fn explain_board_draws_the_position_after_valid_moves() {
     let colored = arbiter(&["duck", "explain", "--board", "--color", "always"], "1\n0 3 1 4\n");
     assert!(text(colored.stdout).contains("\x1b[1;31m帥\x1b[0m"));
 }
+
+#[test]
+fn every_command_has_help() {
+    for args in [&["--help"][..], &["duck", "--help"], &["duck", "explain", "--help"]] {
+        let out = arbiter(args, "");
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(text(out.stdout).contains("Usage: arbiter"), "{args:?}");
+    }
+}
+
+#[test]
+fn unknown_arguments_are_usage_errors() {
+    let out = arbiter(&["duck", "--no-such-flag"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(out.stderr).contains("--no-such-flag"));
+}

@@ -1,4 +1,11 @@
 //! The two sides.
+//!
+//! ```
+//! use arbiter_duck::Color;
+//!
+//! assert_eq!(!Color::Red, Color::Blue);
+//! assert_eq!(Color::Blue.to_string(), "blue");
+//! ```
 
 use std::fmt;
 use std::ops::Not;

@@ -1,4 +1,11 @@
 //! The seven kinds of pieces.
+//!
+//! ```
+//! use arbiter_duck::Role;
+//!
+//! let names: Vec<_> = Role::ALL.iter().map(|r| r.name()).collect();
+//! assert_eq!(names, ["car", "horse", "elephant", "guard", "captain", "soldier", "duck"]);
+//! ```
 
 use std::fmt;
 
