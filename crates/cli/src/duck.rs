@@ -2,8 +2,10 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
+use std::time::Instant;
 
 use arbiter_duck::judge::{self, ExplainOptions, JudgeError, Summary};
+use arbiter_duck::{Game, moves};
 use clap::Subcommand;
 
 use crate::input::{self, CliError, FileArg, Input};
@@ -24,6 +26,19 @@ pub struct Args {
 enum DuckCommand {
     /// Judge like `arbiter duck`, and say after each `Invalid command` why it is invalid.
     Explain(ExplainArgs),
+    /// Count the move sequences of a given length from the starting position (move generation
+    /// test); a captured captain ends a sequence.
+    Perft(PerftArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct PerftArgs {
+    /// Number of plies.
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=8))]
+    depth: u32,
+    /// Also print the count below each first move, as `x1 y1 x2 y2: count`.
+    #[arg(long)]
+    divide: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -58,7 +73,39 @@ pub fn run(args: Args) -> Result<(), CliError> {
             let options = ExplainOptions { board: explain.board, ansi };
             judge_file(explain.input, |text, out| judge::explain(text, out, options))
         }
+        Some(DuckCommand::Perft(args)) => perft(args),
     }
+}
+
+/// Prints the perft count (and, with `--divide`, one line per first move), then the speed on
+/// stderr.
+fn perft(args: PerftArgs) -> Result<(), CliError> {
+    let start = Instant::now();
+    let game = Game::new();
+    let mut out = io::stdout().lock();
+    let nodes = if args.divide && args.depth > 0 {
+        let mut total = 0;
+        for mv in game.legal_moves() {
+            let mut child = game.clone();
+            if child.play(mv.from, mv.to).is_ok() {
+                let nodes = moves::perft(&child, args.depth - 1);
+                writeln!(out, "{mv}: {nodes}")?;
+                total += nodes;
+            }
+        }
+        total
+    } else {
+        moves::perft(&game, args.depth)
+    };
+    writeln!(out, "{nodes}")?;
+    out.flush()?;
+    let seconds = start.elapsed().as_secs_f64();
+    eprintln!(
+        "perft {}: {nodes} leaves in {seconds:.3} s ({:.1} M/s)",
+        args.depth,
+        nodes as f64 / seconds / 1e6
+    );
+    Ok(())
 }
 
 /// Reads the input, runs `judge` with standard output, and reports errors and ignored input.

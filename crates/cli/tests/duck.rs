@@ -231,3 +231,18 @@ fn unknown_arguments_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(out.stderr).contains("--no-such-flag"));
 }
+
+#[test]
+fn perft_counts_match_the_published_numbers() {
+    let out = arbiter(&["duck", "perft", "3"], "");
+    assert_eq!(text(out.stdout), "80066\n");
+    let out = arbiter(&["duck", "perft", "2", "--divide"], "");
+    let stdout = text(out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 44);
+    assert_eq!(lines.last(), Some(&"1849"));
+    let sum: u64 =
+        lines[..43].iter().map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap()).sum();
+    assert_eq!(sum, 1849);
+    assert_eq!(arbiter(&["duck", "perft", "99"], "").status.code(), Some(2));
+}
