@@ -11,10 +11,16 @@ use arbiter_scan::ScanError;
 pub enum CliError {
     /// Malformed input, at a line and column of a named source.
     #[error("{source_name}:{error}")]
-    Scan { source_name: String, error: ScanError },
+    Scan {
+        source_name: String,
+        error: ScanError,
+    },
     /// A file that cannot be read.
     #[error("{source_name}: cannot read: {error}")]
-    Read { source_name: String, error: io::Error },
+    Read {
+        source_name: String,
+        error: io::Error,
+    },
     /// Writing the output failed.
     #[error("cannot write output: {0}")]
     Write(io::Error),
@@ -52,8 +58,10 @@ impl Input {
         let name = match path {
             Some(path) if path != Path::new("-") => {
                 let name = path.display().to_string();
-                bytes = fs::read(path)
-                    .map_err(|error| CliError::Read { source_name: name.clone(), error })?;
+                bytes = fs::read(path).map_err(|error| CliError::Read {
+                    source_name: name.clone(),
+                    error,
+                })?;
                 name
             }
             _ => {
@@ -61,7 +69,10 @@ impl Input {
                 io::stdin()
                     .lock()
                     .read_to_end(&mut bytes)
-                    .map_err(|error| CliError::Read { source_name: name.clone(), error })?;
+                    .map_err(|error| CliError::Read {
+                        source_name: name.clone(),
+                        error,
+                    })?;
                 name
             }
         };
@@ -74,7 +85,10 @@ impl Input {
 
     /// A scan error located in this input.
     pub fn error(&self, error: ScanError) -> CliError {
-        CliError::Scan { source_name: self.name.clone(), error }
+        CliError::Scan {
+            source_name: self.name.clone(),
+            error,
+        }
     }
 }
 

@@ -104,7 +104,12 @@ fn is_space(byte: u8) -> bool {
 impl<'a> Scanner<'a> {
     /// A scanner at the start of `text`.
     pub fn new(text: &'a str) -> Scanner<'a> {
-        Scanner { text, pos: 0, line: 1, line_start: 0 }
+        Scanner {
+            text,
+            pos: 0,
+            line: 1,
+            line_start: 0,
+        }
     }
 
     /// Skips whitespace, counting line breaks.
@@ -126,7 +131,10 @@ impl<'a> Scanner<'a> {
     /// The position of byte `offset`, which must not lie before the current line.
     fn position_of(&self, offset: usize) -> Position {
         let column = self.text[self.line_start..offset].chars().count() + 1;
-        Position { line: self.line, column: u32::try_from(column).unwrap_or(u32::MAX) }
+        Position {
+            line: self.line,
+            column: u32::try_from(column).unwrap_or(u32::MAX),
+        }
     }
 
     /// The position of the next token, or of the end of the input if there is none.
@@ -150,7 +158,10 @@ impl<'a> Scanner<'a> {
         }
         self.pos = end;
         // Tokens end at ASCII whitespace, which never splits a UTF-8 sequence.
-        Some(Token { text: &self.text[start..end], offset: start })
+        Some(Token {
+            text: &self.text[start..end],
+            offset: start,
+        })
     }
 
     /// Whether only whitespace is left.
@@ -167,7 +178,11 @@ impl<'a> Scanner<'a> {
             None => Found::End,
         };
         *self = before;
-        ScanError { position: self.position(), expected: expected.into(), found }
+        ScanError {
+            position: self.position(),
+            expected: expected.into(),
+            found,
+        }
     }
 
     /// An error about a token this scanner has just returned.
@@ -236,7 +251,11 @@ fn parse_int(text: &str) -> Option<i64> {
         }
         value = value.saturating_mul(10).saturating_add(i64::from(digit));
     }
-    Some(if negative { value.saturating_neg() } else { value })
+    Some(if negative {
+        value.saturating_neg()
+    } else {
+        value
+    })
 }
 
 #[cfg(test)]
@@ -272,7 +291,10 @@ mod tests {
         scanner.int("n").unwrap();
         scanner.int("n").unwrap();
         let error = scanner.int("a column").unwrap_err();
-        assert_eq!(error.to_string(), "3:1: expected a column, found end of input");
+        assert_eq!(
+            error.to_string(),
+            "3:1: expected a column, found end of input"
+        );
         assert!(scanner.at_end());
     }
 
@@ -280,14 +302,20 @@ mod tests {
     fn long_tokens_are_shortened_in_messages() {
         let long = "y".repeat(10_000);
         let error = Scanner::new(&long).int("n").unwrap_err();
-        assert_eq!(error.found, Found::Token(format!("{}...", "y".repeat(Found::MAX_SHOWN))));
+        assert_eq!(
+            error.found,
+            Found::Token(format!("{}...", "y".repeat(Found::MAX_SHOWN)))
+        );
     }
 
     #[test]
     fn range_errors_leave_the_token_in_place() {
         let mut scanner = Scanner::new(" 300 ");
         let error = scanner.int_in(0, 200, "an integer in 0..=200").unwrap_err();
-        assert_eq!(error.to_string(), "1:2: expected an integer in 0..=200, found `300`");
+        assert_eq!(
+            error.to_string(),
+            "1:2: expected an integer in 0..=200, found `300`"
+        );
         assert_eq!(scanner.next_token().map(|t| t.text), Some("300"));
     }
 

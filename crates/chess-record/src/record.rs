@@ -1,0 +1,165 @@
+//! The contest record format: `1. e4 d5 2. exd5 ...` on one line, checked move by move.
+//!
+//! Tokens are separated by any run of ASCII whitespace. White's move follows its move number
+//! (`1.`, a token of its own), black's move follows white's; only the last round may lack black's
+//! move; an empty record is valid (SPEC §4).
+//!
+//! ```
+//! use arbiter_chess_record::{check_record, Fault, Verdict};
+//!
+//! assert!(check_record("1. e4 e5 2. Nf3").is_yes());
+//! assert!(check_record("").is_yes());
+//! let Verdict::No(mistake) = check_record("1.e4") else { panic!() };
+//! assert_eq!(mistake.fault, Fault::MoveNumber { expected: 1 });
+//! ```
+
+use std::fmt;
+
+use shakmaty::{Chess, Color, Position};
+
+use crate::fault::{Fault, Mistake};
+use crate::reading::{Reading, read_move};
+use crate::spelling::Dialect;
+
+/// The verdict on a record: `Yes` with the number of plies, or `No` with the first mistake.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every token is the canonical spelling of a legal move.
+    Yes {
+        /// How many moves the record holds.
+        plies: u32,
+    },
+    /// The first wrong token.
+    No(Box<Mistake>),
+}
+
+impl Verdict {
+    /// Whether the record is valid.
+    pub fn is_yes(&self) -> bool {
+        matches!(self, Verdict::Yes { .. })
+    }
+}
+
+/// The official answer: `Yes` or `No`.
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.is_yes() { "Yes" } else { "No" })
+    }
+}
+
+/// Checks a record in the contest dialect (the official judge).
+pub fn check_record(record: &str) -> Verdict {
+    walk_record(record, Dialect::Contest, true, |_, _| {})
+}
+
+/// Walks a record from the initial position, calling `on_move` with each move read and the
+/// position after it.
+///
+/// With `strict`, a token that is not the canonical spelling in `dialect` stops the walk like an
+/// illegal move; without it, such a token is accepted (its [`Reading::rule`] says what is wrong),
+/// which is what rewriting a record into canonical SAN needs.
+pub fn walk_record(
+    record: &str,
+    dialect: Dialect,
+    strict: bool,
+    mut on_move: impl FnMut(&Reading, &Chess),
+) -> Verdict {
+    let mut pos = Chess::default();
+    let mut tokens = record.split_ascii_whitespace();
+    let mut plies = 0u32;
+    let mistake = |at: Place, token: &str, fault: Fault| {
+        let offset = if token.is_empty() {
+            record.len()
+        } else {
+            (token.as_ptr() as usize).saturating_sub(record.as_ptr() as usize)
+        };
+        Verdict::No(Box::new(Mistake {
+            ply: at.ply,
+            move_number: at.move_number,
+            side: at.side,
+            token: token.to_owned(),
+            offset,
+            fault,
+        }))
+    };
+    loop {
+        let at = Place::of(&pos);
+        let number = at.move_number;
+        match (pos.turn(), tokens.next()) {
+            (_, None) => return Verdict::Yes { plies },
+            (Color::White, Some(token)) => {
+                if !is_move_number(token, number) {
+                    return mistake(at, token, Fault::MoveNumber { expected: number });
+                }
+                let Some(token) = tokens.next() else {
+                    return mistake(at, "", Fault::MissingMove);
+                };
+                if let Err(fault) = step(&mut pos, token, dialect, strict, &mut on_move) {
+                    return mistake(at, token, fault);
+                }
+            }
+            (Color::Black, Some(token)) => {
+                if let Err(fault) = step(&mut pos, token, dialect, strict, &mut on_move) {
+                    let fault = match fault {
+                        Fault::NotAMove if is_move_number(token, number + 1) => {
+                            Fault::MissingBlackMove
+                        }
+                        fault => fault,
+                    };
+                    return mistake(at, token, fault);
+                }
+            }
+        }
+        plies += 1;
+    }
+}
+
+/// Reads and plays one move; in strict mode a misspelling is a fault.
+fn step(
+    pos: &mut Chess,
+    token: &str,
+    dialect: Dialect,
+    strict: bool,
+    on_move: &mut impl FnMut(&Reading, &Chess),
+) -> Result<(), Fault> {
+    let reading = read_move(pos, token, dialect)?;
+    if let (true, Some(rule)) = (strict, reading.rule) {
+        return Err(Fault::Misspelled {
+            canonical: reading.canonical.to_string(),
+            rule,
+        });
+    }
+    on_move(&reading, pos);
+    Ok(())
+}
+
+/// Where the next move of a position stands in the record.
+#[derive(Clone, Copy)]
+struct Place {
+    ply: u32,
+    move_number: u32,
+    side: Color,
+}
+
+impl Place {
+    fn of(pos: &Chess) -> Place {
+        let move_number = pos.fullmoves().get();
+        let side = pos.turn();
+        let before = move_number.saturating_sub(1).saturating_mul(2);
+        Place {
+            ply: before.saturating_add(side.fold_wb(1, 2)),
+            move_number,
+            side,
+        }
+    }
+}
+
+/// Whether `token` is exactly `{number}.`: no leading zeros, no other text.
+fn is_move_number(token: &str, number: u32) -> bool {
+    let Some(digits) = token.strip_suffix('.') else {
+        return false;
+    };
+    !digits.starts_with('0')
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && digits.parse::<u32>().is_ok_and(|n| n == number)
+}
