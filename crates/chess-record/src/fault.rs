@@ -29,8 +29,9 @@ pub struct Mistake {
     pub side: Color,
     /// The token as written (empty when the record ends too early).
     pub token: String,
-    /// The byte offset of the token in the text that was checked.
-    pub offset: usize,
+    /// The byte offset of the token in the record checked; `None` for PGN games, whose reader
+    /// does not report positions.
+    pub offset: Option<usize>,
     /// The rule it breaks.
     pub fault: Fault,
 }

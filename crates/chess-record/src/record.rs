@@ -73,6 +73,7 @@ pub fn walk_record(
         } else {
             (token.as_ptr() as usize).saturating_sub(record.as_ptr() as usize)
         };
+        let offset = Some(offset);
         Verdict::No(Box::new(Mistake {
             ply: at.ply,
             move_number: at.move_number,
@@ -133,16 +134,16 @@ fn step(
     Ok(())
 }
 
-/// Where the next move of a position stands in the record.
-#[derive(Clone, Copy)]
-struct Place {
-    ply: u32,
-    move_number: u32,
-    side: Color,
+/// Where the next move of a position stands in its game.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Place {
+    pub(crate) ply: u32,
+    pub(crate) move_number: u32,
+    pub(crate) side: Color,
 }
 
 impl Place {
-    fn of(pos: &Chess) -> Place {
+    pub(crate) fn of(pos: &Chess) -> Place {
         let move_number = pos.fullmoves().get();
         let side = pos.turn();
         let before = move_number.saturating_sub(1).saturating_mul(2);

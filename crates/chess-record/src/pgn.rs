@@ -1,0 +1,245 @@
+//! Real PGN files: games read with pgn-reader's visitor, checked move by move in standard SAN.
+//!
+//! Reading is sequential (the reader streams); each [`PgnGame`] then holds everything needed to
+//! check it on its own, so games can be checked in parallel. Only the mainline is checked:
+//! variations are skipped by the reader.
+//!
+//! ```
+//! use arbiter_chess_record::pgn::{Mode, PgnGames};
+//!
+//! let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 {best} e5 (1... c5) 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+//! let games: Vec<_> = PgnGames::new(pgn.as_bytes()).collect();
+//! let report = games[0].check(Mode::Strict);
+//! assert!(report.result.is_ok());
+//! assert_eq!((report.white.as_str(), report.plies), ("A", 7));
+//! ```
+//!
+//! pgn-reader parses each move with shakmaty's SAN parser, which already normalises a few
+//! spellings (`0-0` reads as `O-O`); the strict check compares what remains with the canonical
+//! spelling. A token the reader cannot read as SAN at all is skipped by it, which usually shows
+//! as the next move being illegal.
+
+use std::io::{self, Read};
+use std::ops::ControlFlow;
+
+use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
+
+use crate::fault::{Fault, Mistake};
+use crate::reading::read_move;
+use crate::record::Place;
+use crate::spelling::Dialect;
+
+/// How strictly moves are checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Every move must be the canonical standard SAN (`=Q` and `#` included).
+    Strict,
+    /// Any spelling that denotes one legal move is accepted, with a warning naming the canonical
+    /// one.
+    Lenient,
+}
+
+/// One game as read from a PGN file, ready to be checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnGame {
+    /// Its number in the file, from 1.
+    pub index: usize,
+    /// The `White` tag, or `?`.
+    pub white: String,
+    /// The `Black` tag, or `?`.
+    pub black: String,
+    /// The `FEN` tag, when the game does not start from the initial position.
+    pub fen: Option<String>,
+    /// The mainline moves, as parsed.
+    pub moves: Vec<SanPlus>,
+    /// A syntax error that stopped the reader inside this game.
+    pub syntax_error: Option<String>,
+}
+
+/// The verdict on one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameReport {
+    /// Its number in the file, from 1.
+    pub index: usize,
+    /// The `White` tag, or `?`.
+    pub white: String,
+    /// The `Black` tag, or `?`.
+    pub black: String,
+    /// How many moves were accepted.
+    pub plies: u32,
+    /// `Ok`, or the first error.
+    pub result: Result<(), GameError>,
+    /// Lenient mode: each accepted move that was not spelled canonically.
+    pub warnings: Vec<Mistake>,
+}
+
+/// Why a game is rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// A move is illegal, ambiguous or (in strict mode) misspelled.
+    #[error("{0}")]
+    Move(Box<Mistake>),
+    /// The PGN text is broken.
+    #[error("PGN syntax: {0}")]
+    Syntax(String),
+    /// The `FEN` tag is not a legal chess position.
+    #[error("bad FEN tag: {0}")]
+    Fen(String),
+}
+
+impl PgnGame {
+    /// Checks the game's mainline.
+    pub fn check(&self, mode: Mode) -> GameReport {
+        let mut report = GameReport {
+            index: self.index,
+            white: self.white.clone(),
+            black: self.black.clone(),
+            plies: 0,
+            result: Ok(()),
+            warnings: Vec::new(),
+        };
+        report.result = self.check_into(mode, &mut report);
+        report
+    }
+
+    fn check_into(&self, mode: Mode, report: &mut GameReport) -> Result<(), GameError> {
+        if let Some(error) = &self.syntax_error {
+            return Err(GameError::Syntax(error.clone()));
+        }
+        let mut pos = match &self.fen {
+            None => Chess::default(),
+            Some(fen) => Fen::from_ascii(fen.as_bytes())
+                .map_err(|error| GameError::Fen(error.to_string()))?
+                .into_position(CastlingMode::Standard)
+                .map_err(|error| GameError::Fen(error.to_string()))?,
+        };
+        for san_plus in &self.moves {
+            let token = san_plus.to_string();
+            let at = Place::of(&pos);
+            let mistake = |fault| Mistake {
+                ply: at.ply,
+                move_number: at.move_number,
+                side: at.side,
+                token: token.clone(),
+                offset: None,
+                fault,
+            };
+            let reading = read_move(&mut pos, &token, Dialect::Standard)
+                .map_err(|fault| GameError::Move(Box::new(mistake(fault))))?;
+            if let Some(rule) = reading.rule {
+                let fault = Fault::Misspelled {
+                    canonical: reading.canonical.to_string(),
+                    rule,
+                };
+                match mode {
+                    Mode::Strict => return Err(GameError::Move(Box::new(mistake(fault)))),
+                    Mode::Lenient => report.warnings.push(mistake(fault)),
+                }
+            }
+            report.plies += 1;
+        }
+        Ok(())
+    }
+}
+
+/// The games of a PGN source, in order; a syntax error ends its game, not the file.
+pub struct PgnGames<R> {
+    reader: Reader<R>,
+    collector: Collector,
+    done: bool,
+}
+
+impl<R: Read> PgnGames<R> {
+    /// Reads games from `source`.
+    pub fn new(source: R) -> PgnGames<R> {
+        PgnGames {
+            reader: Reader::new(source),
+            collector: Collector { games: 0 },
+            done: false,
+        }
+    }
+}
+
+impl<R: Read> Iterator for PgnGames<R> {
+    type Item = PgnGame;
+
+    fn next(&mut self) -> Option<PgnGame> {
+        if self.done {
+            return None;
+        }
+        match self.reader.read_game(&mut self.collector) {
+            Ok(Some(game)) => Some(game),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(error) => {
+                // The reader skips past the broken line; stop only at end of input or when the
+                // source itself fails.
+                if error.kind() != io::ErrorKind::InvalidData
+                    || !self.reader.has_more().unwrap_or(false)
+                {
+                    self.done = true;
+                }
+                self.collector.games += 1;
+                Some(PgnGame {
+                    index: self.collector.games,
+                    white: "?".to_owned(),
+                    black: "?".to_owned(),
+                    fen: None,
+                    moves: Vec::new(),
+                    syntax_error: Some(error.to_string()),
+                })
+            }
+        }
+    }
+}
+
+/// The visitor that gathers a game's tags and mainline.
+struct Collector {
+    games: usize,
+}
+
+impl Visitor for Collector {
+    type Tags = PgnGame;
+    type Movetext = PgnGame;
+    type Output = PgnGame;
+
+    fn begin_tags(&mut self) -> ControlFlow<PgnGame, PgnGame> {
+        self.games += 1;
+        ControlFlow::Continue(PgnGame {
+            index: self.games,
+            white: "?".to_owned(),
+            black: "?".to_owned(),
+            fen: None,
+            moves: Vec::new(),
+            syntax_error: None,
+        })
+    }
+
+    fn tag(&mut self, game: &mut PgnGame, name: &[u8], value: RawTag<'_>) -> ControlFlow<PgnGame> {
+        let value = || value.decode_utf8_lossy().into_owned();
+        match name {
+            b"White" => game.white = value(),
+            b"Black" => game.black = value(),
+            b"FEN" => game.fen = Some(value()),
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, game: PgnGame) -> ControlFlow<PgnGame, PgnGame> {
+        ControlFlow::Continue(game)
+    }
+
+    fn san(&mut self, game: &mut PgnGame, san_plus: SanPlus) -> ControlFlow<PgnGame> {
+        game.moves.push(san_plus);
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, game: PgnGame) -> PgnGame {
+        game
+    }
+}
