@@ -13,6 +13,7 @@
 //! ```
 
 mod fault;
+pub mod fix;
 pub mod pgn;
 mod reading;
 mod record;

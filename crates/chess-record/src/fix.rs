@@ -1,0 +1,270 @@
+//! Rewriting records and PGN games into canonical SAN.
+//!
+//! ```
+//! use arbiter_chess_record::{fix::fix_record, Dialect};
+//!
+//! let fixed = fix_record("1. e4 d5 2. ed5 Qxd5 3. Ng1f3 Qe4", Dialect::Standard)?;
+//! assert_eq!(fixed, "1. e4 d5 2. exd5 Qxd5 3. Nf3 Qe4+");
+//! # Ok::<_, arbiter_chess_record::Mistake>(())
+//! ```
+
+use std::fmt::Write as _;
+use std::io::Read;
+use std::ops::ControlFlow;
+
+use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Color, Position};
+
+use crate::fault::Mistake;
+use crate::reading::read_move;
+use crate::record::{Place, Verdict, walk_record};
+use crate::spelling::Dialect;
+
+/// Rewrites a contest record with every move in its canonical spelling in `dialect`.
+///
+/// Misspellings are corrected; an illegal or ambiguous move, or a broken move number, is an
+/// error, since no spelling can be chosen for it.
+pub fn fix_record(record: &str, dialect: Dialect) -> Result<String, Mistake> {
+    let mut out = String::new();
+    let verdict = walk_record(record, Dialect::Contest, false, |reading, pos| {
+        // `pos` is the position after the move: black to move means white just moved.
+        if pos.turn() == Color::Black {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            let _ = write!(out, "{}. ", pos.fullmoves());
+        } else {
+            out.push(' ');
+        }
+        out.push_str(reading.spelled(dialect).as_str());
+    });
+    match verdict {
+        Verdict::Yes { .. } => Ok(out),
+        Verdict::No(mistake) => Err(*mistake),
+    }
+}
+
+/// A PGN source rewritten: the text, and the moves that could not be read (game number and
+/// mistake). Moves after such a mistake in the same line are copied as they were.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FixedPgn {
+    /// The rewritten games.
+    pub text: String,
+    /// Each move that could not be rewritten, with its game number.
+    pub mistakes: Vec<(usize, Mistake)>,
+    /// Each syntax error, with its game number.
+    pub syntax_errors: Vec<(usize, String)>,
+}
+
+/// Rewrites every game of a PGN source into canonical SAN in `dialect`, keeping tags, comments,
+/// NAGs, variations and results.
+pub fn fix_pgn<R: Read>(source: R, dialect: Dialect) -> FixedPgn {
+    let mut reader = Reader::new(source);
+    let mut rewriter = Rewriter {
+        dialect,
+        games: 0,
+        fixed: FixedPgn::default(),
+    };
+    loop {
+        match reader.read_game(&mut rewriter) {
+            Ok(Some(())) => {}
+            Ok(None) => break,
+            Err(error) => {
+                rewriter.games += 1;
+                rewriter
+                    .fixed
+                    .syntax_errors
+                    .push((rewriter.games, error.to_string()));
+                if !reader.has_more().unwrap_or(false) {
+                    break;
+                }
+            }
+        }
+    }
+    rewriter.fixed
+}
+
+struct Rewriter {
+    dialect: Dialect,
+    games: usize,
+    fixed: FixedPgn,
+}
+
+/// One line of play: the position now, the one before its last move (where a variation
+/// starts), and whether a move of this line could not be read.
+#[derive(Clone)]
+struct Line {
+    pos: Chess,
+    before: Chess,
+    broken: bool,
+}
+
+struct Movetext {
+    line: Line,
+    outer: Vec<Line>,
+    tokens: Vec<String>,
+    need_number: bool,
+}
+
+struct Tags {
+    lines: Vec<String>,
+    start: Result<Chess, String>,
+}
+
+impl Visitor for Rewriter {
+    type Tags = Tags;
+    type Movetext = Movetext;
+    type Output = ();
+
+    fn begin_tags(&mut self) -> ControlFlow<(), Tags> {
+        self.games += 1;
+        ControlFlow::Continue(Tags {
+            lines: Vec::new(),
+            start: Ok(Chess::default()),
+        })
+    }
+
+    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        let name = String::from_utf8_lossy(name);
+        // The raw value keeps its escapes, so it is written back exactly as read.
+        let raw = String::from_utf8_lossy(value.as_bytes());
+        tags.lines.push(format!("[{name} \"{raw}\"]"));
+        if name == "FEN" {
+            tags.start = Fen::from_ascii(&value.decode())
+                .map_err(|error| error.to_string())
+                .and_then(|fen| {
+                    fen.into_position(CastlingMode::Standard)
+                        .map_err(|error| error.to_string())
+                });
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<(), Movetext> {
+        for line in &tags.lines {
+            self.fixed.text.push_str(line);
+            self.fixed.text.push('\n');
+        }
+        if !tags.lines.is_empty() {
+            self.fixed.text.push('\n');
+        }
+        let (pos, broken) = match tags.start {
+            Ok(pos) => (pos, false),
+            Err(error) => {
+                self.fixed
+                    .syntax_errors
+                    .push((self.games, format!("bad FEN tag: {error}")));
+                (Chess::default(), true)
+            }
+        };
+        ControlFlow::Continue(Movetext {
+            line: Line {
+                before: pos.clone(),
+                pos,
+                broken,
+            },
+            outer: Vec::new(),
+            tokens: Vec::new(),
+            need_number: true,
+        })
+    }
+
+    fn san(&mut self, text: &mut Movetext, san_plus: SanPlus) -> ControlFlow<()> {
+        let line = &mut text.line;
+        let at = Place::of(&line.pos);
+        if at.side == Color::White {
+            text.tokens.push(format!("{}.", at.move_number));
+        } else if text.need_number {
+            text.tokens.push(format!("{}...", at.move_number));
+        }
+        text.need_number = false;
+        let written = san_plus.to_string();
+        if line.broken {
+            text.tokens.push(written);
+            return ControlFlow::Continue(());
+        }
+        let before = line.pos.clone();
+        match read_move(&mut line.pos, &written, self.dialect) {
+            Ok(reading) => {
+                line.before = before;
+                text.tokens.push(reading.canonical.to_string());
+            }
+            Err(fault) => {
+                line.broken = true;
+                let mistake = Mistake {
+                    ply: at.ply,
+                    move_number: at.move_number,
+                    side: at.side,
+                    token: written.clone(),
+                    offset: None,
+                    fault,
+                };
+                self.fixed.mistakes.push((self.games, mistake));
+                text.tokens.push(written);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn nag(&mut self, text: &mut Movetext, nag: Nag) -> ControlFlow<()> {
+        text.tokens.push(nag.to_string());
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, text: &mut Movetext, comment: RawComment<'_>) -> ControlFlow<()> {
+        text.tokens.push(format!(
+            "{{{}}}",
+            String::from_utf8_lossy(comment.as_bytes())
+        ));
+        text.need_number = true;
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, text: &mut Movetext) -> ControlFlow<(), Skip> {
+        // A variation replaces the last move: it starts from the position before it.
+        let start = text.line.before.clone();
+        let line = Line {
+            pos: start.clone(),
+            before: start,
+            broken: text.line.broken,
+        };
+        text.outer.push(std::mem::replace(&mut text.line, line));
+        text.tokens.push("(".to_owned());
+        text.need_number = true;
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self, text: &mut Movetext) -> ControlFlow<()> {
+        if let Some(line) = text.outer.pop() {
+            text.line = line;
+            text.tokens.push(")".to_owned());
+            text.need_number = true;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(&mut self, text: &mut Movetext, outcome: Outcome) -> ControlFlow<()> {
+        text.tokens.push(outcome.to_string());
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, text: Movetext) {
+        // Close variations left open, then wrap at 79 columns as PGN export does.
+        let closing = std::iter::repeat_n(")".to_owned(), text.outer.len());
+        let mut column = 0;
+        for token in text.tokens.into_iter().chain(closing) {
+            let glue = !(token == ")" || column == 0 || self.fixed.text.ends_with('('));
+            if column > 0 && column + usize::from(glue) + token.len() > 79 {
+                self.fixed.text.push('\n');
+                column = 0;
+            } else if glue {
+                self.fixed.text.push(' ');
+                column += 1;
+            }
+            column += token.len();
+            self.fixed.text.push_str(&token);
+        }
+        self.fixed.text.push_str("\n\n");
+    }
+}
