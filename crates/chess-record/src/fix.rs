@@ -173,22 +173,25 @@ impl Visitor for Rewriter {
     fn san(&mut self, text: &mut Movetext, san_plus: SanPlus) -> ControlFlow<()> {
         let line = &mut text.line;
         let at = Place::of(&line.pos);
-        if at.side == Color::White {
-            text.tokens.push(format!("{}.", at.move_number));
-        } else if text.need_number {
-            text.tokens.push(format!("{}...", at.move_number));
-        }
+        // The move number and its move form one token, so that wrapping never parts them.
+        let mut token = match (at.side, text.need_number) {
+            (Color::White, _) => format!("{}. ", at.move_number),
+            (Color::Black, true) => format!("{}... ", at.move_number),
+            (Color::Black, false) => String::new(),
+        };
         text.need_number = false;
         let written = san_plus.to_string();
         if line.broken {
-            text.tokens.push(written);
+            token.push_str(&written);
+            text.tokens.push(token);
             return ControlFlow::Continue(());
         }
         let before = line.pos.clone();
         match read_move(&mut line.pos, &written, self.dialect) {
             Ok(reading) => {
                 line.before = before;
-                text.tokens.push(reading.canonical.to_string());
+                token.push_str(reading.canonical.as_str());
+                text.tokens.push(token);
             }
             Err(fault) => {
                 line.broken = true;
@@ -201,7 +204,8 @@ impl Visitor for Rewriter {
                     fault,
                 };
                 self.fixed.mistakes.push((self.games, mistake));
-                text.tokens.push(written);
+                token.push_str(&written);
+                text.tokens.push(token);
             }
         }
         ControlFlow::Continue(())

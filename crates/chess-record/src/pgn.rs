@@ -183,7 +183,7 @@ impl<R: Read> Iterator for PgnGames<R> {
                 {
                     self.done = true;
                 }
-                self.collector.games += 1;
+                // The reader failed inside a game whose tags it had begun: that game's number.
                 Some(PgnGame {
                     index: self.collector.games,
                     white: "?".to_owned(),
