@@ -15,6 +15,7 @@
 mod fault;
 pub mod fix;
 pub mod pgn;
+pub mod random;
 mod reading;
 mod record;
 mod spelling;

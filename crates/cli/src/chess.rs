@@ -281,10 +281,16 @@ fn run_fix(args: FixArgs) -> Result<(), CliError> {
         out.write_all(fixed.text.as_bytes())?;
         out.flush()?;
         for (game, error) in &fixed.syntax_errors {
-            warn(&input.name, format_args!("game {game}: PGN syntax: {error}"));
+            warn(
+                &input.name,
+                format_args!("game {game}: PGN syntax: {error}"),
+            );
         }
         for (game, mistake) in &fixed.mistakes {
-            warn(&input.name, format_args!("game {game}: {mistake}; copied as written"));
+            warn(
+                &input.name,
+                format_args!("game {game}: {mistake}; copied as written"),
+            );
         }
         if !fixed.mistakes.is_empty() || !fixed.syntax_errors.is_empty() {
             std::process::exit(1);
