@@ -23,7 +23,7 @@ fn move_tokens(record: &str) -> Vec<(usize, &str)> {
 /// A spelling of `token` that is certainly wrong: the check mark or the capture mark toggled.
 fn mutate(token: &str, kind: u8) -> String {
     let piece_or_capture = token.contains('x') || token.starts_with(['K', 'Q', 'R', 'B', 'N']);
-    if kind % 2 == 0 || !piece_or_capture {
+    if kind.is_multiple_of(2) || !piece_or_capture {
         match token.strip_suffix('+') {
             Some(body) => body.to_owned(),
             None => format!("{token}+"),
