@@ -27,7 +27,8 @@ use crate::spelling::Dialect;
 /// error, since no spelling can be chosen for it.
 pub fn fix_record(record: &str, dialect: Dialect) -> Result<String, Mistake> {
     let mut out = String::new();
-    let verdict = walk_record(record, Dialect::Contest, false, |reading, pos| {
+    // Not strict: the reading in `dialect` accepts any spelling and gives the canonical one.
+    let verdict = walk_record(record, dialect, false, |reading, pos| {
         // `pos` is the position after the move: black to move means white just moved.
         if pos.turn() == Color::Black {
             if !out.is_empty() {
@@ -37,7 +38,7 @@ pub fn fix_record(record: &str, dialect: Dialect) -> Result<String, Mistake> {
         } else {
             out.push(' ');
         }
-        out.push_str(reading.spelled(dialect).as_str());
+        out.push_str(reading.canonical.as_str());
     });
     match verdict {
         Verdict::Yes { .. } => Ok(out),

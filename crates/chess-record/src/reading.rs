@@ -35,19 +35,13 @@ pub struct Reading {
     pub san: San,
     /// Whether it gives check.
     pub check: bool,
-    /// Whether it mates.
+    /// Whether it mates; looked for only in the standard dialect, the one that marks mate,
+    /// since finding out costs a move generation (always `false` in the contest dialect).
     pub mate: bool,
     /// Its canonical spelling in the dialect asked for.
     pub canonical: SanText,
     /// The first rule the token breaks, or `None` when it is the canonical spelling.
     pub rule: Option<Rule>,
-}
-
-impl Reading {
-    /// The canonical spelling of the move in another dialect.
-    pub fn spelled(&self, dialect: Dialect) -> SanText {
-        SanText::new(self.san, self.check, self.mate, dialect)
-    }
 }
 
 /// Finds the legal move `token` denotes in `pos` and plays it.
@@ -59,12 +53,12 @@ pub fn read_move(pos: &mut Chess, token: &str, dialect: Dialect) -> Result<Readi
     let (played, san) = find_move(pos, &token, dialect)?;
     pos.play_unchecked(played);
     let check = pos.checkers().any();
-    let mate = check && pos.is_checkmate();
+    let mate = check && dialect == Dialect::Standard && pos.is_checkmate();
     let canonical = SanText::new(san, check, mate, dialect);
     let rule = if canonical == *token.text() {
         None
     } else {
-        Some(broken_rule(&token, san, check, mate, dialect))
+        Some(broken_rule(&token, san, pos, dialect))
     };
     Ok(Reading {
         played,
@@ -301,8 +295,12 @@ fn castling_bar(pos: &Chess, side: CastlingSide) -> CastlingBar {
     CastlingBar::Blocked
 }
 
-/// The first rule broken by `token`, which denotes the move spelled `san` + suffix.
-fn broken_rule(token: &MoveToken<'_>, san: San, check: bool, mate: bool, dialect: Dialect) -> Rule {
+/// The first rule broken by `token`, which denotes the move spelled `san`, leading to `after`.
+fn broken_rule(token: &MoveToken<'_>, san: San, after: &Chess, dialect: Dialect) -> Rule {
+    let check = after.checkers().any();
+    // Only here, on the slow path, is mate looked for in the contest dialect: `#` on a mate
+    // breaks a different rule than `#` on a plain check.
+    let mate = check && after.is_checkmate();
     if token.is_zero_castling() {
         return Rule::ZeroCastling;
     }
