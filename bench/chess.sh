@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Chess records benchmark (SPEC §8): arbiter against a strict python-chess check, same run.
+#
+#   bash bench/chess.sh [GAMES] [SEED]      (defaults: 10000 games, seed 2026)
+#
+# Builds release, generates reproducible random legal games (one contest record per line),
+# times `arbiter chess --each-line` on one core and on all cores, and times
+# bench/chess_baseline.py (python-chess) on the same file; prints plies/s and the ratios.
+# Needs python3 with python-chess (`pip install chess`).
+set -euo pipefail
+
+games=${1:-10000}
+seed=${2:-2026}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cd "$root"
+cargo build --release --quiet -p arbiter-cli
+cargo build --release --quiet -p arbiter-chess-record --example gen_games
+arbiter=target/release/arbiter
+python3 -c 'import chess' 2>/dev/null || {
+    echo "python-chess is missing: pip install chess" >&2
+    exit 1
+}
+
+records="$work/games.txt"
+target/release/examples/gen_games "$games" "$seed" >"$records"
+plies=$(tr ' ' '\n' <"$records" | grep -cv '^[0-9]*\.$\|^$')
+echo "input: $games games, $plies plies, $(wc -c <"$records") bytes (seed $seed)"
+
+# Best wall-clock time in seconds of three runs of "$@", output to $work/out.
+best_of_3() {
+    local best=""
+    for _ in 1 2 3; do
+        local start end t
+        start=$(date +%s.%N)
+        "$@" >"$work/out"
+        end=$(date +%s.%N)
+        t=$(echo "$end - $start" | bc -l)
+        if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
+    done
+    echo "$best"
+}
+
+check_all_yes() {
+    local yes
+    yes=$(grep -c '^Yes$' "$work/out" || true)
+    if [ "$yes" != "$games" ]; then
+        echo "$1: $yes of $games records accepted; expected all" >&2
+        exit 1
+    fi
+}
+
+one=$(RAYON_NUM_THREADS=1 best_of_3 "$arbiter" chess --each-line "$records")
+check_all_yes "arbiter, 1 core"
+all=$(best_of_3 "$arbiter" chess --each-line "$records")
+check_all_yes "arbiter, all cores"
+
+start=$(date +%s.%N)
+python3 bench/chess_baseline.py "$records" >"$work/out"
+end=$(date +%s.%N)
+py=$(echo "$end - $start" | bc -l)
+check_all_yes "python-chess"
+
+report() { # name seconds
+    printf '%-22s %8.3f s  %12.0f plies/s  %6.3f us/ply\n' "$1" "$2" \
+        "$(echo "$plies / $2" | bc -l)" "$(echo "$2 * 1000000 / $plies" | bc -l)"
+}
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+report "arbiter, 1 core" "$one"
+report "arbiter, all cores" "$all"
+report "python-chess" "$py"
+printf 'ratio python-chess / arbiter: %.0fx on 1 core, %.0fx on all cores\n' \
+    "$(echo "$py / $one" | bc -l)" "$(echo "$py / $all" | bc -l)"
