@@ -6,7 +6,8 @@
 # Builds release, generates reproducible random legal games (one contest record per line),
 # times `arbiter chess --each-line` on one core and on all cores, and times
 # bench/chess_baseline.py (python-chess) on the same file; prints plies/s and the ratios.
-# Needs python3 with python-chess (`pip install chess`).
+# Then the same games as PGN: `arbiter chess pgn` against pgn-extract, when it is installed.
+# Needs python3 with python-chess (`pip install chess`); pgn-extract from Debian's package.
 set -euo pipefail
 
 games=${1:-10000}
@@ -16,8 +17,14 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cd "$root"
-cargo build --release --quiet -p arbiter-cli
-cargo build --release --quiet -p arbiter-chess-record --example gen_games
+build() {
+    if ! cargo build --release --quiet "$@" 2>"$work/build.log"; then
+        cat "$work/build.log" >&2
+        exit 1
+    fi
+}
+build -p arbiter-cli
+build -p arbiter-chess-record --example gen_games
 arbiter=target/release/arbiter
 python3 -c 'import chess' 2>/dev/null || {
     echo "python-chess is missing: pip install chess" >&2
@@ -35,7 +42,7 @@ best_of_3() {
     for _ in 1 2 3; do
         local start end t
         start=$(date +%s.%N)
-        "$@" >"$work/out"
+        "$@" >"$work/out" 2>"$work/err"
         end=$(date +%s.%N)
         t=$(echo "$end - $start" | bc -l)
         if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
@@ -73,3 +80,21 @@ report "arbiter, all cores" "$all"
 report "python-chess" "$py"
 printf 'ratio python-chess / arbiter: %.0fx on 1 core, %.0fx on all cores\n' \
     "$(echo "$py / $one" | bc -l)" "$(echo "$py / $all" | bc -l)"
+
+extract=$(command -v pgn-extract || command -v /usr/games/pgn-extract || true)
+if [ -z "$extract" ]; then
+    echo "pgn-extract not installed (apt-get install pgn-extract): PGN comparison skipped"
+    exit 0
+fi
+pgn="$work/games.pgn"
+target/release/examples/gen_games --pgn "$games" "$seed" >"$pgn"
+echo "PGN: the same games, $(wc -c <"$pgn") bytes"
+pone=$(RAYON_NUM_THREADS=1 best_of_3 "$arbiter" chess pgn --strict "$pgn")
+grep -q "^$games games: $games ok" "$work/out" || { echo "arbiter chess pgn rejected a game" >&2; exit 1; }
+pall=$(best_of_3 "$arbiter" chess pgn --strict "$pgn")
+pex=$(best_of_3 "$extract" -s -o /dev/null "$pgn")
+report "arbiter pgn, 1 core" "$pone"
+report "arbiter pgn, all cores" "$pall"
+report "pgn-extract" "$pex"
+printf 'ratio pgn-extract / arbiter pgn: %.1fx on 1 core, %.1fx on all cores\n' \
+    "$(echo "$pex / $pone" | bc -l)" "$(echo "$pex / $pall" | bc -l)"

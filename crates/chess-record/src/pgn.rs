@@ -24,12 +24,13 @@ use std::ops::ControlFlow;
 
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;
+use shakmaty::san::Suffix;
 use shakmaty::{CastlingMode, Chess};
 
 use crate::fault::{Fault, Mistake};
 use crate::reading::read_move;
 use crate::record::Place;
-use crate::spelling::Dialect;
+use crate::spelling::{Dialect, SanText};
 
 /// How strictly moves are checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -116,17 +117,22 @@ impl PgnGame {
                 .map_err(|error| GameError::Fen(error.to_string()))?,
         };
         for san_plus in &self.moves {
-            let token = san_plus.to_string();
+            // The move as the reader saw it, spelled back on the stack: no allocation per move.
+            let suffix = san_plus.suffix;
+            let check = suffix.is_some();
+            let mate = suffix == Some(Suffix::Checkmate);
+            let written = SanText::new(san_plus.san, check, mate, Dialect::Standard);
+            let token = written.as_str();
             let at = Place::of(&pos);
             let mistake = |fault| Mistake {
                 ply: at.ply,
                 move_number: at.move_number,
                 side: at.side,
-                token: token.clone(),
+                token: token.to_owned(),
                 offset: None,
                 fault,
             };
-            let reading = read_move(&mut pos, &token, Dialect::Standard)
+            let reading = read_move(&mut pos, token, Dialect::Standard)
                 .map_err(|fault| GameError::Move(Box::new(mistake(fault))))?;
             if let Some(rule) = reading.rule {
                 let fault = Fault::Misspelled {
