@@ -3,46 +3,60 @@
 //! ```
 //! use arbiter_chess_record::{fix::fix_record, Dialect};
 //!
-//! let fixed = fix_record("1. e4 d5 2. ed5 Qxd5 3. Ng1f3 Qe4", Dialect::Standard)?;
+//! let fixed = fix_record("1.e4 d5 2. ed5 Qxd5 Ng1f3 Qe4 1-0", Dialect::Standard)?;
 //! assert_eq!(fixed, "1. e4 d5 2. exd5 Qxd5 3. Nf3 Qe4+");
 //! # Ok::<_, arbiter_chess_record::Mistake>(())
 //! ```
 
-use std::fmt::Write as _;
 use std::io::Read;
 use std::ops::ControlFlow;
 
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, Position};
+use shakmaty::{CastlingMode, Chess, Color};
 
 use crate::fault::Mistake;
 use crate::reading::read_move;
-use crate::record::{Place, Verdict, walk_record};
+use crate::record::{Place, RecordWriter};
 use crate::spelling::Dialect;
 
 /// Rewrites a contest record with every move in its canonical spelling in `dialect`.
 ///
-/// Misspellings are corrected; an illegal or ambiguous move, or a broken move number, is an
-/// error, since no spelling can be chosen for it.
+/// Reading is tolerant: any spelling that denotes one legal move is accepted, move numbers are
+/// written afresh (so `12.e4`, `12...` and missing numbers are fine), and results and `e.p.` are
+/// dropped. An illegal or ambiguous move is an error, since no spelling can be chosen for it.
 pub fn fix_record(record: &str, dialect: Dialect) -> Result<String, Mistake> {
-    let mut out = String::new();
-    // Not strict: the reading in `dialect` accepts any spelling and gives the canonical one.
-    let verdict = walk_record(record, dialect, false, |reading, pos| {
-        // `pos` is the position after the move: black to move means white just moved.
-        if pos.turn() == Color::Black {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            let _ = write!(out, "{}. ", pos.fullmoves());
-        } else {
-            out.push(' ');
+    let mut pos = Chess::default();
+    let mut out = RecordWriter::default();
+    for token in record.split_ascii_whitespace() {
+        let text = strip_move_number(token);
+        if text.is_empty() || matches!(text, "1-0" | "0-1" | "1/2-1/2" | "*" | "e.p.") {
+            continue;
         }
-        out.push_str(reading.canonical.as_str());
-    });
-    match verdict {
-        Verdict::Yes { .. } => Ok(out),
-        Verdict::No(mistake) => Err(*mistake),
+        let at = Place::of(&pos);
+        match read_move(&mut pos, text, dialect) {
+            Ok(reading) => out.push(at, reading.canonical.as_str()),
+            Err(fault) => {
+                return Err(Mistake {
+                    ply: at.ply,
+                    move_number: at.move_number,
+                    side: at.side,
+                    token: text.to_owned(),
+                    offset: Some((text.as_ptr() as usize).saturating_sub(record.as_ptr() as usize)),
+                    fault,
+                });
+            }
+        }
+    }
+    Ok(out.finish())
+}
+
+/// `e4` from `12.e4`, `12...e4` or `e4`; `0-0` stays whole (its zeros are no move number).
+fn strip_move_number(token: &str) -> &str {
+    let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    match token[digits..].strip_prefix('.') {
+        Some(rest) if digits > 0 => rest.trim_start_matches('.'),
+        _ => token,
     }
 }
 
@@ -271,5 +285,30 @@ impl Visitor for Rewriter {
             self.fixed.text.push_str(&token);
         }
         self.fixed.text.push_str("\n\n");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_numbers_are_stripped_but_castling_zeros_are_not() {
+        assert_eq!(strip_move_number("12.e4"), "e4");
+        assert_eq!(strip_move_number("12...e5"), "e5");
+        assert_eq!(strip_move_number("12."), "");
+        assert_eq!(strip_move_number("0-0"), "0-0");
+        assert_eq!(strip_move_number("1-0"), "1-0");
+    }
+
+    #[test]
+    fn fixing_keeps_the_location_of_an_illegal_move() {
+        let mistake = fix_record("1. e4 e5 2. Ke3", Dialect::Contest).unwrap_err();
+        assert_eq!((mistake.ply, mistake.offset), (3, Some(12)));
+        assert!(fix_record("1. 0-0", Dialect::Contest).is_err());
+        assert_eq!(
+            fix_record("e4 e5 Nf3 Nc6 Bc4 Bc5 0-0 e.p. *", Dialect::Contest).as_deref(),
+            Ok("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O")
+        );
     }
 }

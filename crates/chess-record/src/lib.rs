@@ -23,7 +23,7 @@ mod token;
 
 pub use fault::{CastlingBar, Ending, Fault, Illegal, Mistake, Rule};
 pub use reading::{Reading, read_move};
-pub use record::{Verdict, check_record, walk_record};
+pub use record::{Verdict, check_record, check_record_in};
 pub use spelling::{Dialect, ParseDialectError, SanText};
 pub use token::{MoveToken, ParseMoveTokenError};
 

@@ -8,9 +8,9 @@
 //! assert!(games.iter().all(|record| check_record(record).is_yes()));
 //! ```
 
-use std::fmt::Write as _;
+use shakmaty::{Chess, Position};
 
-use shakmaty::{Chess, Color, Position};
+use crate::record::{Place, RecordWriter};
 
 use crate::spelling::{Dialect, SanText};
 
@@ -62,23 +62,16 @@ impl Iterator for RandomGames {
 /// The record of a game given as legal moves from the initial position, in `dialect`.
 pub fn record(moves: &[shakmaty::Move], dialect: Dialect) -> String {
     let mut pos = Chess::default();
-    let mut out = String::new();
+    let mut out = RecordWriter::default();
     for &m in moves {
-        if pos.turn() == Color::White {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            let _ = write!(out, "{}. ", pos.fullmoves());
-        } else {
-            out.push(' ');
-        }
+        let at = Place::of(&pos);
         let san = shakmaty::san::San::from_move(&pos, m);
         pos.play_unchecked(m);
         let check = pos.checkers().any();
         let mate = check && pos.is_checkmate();
-        out.push_str(SanText::new(san, check, mate, dialect).as_str());
+        out.push(at, SanText::new(san, check, mate, dialect).as_str());
     }
-    out
+    out.finish()
 }
 
 /// SplitMix64: a tiny, well-mixed generator; reproducibility matters here, not cryptography.

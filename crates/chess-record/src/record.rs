@@ -13,12 +13,12 @@
 //! assert_eq!(mistake.fault, Fault::MoveNumber { expected: 1 });
 //! ```
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use shakmaty::{Chess, Color, Position};
 
 use crate::fault::{Fault, Mistake};
-use crate::reading::{Reading, read_move};
+use crate::reading::read_move;
 use crate::spelling::Dialect;
 
 /// The verdict on a record: `Yes` with the number of plies, or `No` with the first mistake.
@@ -49,21 +49,12 @@ impl fmt::Display for Verdict {
 
 /// Checks a record in the contest dialect (the official judge).
 pub fn check_record(record: &str) -> Verdict {
-    walk_record(record, Dialect::Contest, true, |_, _| {})
+    check_record_in(record, Dialect::Contest)
 }
 
-/// Walks a record from the initial position, calling `on_move` with each move read and the
-/// position after it.
-///
-/// With `strict`, a token that is not the canonical spelling in `dialect` stops the walk like an
-/// illegal move; without it, such a token is accepted (its [`Reading::rule`] says what is wrong),
-/// which is what rewriting a record into canonical SAN needs.
-pub fn walk_record(
-    record: &str,
-    dialect: Dialect,
-    strict: bool,
-    mut on_move: impl FnMut(&Reading, &Chess),
-) -> Verdict {
+/// Checks a record laid out like the contest's (`1. e4 e5 2. Nf3`) whose moves must be the
+/// canonical spellings of `dialect`.
+pub fn check_record_in(record: &str, dialect: Dialect) -> Verdict {
     let mut pos = Chess::default();
     let mut tokens = record.split_ascii_whitespace();
     let mut plies = 0u32;
@@ -95,12 +86,12 @@ pub fn walk_record(
                 let Some(token) = tokens.next() else {
                     return mistake(at, "", Fault::MissingMove);
                 };
-                if let Err(fault) = step(&mut pos, token, dialect, strict, &mut on_move) {
+                if let Err(fault) = step(&mut pos, token, dialect) {
                     return mistake(at, token, fault);
                 }
             }
             (Color::Black, Some(token)) => {
-                if let Err(fault) = step(&mut pos, token, dialect, strict, &mut on_move) {
+                if let Err(fault) = step(&mut pos, token, dialect) {
                     let fault = match fault {
                         Fault::NotAMove if is_move_number(token, number + 1) => {
                             Fault::MissingBlackMove
@@ -115,23 +106,16 @@ pub fn walk_record(
     }
 }
 
-/// Reads and plays one move; in strict mode a misspelling is a fault.
-fn step(
-    pos: &mut Chess,
-    token: &str,
-    dialect: Dialect,
-    strict: bool,
-    on_move: &mut impl FnMut(&Reading, &Chess),
-) -> Result<(), Fault> {
+/// Reads and plays one move; a misspelling is a fault like an illegal move.
+fn step(pos: &mut Chess, token: &str, dialect: Dialect) -> Result<(), Fault> {
     let reading = read_move(pos, token, dialect)?;
-    if let (true, Some(rule)) = (strict, reading.rule) {
-        return Err(Fault::Misspelled {
+    match reading.rule {
+        None => Ok(()),
+        Some(rule) => Err(Fault::Misspelled {
             canonical: reading.canonical.to_string(),
             rule,
-        });
+        }),
     }
-    on_move(&reading, pos);
-    Ok(())
 }
 
 /// Where the next move of a position stands in its game.
@@ -163,4 +147,28 @@ fn is_move_number(token: &str, number: u32) -> bool {
     !digits.starts_with('0')
         && digits.bytes().all(|b| b.is_ascii_digit())
         && digits.parse::<u32>().is_ok_and(|n| n == number)
+}
+
+/// Writes moves in the record layout, `1. e4 e5 2. Nf3`, numbering white's moves.
+#[derive(Debug, Default)]
+pub(crate) struct RecordWriter {
+    out: String,
+}
+
+impl RecordWriter {
+    /// Appends the move spelled `spelling`, played at `at`.
+    pub(crate) fn push(&mut self, at: Place, spelling: &str) {
+        if !self.out.is_empty() {
+            self.out.push(' ');
+        }
+        if at.side == Color::White {
+            let _ = write!(self.out, "{}. ", at.move_number);
+        }
+        self.out.push_str(spelling);
+    }
+
+    /// The record written.
+    pub(crate) fn finish(self) -> String {
+        self.out
+    }
 }
