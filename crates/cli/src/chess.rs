@@ -136,12 +136,19 @@ fn run_pgn(args: PgnArgs) -> Result<(), CliError> {
             inner: source,
             read: Arc::clone(&read),
         });
-        loop {
-            let batch: Vec<PgnGame> = reader.by_ref().take(BATCH).collect();
-            if batch.is_empty() {
-                break;
-            }
-            let reports: Vec<GameReport> = batch.par_iter().map(|game| game.check(mode)).collect();
+        let mut read_batch = || -> Vec<PgnGame> { reader.by_ref().take(BATCH).collect() };
+        let mut batch = read_batch();
+        while !batch.is_empty() {
+            // Reading the next batch overlaps with checking this one.
+            let (reports, next) = rayon::join(
+                || {
+                    batch
+                        .par_iter()
+                        .map(|game| game.check(mode))
+                        .collect::<Vec<GameReport>>()
+                },
+                &mut read_batch,
+            );
             for report in &reports {
                 games += 1;
                 bad += usize::from(report.result.is_err());
@@ -155,6 +162,7 @@ fn run_pgn(args: PgnArgs) -> Result<(), CliError> {
             if let Some(bar) = &progress {
                 bar.set_position(read.load(Ordering::Relaxed));
             }
+            batch = next;
         }
         if let Some(bar) = progress {
             bar.finish_and_clear();
