@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use shakmaty::{CastlingSide, Color, Role, Square};
+use shakmaty::{CastlingSide, Color, File, Rank, Role, Square};
 
 /// The first wrong token of a record, where it stands and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -152,6 +152,10 @@ pub enum Illegal {
     Unreachable {
         /// The piece named.
         role: Role,
+        /// The file the token said the piece comes from, if any.
+        file: Option<File>,
+        /// The rank the token said the piece comes from, if any.
+        rank: Option<Rank>,
         /// The square named.
         to: Square,
     },
@@ -177,7 +181,21 @@ pub enum Illegal {
 impl fmt::Display for Illegal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Illegal::Unreachable { role, to } => write!(f, "no {} can go to {to}", name(*role)),
+            Illegal::Unreachable {
+                role,
+                file,
+                rank,
+                to,
+            } => {
+                write!(f, "no {}", name(*role))?;
+                match (file, rank) {
+                    (Some(file), Some(rank)) => write!(f, " on {}{}", file.char(), rank.char())?,
+                    (Some(file), None) => write!(f, " on the {}-file", file.char())?,
+                    (None, Some(rank)) => write!(f, " on rank {}", rank.char())?,
+                    (None, None) => {}
+                }
+                write!(f, " can go to {to}")
+            }
             Illegal::KingInCheck { role, to } => {
                 write!(
                     f,

@@ -211,7 +211,12 @@ fn unreachable(pos: &Chess, target: Target) -> Fault {
     if from.any() && !pos.us().contains(to) {
         Fault::Illegal(Illegal::KingInCheck { role, to })
     } else {
-        Fault::Illegal(Illegal::Unreachable { role, to })
+        Fault::Illegal(Illegal::Unreachable {
+            role,
+            file,
+            rank,
+            to,
+        })
     }
 }
 
