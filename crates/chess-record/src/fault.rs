@@ -169,6 +169,12 @@ pub enum Illegal {
     },
     /// A promotion to a king, or a promotion piece on a move that does not reach the last rank.
     Promotion,
+    /// A pawn capture onto an empty square beside an enemy pawn that did not just make its
+    /// double step: en passant is allowed only on the move right after it.
+    EnPassantGone {
+        /// The empty square named.
+        to: Square,
+    },
     /// Castling is not allowed now.
     Castling {
         /// Which castling.
@@ -203,6 +209,10 @@ impl fmt::Display for Illegal {
                     name(*role)
                 )
             }
+            Illegal::EnPassantGone { to } => write!(
+                f,
+                "{to} is empty, and en passant is allowed only right after the enemy pawn's double step"
+            ),
             Illegal::Promotion => {
                 f.write_str("a pawn promotes on the last rank, to a queen, rook, bishop or knight")
             }
@@ -281,7 +291,9 @@ pub enum Rule {
     MissingMateSign,
     /// Standard SAN's `#` is for mate only; this move only checks.
     ExtraMateSign,
-    /// Any other difference (a pawn letter `P`, a lower-case piece, ...).
+    /// Pawn moves are written without a letter (`e4`, not `Pe4`).
+    PawnLetter,
+    /// Any other difference (a lower-case promotion piece, ...).
     Spelling,
 }
 
@@ -306,6 +318,7 @@ impl fmt::Display for Rule {
             Rule::MateSign => "this format marks mate with +, never #",
             Rule::MissingMateSign => "the move mates, so standard SAN ends it with #",
             Rule::ExtraMateSign => "# marks mate only, and this move only checks",
+            Rule::PawnLetter => "pawn moves are written without a letter",
             Rule::Spelling => "not the canonical spelling",
         })
     }

@@ -199,6 +199,16 @@ fn unreachable(pos: &Chess, target: Target) -> Fault {
     if promotion.is_some() && (promotion == Some(Role::King) || role != Role::Pawn || !last_rank) {
         return Fault::Illegal(Illegal::Promotion);
     }
+    if role == Role::Pawn && file.is_some() && !pos.board().occupied().contains(to) {
+        let forward = pos.turn().fold_wb(8, -8);
+        let passed = to
+            .offset(-forward)
+            .filter(|&sq| (pos.them() & pos.board().pawns()).contains(sq));
+        let ep_rank = to.rank() == pos.turn().fold_wb(Rank::Sixth, Rank::Third);
+        if passed.is_some() && ep_rank {
+            return Fault::Illegal(Illegal::EnPassantGone { to });
+        }
+    }
     // A piece that could go there if its king were not in check (pseudo-legal): a pin, an
     // unanswered check, or the king stepping into an attack.
     let mut from = pos.our(role) & pseudo_sources(pos, role, to);
@@ -308,6 +318,9 @@ fn broken_rule(token: &MoveToken<'_>, san: San, after: &Chess, dialect: Dialect)
     let mate = check && after.is_checkmate();
     if token.is_zero_castling() {
         return Rule::ZeroCastling;
+    }
+    if token.text().starts_with('P') {
+        return Rule::PawnLetter;
     }
     if let (
         San::Normal {

@@ -139,7 +139,11 @@ fn cases() -> Vec<Case> {
             "en passant too late",
             "1. e4 a6 2. e5 d5 3. a3 h6 4. exd6",
             7,
-            |f| matches!(f, Fault::Illegal(Illegal::Unreachable { .. })),
+            |f| {
+                *f == Fault::Illegal(Illegal::EnPassantGone {
+                    to: shakmaty::Square::D6,
+                })
+            },
         ),
         // §4.1: disambiguation over legal moves; file first, then rank.
         // After 2. d3 both knights (b1, f3) reach d2: the file tells them apart.
@@ -307,7 +311,7 @@ fn cases() -> Vec<Case> {
             matches!(f, Fault::Illegal(Illegal::Unreachable { .. }))
         }),
         no("pawn letter", "1. Pe4", 1, |f| {
-            misspelled(f, Rule::Spelling)
+            misspelled(f, Rule::PawnLetter)
         }),
         no("lower-case piece", "1. nf3", 1, |f| *f == Fault::NotAMove),
     ]
