@@ -205,7 +205,8 @@ fn unreachable(pos: &Chess, target: Target) -> Fault {
             .offset(-forward)
             .filter(|&sq| (pos.them() & pos.board().pawns()).contains(sq));
         let ep_rank = to.rank() == pos.turn().fold_wb(Rank::Sixth, Rank::Third);
-        if passed.is_some() && ep_rank {
+        let available = pos.en_passant_moves().iter().any(|m| m.to() == to);
+        if passed.is_some() && ep_rank && !available {
             return Fault::Illegal(Illegal::EnPassantGone { to });
         }
     }

@@ -145,6 +145,13 @@ fn cases() -> Vec<Case> {
                 })
             },
         ),
+        // En passant is available to the e-pawn only; no pawn stands on c5.
+        no(
+            "en passant from a wrong file",
+            "1. e4 a6 2. e5 d5 3. cxd6",
+            5,
+            |f| f.to_string() == "illegal move: no pawn on the c-file can go to d6",
+        ),
         // §4.1: disambiguation over legal moves; file first, then rank.
         // After 2. d3 both knights (b1, f3) reach d2: the file tells them apart.
         yes("file disambiguation", "1. Nf3 d5 2. d3 e5 3. Nbd2"),
