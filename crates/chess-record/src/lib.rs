@@ -12,6 +12,8 @@
 //! assert_eq!(check_record("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#").to_string(), "No");
 //! ```
 
+#![warn(missing_docs)]
+
 mod fault;
 pub mod fix;
 pub mod pgn;
