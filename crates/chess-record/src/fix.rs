@@ -8,7 +8,6 @@
 //! # Ok::<_, arbiter_chess_record::Mistake>(())
 //! ```
 
-use std::io::Read;
 use std::ops::ControlFlow;
 
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
@@ -16,6 +15,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color};
 
 use crate::fault::Mistake;
+use crate::pgn::split_games;
 use crate::reading::read_move;
 use crate::record::{Place, RecordWriter};
 use crate::spelling::Dialect;
@@ -73,28 +73,41 @@ pub struct FixedPgn {
 }
 
 /// Rewrites every game of a PGN source into canonical SAN in `dialect`, keeping tags, comments,
-/// NAGs, variations and results.
-pub fn fix_pgn<R: Read>(source: R, dialect: Dialect) -> FixedPgn {
-    let mut reader = Reader::new(source);
+/// NAGs, variations and results. A game with a token pgn-reader cannot read is copied unchanged,
+/// since rewriting it would lose that token.
+pub fn fix_pgn(text: &[u8], dialect: Dialect) -> FixedPgn {
     let mut rewriter = Rewriter {
         dialect,
         games: 0,
         fixed: FixedPgn::default(),
     };
-    loop {
-        match reader.read_game(&mut rewriter) {
-            Ok(Some(())) => {}
-            Ok(None) => break,
-            Err(error) => {
-                rewriter.games += 1;
+    for game in split_games(text) {
+        rewriter.games = game.index;
+        if let Some((line, token)) = game.unreadable_token() {
+            let error =
+                format!("line {line}: `{token}` is not a move in SAN; game copied as it was");
+            rewriter.fixed.syntax_errors.push((game.index, error));
+            rewriter
+                .fixed
+                .text
+                .push_str(&String::from_utf8_lossy(game.text));
+            if !rewriter.fixed.text.ends_with("\n\n") {
                 rewriter
                     .fixed
-                    .syntax_errors
-                    .push((rewriter.games, error.to_string()));
-                if !reader.has_more().unwrap_or(false) {
-                    break;
-                }
+                    .text
+                    .push_str(if rewriter.fixed.text.ends_with('\n') {
+                        "\n"
+                    } else {
+                        "\n\n"
+                    });
             }
+            continue;
+        }
+        if let Err(error) = Reader::new(game.text).read_game(&mut rewriter) {
+            rewriter
+                .fixed
+                .syntax_errors
+                .push((game.index, error.to_string()));
         }
     }
     rewriter.fixed
@@ -133,7 +146,6 @@ impl Visitor for Rewriter {
     type Output = ();
 
     fn begin_tags(&mut self) -> ControlFlow<(), Tags> {
-        self.games += 1;
         ControlFlow::Continue(Tags {
             lines: Vec::new(),
             start: Ok(Chess::default()),

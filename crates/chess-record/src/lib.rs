@@ -24,7 +24,7 @@ mod spelling;
 mod token;
 
 pub use fault::{CastlingBar, Ending, Fault, Illegal, Mistake, Rule};
-pub use reading::{Reading, read_move};
+pub use reading::{Reading, read_move, read_token};
 pub use record::{Verdict, check_record, check_record_in};
 pub use spelling::{Dialect, ParseDialectError, SanText};
 pub use token::{MoveToken, ParseMoveTokenError};

@@ -50,7 +50,19 @@ pub struct Reading {
 /// position is left unchanged on error.
 pub fn read_move(pos: &mut Chess, token: &str, dialect: Dialect) -> Result<Reading, Fault> {
     let token = MoveToken::read(token).map_err(|_| Fault::NotAMove)?;
-    let (played, san) = find_move(pos, &token, dialect)?;
+    read_token(pos, &token, dialect)
+}
+
+/// [`read_move`] for a token already read.
+pub fn read_token(
+    pos: &mut Chess,
+    token: &MoveToken<'_>,
+    dialect: Dialect,
+) -> Result<Reading, Fault> {
+    if matches!(token.san(), San::Null | San::Put { .. }) {
+        return Err(Fault::NotAMove);
+    }
+    let (played, san) = find_move(pos, token, dialect)?;
     pos.play_unchecked(played);
     let check = pos.checkers().any();
     let mate = check && dialect == Dialect::Standard && pos.is_checkmate();
@@ -58,7 +70,7 @@ pub fn read_move(pos: &mut Chess, token: &str, dialect: Dialect) -> Result<Readi
     let rule = if canonical == *token.text() {
         None
     } else {
-        Some(broken_rule(&token, san, pos, dialect))
+        Some(broken_rule(token, san, pos, dialect))
     };
     Ok(Reading {
         played,

@@ -1,13 +1,11 @@
 //! `arbiter chess`: the official record check, and the PGN tools around it.
 
-use std::fs::File;
+use std::fs;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
-use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::{Path, PathBuf};
 
 use arbiter_chess_record::fix::{fix_pgn, fix_record};
-use arbiter_chess_record::pgn::{GameError, GameReport, Mode, PgnGame, PgnGames};
+use arbiter_chess_record::pgn::{GameError, GameReport, Mode, split_games};
 use arbiter_chess_record::{Dialect, Mistake, Verdict, check_record};
 use rayon::prelude::*;
 use serde_json::json;
@@ -114,7 +112,7 @@ fn run_lines(file: &FileArg) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Games are read sequentially and checked in parallel, this many at a time.
+/// Games are read and checked in parallel, this many at a time, and reported in order.
 const BATCH: usize = 2048;
 
 /// Inputs smaller than this get no progress bar.
@@ -129,26 +127,15 @@ fn run_pgn(args: PgnArgs) -> Result<(), CliError> {
     let mut out = BufWriter::new(io::stdout().lock());
     let (mut games, mut bad, mut warnings) = (0usize, 0usize, 0usize);
     for path in &args.files {
-        let (name, source, size) = open(path)?;
-        let read = Arc::new(AtomicU64::new(0));
-        let progress = progress_bar(size);
-        let mut reader = PgnGames::new(Counting {
-            inner: source,
-            read: Arc::clone(&read),
-        });
-        let mut read_batch = || -> Vec<PgnGame> { reader.by_ref().take(BATCH).collect() };
-        let mut batch = read_batch();
-        while !batch.is_empty() {
-            // Reading the next batch overlaps with checking this one.
-            let (reports, next) = rayon::join(
-                || {
-                    batch
-                        .par_iter()
-                        .map(|game| game.check(mode))
-                        .collect::<Vec<GameReport>>()
-                },
-                &mut read_batch,
-            );
+        let (name, bytes) = read_bytes(path)?;
+        let progress = progress_bar(bytes.len() as u64);
+        let split = split_games(&bytes);
+        for batch in split.chunks(BATCH) {
+            // Each game is read and checked on its own, so the whole batch runs in parallel.
+            let reports: Vec<GameReport> = batch
+                .par_iter()
+                .map(|game| game.read().check(mode))
+                .collect();
             for report in &reports {
                 games += 1;
                 bad += usize::from(report.result.is_err());
@@ -159,10 +146,10 @@ fn run_pgn(args: PgnArgs) -> Result<(), CliError> {
                     write_game(&mut out, &name, report)?;
                 }
             }
-            if let Some(bar) = &progress {
-                bar.set_position(read.load(Ordering::Relaxed));
+            if let (Some(bar), Some(last)) = (&progress, batch.last()) {
+                let done = last.text.as_ptr() as usize + last.text.len() - bytes.as_ptr() as usize;
+                bar.set_position(done as u64);
             }
-            batch = next;
         }
         if let Some(bar) = progress {
             bar.finish_and_clear();
@@ -186,23 +173,29 @@ fn run_pgn(args: PgnArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Opens a PGN file (or standard input for `-`), with its size when known.
-fn open(path: &PathBuf) -> Result<(String, Box<dyn Read + Send>, u64), CliError> {
-    if path.as_os_str() == "-" {
-        return Ok(("<stdin>".to_owned(), Box::new(io::stdin()), 0));
-    }
-    let name = path.display().to_string();
-    let read_error = |error| CliError::Read {
-        source_name: name.clone(),
-        error,
+/// The bytes of a PGN file, or of standard input for `-`, with the name messages use.
+fn read_bytes(path: &Path) -> Result<(String, Vec<u8>), CliError> {
+    let (name, bytes) = if path.as_os_str() == "-" {
+        let name = "<stdin>".to_owned();
+        let mut bytes = Vec::new();
+        io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .map(|_| bytes)
+            .map_err(|error| CliError::Read {
+                source_name: name.clone(),
+                error,
+            })
+            .map(|bytes| (name, bytes))?
+    } else {
+        let name = path.display().to_string();
+        let bytes = fs::read(path).map_err(|error| CliError::Read {
+            source_name: name.clone(),
+            error,
+        })?;
+        (name, bytes)
     };
-    let file = File::open(path).map_err(read_error)?;
-    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    Ok((
-        name,
-        Box::new(io::BufReader::with_capacity(1 << 16, file)),
-        size,
-    ))
+    Ok((name, bytes))
 }
 
 /// A progress bar on stderr, only for large inputs and only when stderr is a terminal.
@@ -217,20 +210,6 @@ fn progress_bar(size: u64) -> Option<indicatif::ProgressBar> {
         bar.set_style(style);
     }
     Some(bar)
-}
-
-/// Counts the bytes read, for the progress bar.
-struct Counting<R> {
-    inner: R,
-    read: Arc<AtomicU64>,
-}
-
-impl<R: Read> Read for Counting<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.read.fetch_add(n as u64, Ordering::Relaxed);
-        Ok(n)
-    }
 }
 
 fn write_game(out: &mut impl Write, name: &str, report: &GameReport) -> io::Result<()> {

@@ -207,3 +207,25 @@ fn fix_keeps_tags_comments_and_variations() {
     );
     assert_eq!(output.status.code(), Some(0));
 }
+
+#[test]
+fn pgn_tokens_the_reader_would_skip_are_syntax_errors() {
+    // pgn-reader skips `Qh4++` and `e.p.`; without the scan both games would pass.
+    let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. f3 e5 2. g4 Qh4++ 0-1\n\n\
+               [White \"C\"]\n[Black \"D\"]\n\n1. e4 a6 2. e5 d5 3. exd6 e.p. *\n\n\
+               [White \"E\"]\n[Black \"F\"]\n\n1. e4 e5 *\n";
+    let output = arbiter(&["chess", "pgn", "--lenient", "-"], pgn);
+    assert_eq!(
+        text(&output.stdout),
+        "<stdin>:game 1 (A - B): PGN syntax: line 4: `Qh4++` is not a move in SAN\n\
+         <stdin>:game 2 (C - D): PGN syntax: line 9: `e.p.` is not a move in SAN\n\
+         <stdin>:game 3 (E - F): ok\n\
+         3 games: 1 ok, 2 with errors, 0 warnings\n"
+    );
+    let fixed = arbiter(&["chess", "fix"], pgn);
+    assert!(text(&fixed.stdout).contains("1. f3 e5 2. g4 Qh4++ 0-1\n"));
+    assert!(
+        text(&fixed.stderr).contains("game 1: PGN syntax: line 4: `Qh4++` is not a move in SAN")
+    );
+    assert_eq!(fixed.status.code(), Some(1));
+}

@@ -1,14 +1,15 @@
 //! Real PGN files: games read with pgn-reader's visitor, checked move by move in standard SAN.
 //!
-//! Reading is sequential (the reader streams); each [`PgnGame`] then holds everything needed to
-//! check it on its own, so games can be checked in parallel. Only the mainline is checked:
-//! variations are skipped by the reader.
+//! The source is cut into games first ([`split_games`]); each game is then read by pgn-reader
+//! and checked on its own, so games can be read and checked in parallel. Only the mainline is
+//! checked: variations are skipped by the reader.
 //!
 //! ```
 //! use arbiter_chess_record::pgn::{Mode, PgnGames};
 //!
 //! let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 {best} e5 (1... c5) 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
 //! let games: Vec<_> = PgnGames::new(pgn.as_bytes()).collect();
+//! assert_eq!(games[0].line, 1);
 //! let report = games[0].check(Mode::Strict);
 //! assert!(report.result.is_ok());
 //! assert_eq!((report.white.as_str(), report.plies), ("A", 7));
@@ -16,10 +17,11 @@
 //!
 //! pgn-reader parses each move with shakmaty's SAN parser, which already normalises a few
 //! spellings (`0-0` reads as `O-O`); the strict check compares what remains with the canonical
-//! spelling. A token the reader cannot read as SAN at all is skipped by it, which usually shows
-//! as the next move being illegal.
+//! spelling. A token the reader cannot read as SAN at all (`e8Q`, `Qh4++`) would be skipped by
+//! it; such a token is found in the game's text and reported as a syntax error of that game.
 
-use std::io::{self, Read};
+mod split;
+
 use std::ops::ControlFlow;
 
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
@@ -28,9 +30,12 @@ use shakmaty::san::Suffix;
 use shakmaty::{CastlingMode, Chess};
 
 use crate::fault::{Fault, Mistake};
-use crate::reading::read_move;
+use crate::reading::read_token;
 use crate::record::Place;
 use crate::spelling::{Dialect, SanText};
+use crate::token::MoveToken;
+
+pub use split::{GameText, split_games};
 
 /// How strictly moves are checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,6 +52,8 @@ pub enum Mode {
 pub struct PgnGame {
     /// Its number in the file, from 1.
     pub index: usize,
+    /// The line it starts on, from 1.
+    pub line: usize,
     /// The `White` tag, or `?`.
     pub white: String,
     /// The `Black` tag, or `?`.
@@ -122,17 +129,18 @@ impl PgnGame {
             let check = suffix.is_some();
             let mate = suffix == Some(Suffix::Checkmate);
             let written = SanText::new(san_plus.san, check, mate, Dialect::Standard);
-            let token = written.as_str();
+            let text = written.as_str();
             let at = Place::of(&pos);
             let mistake = |fault| Mistake {
                 ply: at.ply,
                 move_number: at.move_number,
                 side: at.side,
-                token: token.to_owned(),
+                token: text.to_owned(),
                 offset: None,
                 fault,
             };
-            let reading = read_move(&mut pos, token, Dialect::Standard)
+            let token = MoveToken::from_san_plus(text, *san_plus);
+            let reading = read_token(&mut pos, &token, Dialect::Standard)
                 .map_err(|fault| GameError::Move(Box::new(mistake(fault))))?;
             if let Some(rule) = reading.rule {
                 let fault = Fault::Misspelled {
@@ -150,62 +158,69 @@ impl PgnGame {
     }
 }
 
-/// The games of a PGN source, in order; a syntax error ends its game, not the file.
-pub struct PgnGames<R> {
-    reader: Reader<R>,
-    collector: Collector,
-    done: bool,
+impl GameText<'_> {
+    /// Reads the game with pgn-reader; a token it would skip is a syntax error of the game.
+    pub fn read(&self) -> PgnGame {
+        let mut collector = Collector {
+            index: self.index,
+            line: self.line,
+        };
+        let mut game = match Reader::new(self.text).read_game(&mut collector) {
+            Ok(Some(game)) => game,
+            Ok(None) => collector.empty(),
+            Err(error) => {
+                let mut game = collector.empty();
+                game.syntax_error = Some(error.to_string());
+                game
+            }
+        };
+        if let (None, Some((line, token))) = (&game.syntax_error, self.unreadable_token()) {
+            game.syntax_error = Some(format!("line {line}: `{token}` is not a move in SAN"));
+        }
+        game
+    }
 }
 
-impl<R: Read> PgnGames<R> {
-    /// Reads games from `source`.
-    pub fn new(source: R) -> PgnGames<R> {
+/// The games of a PGN source, in order; a syntax error ends its game, not the file.
+pub struct PgnGames<'a> {
+    games: std::vec::IntoIter<GameText<'a>>,
+}
+
+impl<'a> PgnGames<'a> {
+    /// Reads games from the whole text of a PGN source.
+    pub fn new(text: &'a [u8]) -> PgnGames<'a> {
         PgnGames {
-            reader: Reader::new(source),
-            collector: Collector { games: 0 },
-            done: false,
+            games: split_games(text).into_iter(),
         }
     }
 }
 
-impl<R: Read> Iterator for PgnGames<R> {
+impl Iterator for PgnGames<'_> {
     type Item = PgnGame;
 
     fn next(&mut self) -> Option<PgnGame> {
-        if self.done {
-            return None;
-        }
-        match self.reader.read_game(&mut self.collector) {
-            Ok(Some(game)) => Some(game),
-            Ok(None) => {
-                self.done = true;
-                None
-            }
-            Err(error) => {
-                // The reader skips past the broken line; stop only at end of input or when the
-                // source itself fails.
-                if error.kind() != io::ErrorKind::InvalidData
-                    || !self.reader.has_more().unwrap_or(false)
-                {
-                    self.done = true;
-                }
-                // The reader failed inside a game whose tags it had begun: that game's number.
-                Some(PgnGame {
-                    index: self.collector.games,
-                    white: "?".to_owned(),
-                    black: "?".to_owned(),
-                    fen: None,
-                    moves: Vec::new(),
-                    syntax_error: Some(error.to_string()),
-                })
-            }
-        }
+        self.games.next().map(|game| game.read())
     }
 }
 
 /// The visitor that gathers a game's tags and mainline.
 struct Collector {
-    games: usize,
+    index: usize,
+    line: usize,
+}
+
+impl Collector {
+    fn empty(&self) -> PgnGame {
+        PgnGame {
+            index: self.index,
+            line: self.line,
+            white: "?".to_owned(),
+            black: "?".to_owned(),
+            fen: None,
+            moves: Vec::new(),
+            syntax_error: None,
+        }
+    }
 }
 
 impl Visitor for Collector {
@@ -214,15 +229,7 @@ impl Visitor for Collector {
     type Output = PgnGame;
 
     fn begin_tags(&mut self) -> ControlFlow<PgnGame, PgnGame> {
-        self.games += 1;
-        ControlFlow::Continue(PgnGame {
-            index: self.games,
-            white: "?".to_owned(),
-            black: "?".to_owned(),
-            fen: None,
-            moves: Vec::new(),
-            syntax_error: None,
-        })
+        ControlFlow::Continue(self.empty())
     }
 
     fn tag(&mut self, game: &mut PgnGame, name: &[u8], value: RawTag<'_>) -> ControlFlow<PgnGame> {
