@@ -1,7 +1,7 @@
 //! Properties over random legal games and arbitrary text.
 
 use arbiter_chess_record::fix::{fix_pgn, fix_record};
-use arbiter_chess_record::pgn::{Mode, PgnGames};
+use arbiter_chess_record::pgn::{GameError, Mode, PgnGames};
 use arbiter_chess_record::random::{RandomGames, record};
 use arbiter_chess_record::{Dialect, Verdict, check_record};
 use proptest::prelude::*;
@@ -67,6 +67,34 @@ proptest! {
         let mut all: Vec<String> = contest.split(' ').map(str::to_owned).collect();
         all[at] = mutate(token, kind);
         let Verdict::No(mistake) = check_record(&all.join(" ")) else {
+            return Err(TestCaseError::fail(format!("{token} -> {} accepted", all[at])));
+        };
+        prop_assert_eq!(mistake.ply as usize, ply + 1);
+    }
+
+    /// The standard record of a legal game, as PGN with tags and a comment, passes the strict PGN
+    /// check; with one `+` toggled it fails at that ply.
+    #[test]
+    fn pgn_of_random_games(seed in any::<u64>(), pick in any::<prop::sample::Index>()) {
+        let moves = game(seed);
+        let movetext = record(&moves, Dialect::Standard);
+        let pgn = format!("[White \"W\"]\n[Black \"B\"]\n\n{{start}} {movetext} *\n");
+        let games: Vec<_> = PgnGames::new(pgn.as_bytes()).collect();
+        prop_assert_eq!(games.len(), 1);
+        let report = games[0].check(Mode::Strict);
+        prop_assert!(report.result.is_ok(), "{:?}", report.result);
+        prop_assert_eq!(report.plies as usize, moves.len());
+
+        let tokens = move_tokens(&movetext);
+        prop_assume!(!tokens.is_empty());
+        let ply = pick.index(tokens.len());
+        let (at, token) = tokens[ply];
+        let mut all: Vec<String> = movetext.split(' ').map(str::to_owned).collect();
+        // Standard SAN marks mate with `#`: writing `+` instead is the misspelling there.
+        all[at] = if token.ends_with('#') { token.replace('#', "+") } else { mutate(token, 0) };
+        let pgn = format!("[White \"W\"]\n\n{} *\n", all.join(" "));
+        let report = PgnGames::new(pgn.as_bytes()).next().map(|game| game.check(Mode::Strict));
+        let Some(Err(GameError::Move(mistake))) = report.map(|report| report.result) else {
             return Err(TestCaseError::fail(format!("{token} -> {} accepted", all[at])));
         };
         prop_assert_eq!(mistake.ply as usize, ply + 1);
