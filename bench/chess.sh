@@ -36,18 +36,21 @@ target/release/examples/gen_games "$games" "$seed" >"$records"
 plies=$(tr ' ' '\n' <"$records" | grep -cv '^[0-9]*\.$\|^$')
 echo "input: $games games, $plies plies, $(wc -c <"$records") bytes (seed $seed)"
 
-# Best wall-clock time in seconds of three runs of "$@", output to $work/out.
+# Best of three runs of "$@" (output to $work/out): prints "WALL CPU" in seconds, the run with
+# the least wall-clock time, CPU = user + system. On a shared machine CPU time is the steadier
+# figure: wall-clock time also counts waiting for a core.
 best_of_3() {
-    local best=""
+    local best="" cpu=""
     for _ in 1 2 3; do
-        local start end t
-        start=$(date +%s.%N)
-        "$@" >"$work/out" 2>"$work/err"
-        end=$(date +%s.%N)
-        t=$(echo "$end - $start" | bc -l)
-        if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
+        local times wall user sys
+        times=$({ TIMEFORMAT='%R %U %S'; time "$@" >"$work/out" 2>"$work/err"; } 2>&1)
+        read -r wall user sys <<<"$times"
+        if [ -z "$best" ] || [ "$(echo "$wall < $best" | bc -l)" = 1 ]; then
+            best=$wall
+            cpu=$(echo "$user + $sys" | bc -l)
+        fi
     done
-    echo "$best"
+    echo "$best $cpu"
 }
 
 check_all_yes() {
@@ -64,22 +67,29 @@ check_all_yes "arbiter, 1 core"
 all=$(best_of_3 "$arbiter" chess --each-line "$records")
 check_all_yes "arbiter, all cores"
 
-start=$(date +%s.%N)
-python3 bench/chess_baseline.py "$records" >"$work/out"
-end=$(date +%s.%N)
-py=$(echo "$end - $start" | bc -l)
+py=$({ TIMEFORMAT='%R %U %S'; time python3 bench/chess_baseline.py "$records" >"$work/out"; } 2>&1)
+read -r py_wall py_user py_sys <<<"$py"
+py="$py_wall $(echo "$py_user + $py_sys" | bc -l)"
 check_all_yes "python-chess"
 
-report() { # name seconds
-    printf '%-22s %8.3f s  %12.0f plies/s  %6.3f us/ply\n' "$1" "$2" \
-        "$(echo "$plies / $2" | bc -l)" "$(echo "$2 * 1000000 / $plies" | bc -l)"
+report() { # name "WALL CPU"
+    local wall cpu
+    read -r wall cpu <<<"$2"
+    printf '%-24s wall %7.3f s  cpu %7.3f s  %10.0f plies/s  %6.3f us/ply (cpu)\n' "$1" "$wall" "$cpu" \
+        "$(echo "$plies / $wall" | bc -l)" "$(echo "$cpu * 1000000 / $plies" | bc -l)"
 }
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+ratio() { # "WALL CPU" of the baseline, "WALL CPU" of arbiter: the wall-clock ratio
+    local bw bc aw ac
+    read -r bw bc <<<"$1"
+    read -r aw ac <<<"$2"
+    echo "$bw / $aw" | bc -l
+}
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 report "arbiter, 1 core" "$one"
 report "arbiter, all cores" "$all"
 report "python-chess" "$py"
-printf 'ratio python-chess / arbiter: %.0fx on 1 core, %.0fx on all cores\n' \
-    "$(echo "$py / $one" | bc -l)" "$(echo "$py / $all" | bc -l)"
+printf 'ratio python-chess / arbiter (wall): %.0fx on 1 core, %.0fx on all cores\n' \
+    "$(ratio "$py" "$one")" "$(ratio "$py" "$all")"
 
 extract=$(command -v pgn-extract || command -v /usr/games/pgn-extract || true)
 if [ -z "$extract" ]; then
@@ -96,5 +106,5 @@ pex=$(best_of_3 "$extract" -s -o /dev/null "$pgn")
 report "arbiter pgn, 1 core" "$pone"
 report "arbiter pgn, all cores" "$pall"
 report "pgn-extract" "$pex"
-printf 'ratio pgn-extract / arbiter pgn: %.1fx on 1 core, %.1fx on all cores\n' \
-    "$(echo "$pex / $pone" | bc -l)" "$(echo "$pex / $pall" | bc -l)"
+printf 'ratio pgn-extract / arbiter pgn (wall): %.1fx on 1 core, %.1fx on all cores\n' \
+    "$(ratio "$pex" "$pone")" "$(ratio "$pex" "$pall")"

@@ -235,6 +235,7 @@ fn game_json(name: &str, report: &GameReport) -> serde_json::Value {
     json!({
         "file": name,
         "game": report.index,
+        "line": report.line,
         "white": report.white,
         "black": report.black,
         "ok": report.result.is_ok(),

@@ -164,6 +164,7 @@ fn pgn_json_is_one_object_per_game() {
     assert_eq!(lines.len(), 5);
     assert_eq!(lines[0]["ok"], true);
     assert_eq!(lines[0]["plies"], 7);
+    assert_eq!(lines[1]["line"], 8);
     assert_eq!(lines[1]["error"]["canonical"], "Nf3");
     assert_eq!(lines[1]["error"]["ply"], 3);
     assert_eq!(lines[3]["error"]["side"], "white");

@@ -71,6 +71,8 @@ pub struct PgnGame {
 pub struct GameReport {
     /// Its number in the file, from 1.
     pub index: usize,
+    /// The line it starts on, from 1.
+    pub line: usize,
     /// The `White` tag, or `?`.
     pub white: String,
     /// The `Black` tag, or `?`.
@@ -102,6 +104,7 @@ impl PgnGame {
     pub fn check(&self, mode: Mode) -> GameReport {
         let mut report = GameReport {
             index: self.index,
+            line: self.line,
             white: self.white.clone(),
             black: self.black.clone(),
             plies: 0,
