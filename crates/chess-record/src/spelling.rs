@@ -164,6 +164,7 @@ impl fmt::Debug for SanText {
 
 impl PartialEq<str> for SanText {
     fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
+        // Bytes, not `as_str`: this runs once per move and needs no UTF-8 check.
+        &self.bytes[..usize::from(self.len)] == other.as_bytes()
     }
 }
