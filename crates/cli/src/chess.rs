@@ -69,7 +69,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     match args.command {
         Some(Command::Pgn(pgn)) => run_pgn(pgn),
         Some(Command::Fix(fix)) => run_fix(fix),
-        None if args.each_line => run_lines(&args.input),
+        None if args.each_line => run_lines(&args.input, args.explain),
         None => run_record(&args.input, args.explain),
     }
 }
@@ -97,16 +97,20 @@ fn located(text: &str, mistake: &Mistake) -> String {
 }
 
 /// One record per line, checked in parallel, answers in input order.
-fn run_lines(file: &FileArg) -> Result<(), CliError> {
+fn run_lines(file: &FileArg, explain: bool) -> Result<(), CliError> {
     let input = Input::read(file.file.as_deref())?;
     let lines: Vec<&str> = input.text.lines().collect();
-    let answers: Vec<bool> = lines
-        .par_iter()
-        .map(|line| check_record(line).is_yes())
-        .collect();
+    let verdicts: Vec<Verdict> = lines.par_iter().map(|line| check_record(line)).collect();
     let mut out = BufWriter::new(io::stdout().lock());
-    for yes in answers {
-        out.write_all(if yes { b"Yes\n" } else { b"No\n" })?;
+    for (number, verdict) in verdicts.iter().enumerate() {
+        if let (true, Verdict::No(mistake)) = (explain, verdict) {
+            // The line's own column; the line number is the record's place in the file.
+            let at = located(lines[number], mistake);
+            let at = at.strip_prefix("1:").unwrap_or(&at);
+            out.flush()?;
+            eprintln!("{}:{}:{at}", input.name, number + 1);
+        }
+        out.write_all(if verdict.is_yes() { b"Yes\n" } else { b"No\n" })?;
     }
     out.flush()?;
     Ok(())

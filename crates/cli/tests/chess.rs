@@ -84,6 +84,12 @@ fn each_line_answers_in_order() {
         "1. e4\n1. e4+\n\n1. d4 d5 2. c4\n",
     );
     assert_eq!(text(&output.stdout), "Yes\nNo\nYes\nYes\n");
+    let explained = arbiter(&["chess", "--each-line", "--explain"], "1. e4\n1. e4+\n");
+    assert_eq!(text(&explained.stdout), "Yes\nNo\n");
+    assert_eq!(
+        text(&explained.stderr),
+        "<stdin>:2:4: 1. white e4+ (ply 1): the move gives no check, so no +; write e4\n"
+    );
 }
 
 #[test]
