@@ -202,6 +202,10 @@ impl fmt::Display for Illegal {
                 }
                 write!(f, " can go to {to}")
             }
+            Illegal::KingInCheck {
+                role: Role::King,
+                to,
+            } => write!(f, "the king cannot go to {to}: it would be in check there"),
             Illegal::KingInCheck { role, to } => {
                 write!(
                     f,

@@ -313,6 +313,10 @@ fn cases() -> Vec<Case> {
             20,
             |f| *f == Fault::AfterGameEnd(Ending::Stalemate),
         ),
+        // The king may not step next to the queen on h4, onto g3.
+        no("king into check", "1. f3 e5 2. Kf2 Qh4+ 3. Kg3", 5, |f| {
+            f.to_string() == "illegal move: the king cannot go to g3: it would be in check there"
+        }),
         // Illegal moves in general.
         no("no such piece", "1. Nd4", 1, |f| {
             matches!(f, Fault::Illegal(Illegal::Unreachable { .. }))
