@@ -89,11 +89,16 @@ fn run_record(file: &FileArg, explain: bool) -> Result<(), CliError> {
 
 /// `LINE:COL: mistake`, the position of the token in `text`.
 fn located(text: &str, mistake: &Mistake) -> String {
-    let offset = mistake.offset.unwrap_or(0).min(text.len());
-    let before = &text.as_bytes()[..offset];
+    let (line, column) = line_and_column(text, mistake.offset.unwrap_or(0));
+    format!("{line}:{column}: {mistake}")
+}
+
+/// The line and (byte) column, from 1, of byte `offset` in `text`.
+fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text.as_bytes()[..offset.min(text.len())];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
     let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-    format!("{line}:{column}: {mistake}")
+    (line, column)
 }
 
 /// One record per line, checked in parallel, answers in input order.
@@ -104,11 +109,10 @@ fn run_lines(file: &FileArg, explain: bool) -> Result<(), CliError> {
     let mut out = BufWriter::new(io::stdout().lock());
     for (number, verdict) in verdicts.iter().enumerate() {
         if let (true, Verdict::No(mistake)) = (explain, verdict) {
-            // The line's own column; the line number is the record's place in the file.
-            let at = located(lines[number], mistake);
-            let at = at.strip_prefix("1:").unwrap_or(&at);
+            // Each record is one line: its line number is its place in the file.
+            let (_, column) = line_and_column(lines[number], mistake.offset.unwrap_or(0));
             out.flush()?;
-            eprintln!("{}:{}:{at}", input.name, number + 1);
+            eprintln!("{}:{}:{column}: {mistake}", input.name, number + 1);
         }
         out.write_all(if verdict.is_yes() { b"Yes\n" } else { b"No\n" })?;
     }
@@ -179,27 +183,25 @@ fn run_pgn(args: PgnArgs) -> Result<(), CliError> {
 
 /// The bytes of a PGN file, or of standard input for `-`, with the name messages use.
 fn read_bytes(path: &Path) -> Result<(String, Vec<u8>), CliError> {
-    let (name, bytes) = if path.as_os_str() == "-" {
-        let name = "<stdin>".to_owned();
-        let mut bytes = Vec::new();
-        io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .map(|_| bytes)
-            .map_err(|error| CliError::Read {
-                source_name: name.clone(),
-                error,
-            })
-            .map(|bytes| (name, bytes))?
+    let stdin = path.as_os_str() == "-";
+    let name = if stdin {
+        "<stdin>".to_owned()
     } else {
-        let name = path.display().to_string();
-        let bytes = fs::read(path).map_err(|error| CliError::Read {
-            source_name: name.clone(),
-            error,
-        })?;
-        (name, bytes)
+        path.display().to_string()
     };
-    Ok((name, bytes))
+    let bytes = if stdin {
+        let mut bytes = Vec::new();
+        io::stdin().lock().read_to_end(&mut bytes).map(|_| bytes)
+    } else {
+        fs::read(path)
+    };
+    match bytes {
+        Ok(bytes) => Ok((name, bytes)),
+        Err(error) => Err(CliError::Read {
+            source_name: name,
+            error,
+        }),
+    }
 }
 
 /// A progress bar on stderr, only for large inputs and only when stderr is a terminal.
