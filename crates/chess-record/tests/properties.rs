@@ -119,6 +119,15 @@ proptest! {
         let _ = fix_pgn(text.as_bytes(), Dialect::Contest);
     }
 
+    /// Nothing panics on arbitrary bytes read as PGN (not even valid UTF-8).
+    #[test]
+    fn arbitrary_pgn_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        for game in PgnGames::new(&bytes) {
+            let _ = game.check(Mode::Lenient);
+        }
+        let _ = fix_pgn(&bytes, Dialect::Standard);
+    }
+
     /// Nothing panics on text made of chess notation's own characters, which reaches deeper.
     #[test]
     fn chess_like_text_never_panics(text in "([1-9]\\. |[KQRBNP]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBNK])?[+#]{0,2} |O-O(-O)?[+#]? |0-0 |\\{|\\}|\\(|\\)|\\[|\\]|\"|\n| ){0,80}") {
