@@ -37,6 +37,13 @@ fn misspelled(fault: &Fault, expected: Rule) -> bool {
 
 const SAMPLE: &str = include_str!("fixtures/sample/1.in");
 
+/// A random game whose last move, an en passant capture, gives check.
+const EP_CHECK: &str = "1. g4 g6 2. f4 Bg7 3. d4 a6 4. Be3 f5 5. Bh3 b5 6. a3 Be5 7. c3 Nc6 \
+    8. Bg2 Kf8 9. Be4 Qe8 10. Bd3 fxg4 11. f5 b4 12. f6 a5 13. Qc2 Ra6 14. Kf2 Nb8 15. Bf5 Nh6 \
+    16. Qd3 Rd6 17. axb4 Rd5 18. Qa6 e6 19. Ra3 Nf7 20. Kg2 Kg8 21. Nh3 Rxd4 22. c4 Nd8 \
+    23. Bd3 g5 24. Nd2 Bf4 25. Nxg5 c5 26. Qb6 Qf7 27. Bf2 Bb7+ 28. e4 Bg3 29. Bc2 Bxf2 \
+    30. Bd3 h5 31. Rxa5 Qe8 32. f7+ Nxf7 33. Raa1 Bc6 34. Bc2 Rd6 35. Ra6 Nh6 36. h4 gxh3+";
+
 fn cases() -> Vec<Case> {
     vec![
         // The published sample: en passant (3. dxc6), castling both ways, a promotion with check
@@ -115,6 +122,15 @@ fn cases() -> Vec<Case> {
             "check by castling unmarked",
             "1. h4 b5 2. d4 c5 3. Na3 Qc7 4. f3 Qh2 5. Bf4 Bb7 6. dxc5 Qxh1 7. Bc7 Nc6 8. Nxb5 Nb4 9. Qxd7+ Kxd7 10. O-O-O",
             19,
+            |f| misspelled(f, Rule::MissingCheck),
+        ),
+        // 36...gxh3+ takes the h4 pawn en passant (it just came from h2); the pawn lands on h3,
+        // from where it attacks the white king on g2.
+        yes("check by en passant", EP_CHECK),
+        no(
+            "check by en passant unmarked",
+            &EP_CHECK[..EP_CHECK.len() - 1],
+            72,
             |f| misspelled(f, Rule::MissingCheck),
         ),
         // §4.2: `x` exactly on captures; pawn captures name their file.
