@@ -1,15 +1,280 @@
-//! `arbiter chess`.
+//! `arbiter chess`: the official record check, and the PGN tools around it.
 
-use crate::input::{CliError, FileArg};
+use std::fs;
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+
+use arbiter_chess_record::fix::{fix_pgn, fix_record};
+use arbiter_chess_record::pgn::{GameError, GameReport, Mode, split_games};
+use arbiter_chess_record::{Dialect, Mistake, Verdict, check_record};
+use rayon::prelude::*;
+use serde_json::json;
+
+use crate::input::{CliError, FileArg, Input, warn};
 
 /// Arguments of `arbiter chess`.
 #[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
     #[command(flatten)]
     input: FileArg,
+    /// On `No`, say on stderr which token is wrong, where, which rule it breaks and how to
+    /// write it.
+    #[arg(long)]
+    explain: bool,
+    /// Check every line as a record of its own, one answer per line, on all cores.
+    #[arg(long)]
+    each_line: bool,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Validate the games of PGN files: one line per game, then a summary.
+    Pgn(PgnArgs),
+    /// Rewrite a record or a PGN file into canonical SAN.
+    Fix(FixArgs),
+}
+
+/// Arguments of `arbiter chess pgn`.
+#[derive(Debug, clap::Args)]
+struct PgnArgs {
+    /// PGN files (`-` for standard input).
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+    /// Require canonical standard SAN for every move (the default).
+    #[arg(long, conflicts_with = "lenient")]
+    strict: bool,
+    /// Accept any spelling that denotes one legal move, warning with the canonical one.
+    #[arg(long)]
+    lenient: bool,
+    /// One JSON object per game on stdout instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `arbiter chess fix`.
+#[derive(Debug, clap::Args)]
+struct FixArgs {
+    #[command(flatten)]
+    input: FileArg,
+    /// The spelling to write: `standard` (`e8=Q`, `#`) or `contest` (`e8Q`, `+` on mate).
+    #[arg(long, default_value = "standard")]
+    dialect: Dialect,
 }
 
 /// Runs `arbiter chess`.
-pub fn run(_args: Args) -> Result<(), CliError> {
-    Err(CliError::Message("arbiter chess: not available yet".into()))
+pub fn run(args: Args) -> Result<(), CliError> {
+    match args.command {
+        Some(Command::Pgn(pgn)) => run_pgn(pgn),
+        Some(Command::Fix(fix)) => run_fix(fix),
+        None if args.each_line => run_lines(&args.input, args.explain),
+        None => run_record(&args.input, args.explain),
+    }
+}
+
+/// The official judge: the whole input is one record; `Yes` or `No` on stdout.
+fn run_record(file: &FileArg, explain: bool) -> Result<(), CliError> {
+    let input = Input::read(file.file.as_deref())?;
+    let verdict = check_record(&input.text);
+    if let (true, Verdict::No(mistake)) = (explain, &verdict) {
+        eprintln!("{}:{}", input.name, located(&input.text, mistake));
+    }
+    let mut stdout = io::stdout().lock();
+    writeln!(stdout, "{verdict}")?;
+    stdout.flush()?;
+    Ok(())
+}
+
+/// `LINE:COL: mistake`, the position of the token in `text`.
+fn located(text: &str, mistake: &Mistake) -> String {
+    let (line, column) = line_and_column(text, mistake.offset.unwrap_or(0));
+    format!("{line}:{column}: {mistake}")
+}
+
+/// The line and (byte) column, from 1, of byte `offset` in `text`.
+fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text.as_bytes()[..offset.min(text.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+    (line, column)
+}
+
+/// One record per line, checked in parallel, answers in input order.
+fn run_lines(file: &FileArg, explain: bool) -> Result<(), CliError> {
+    let input = Input::read(file.file.as_deref())?;
+    let lines: Vec<&str> = input.text.lines().collect();
+    let verdicts: Vec<Verdict> = lines.par_iter().map(|line| check_record(line)).collect();
+    let mut out = BufWriter::new(io::stdout().lock());
+    for (number, verdict) in verdicts.iter().enumerate() {
+        if let (true, Verdict::No(mistake)) = (explain, verdict) {
+            // Each record is one line: its line number is its place in the file.
+            let (_, column) = line_and_column(lines[number], mistake.offset.unwrap_or(0));
+            out.flush()?;
+            eprintln!("{}:{}:{column}: {mistake}", input.name, number + 1);
+        }
+        out.write_all(if verdict.is_yes() { b"Yes\n" } else { b"No\n" })?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Games are read and checked in parallel, this many at a time, and reported in order.
+const BATCH: usize = 2048;
+
+/// Inputs smaller than this get no progress bar.
+const PROGRESS_BYTES: u64 = 8 << 20;
+
+fn run_pgn(args: PgnArgs) -> Result<(), CliError> {
+    let mode = if args.lenient { Mode::Lenient } else { Mode::Strict };
+    let mut out = BufWriter::new(io::stdout().lock());
+    let (mut games, mut bad, mut warnings) = (0usize, 0usize, 0usize);
+    for path in &args.files {
+        let (name, bytes) = read_bytes(path)?;
+        let progress = progress_bar(bytes.len() as u64);
+        let split = split_games(&bytes);
+        for batch in split.chunks(BATCH) {
+            // Each game is read and checked on its own, so the whole batch runs in parallel.
+            let reports: Vec<GameReport> =
+                batch.par_iter().map(|game| game.read().check(mode)).collect();
+            for report in &reports {
+                games += 1;
+                bad += usize::from(report.result.is_err());
+                warnings += report.warnings.len();
+                if args.json {
+                    writeln!(out, "{}", game_json(&name, report))?;
+                } else {
+                    write_game(&mut out, &name, report)?;
+                }
+            }
+            if let (Some(bar), Some(last)) = (&progress, batch.last()) {
+                let done = last.text.as_ptr() as usize + last.text.len() - bytes.as_ptr() as usize;
+                bar.set_position(done as u64);
+            }
+        }
+        if let Some(bar) = progress {
+            bar.finish_and_clear();
+        }
+    }
+    let summary =
+        format!("{games} games: {} ok, {bad} with errors, {warnings} warnings", games - bad);
+    if args.json {
+        out.flush()?;
+        eprintln!("{summary}");
+    } else {
+        writeln!(out, "{summary}")?;
+        out.flush()?;
+    }
+    if bad > 0 {
+        // A validator's status says whether everything passed; 2 stays for unusable input.
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+/// The bytes of a PGN file, or of standard input for `-`, with the name messages use.
+fn read_bytes(path: &Path) -> Result<(String, Vec<u8>), CliError> {
+    let stdin = path.as_os_str() == "-";
+    let name = if stdin { "<stdin>".to_owned() } else { path.display().to_string() };
+    let bytes = if stdin {
+        let mut bytes = Vec::new();
+        io::stdin().lock().read_to_end(&mut bytes).map(|_| bytes)
+    } else {
+        fs::read(path)
+    };
+    match bytes {
+        Ok(bytes) => Ok((name, bytes)),
+        Err(error) => Err(CliError::Read { source_name: name, error }),
+    }
+}
+
+/// A progress bar on stderr, only for large inputs and only when stderr is a terminal.
+fn progress_bar(size: u64) -> Option<indicatif::ProgressBar> {
+    if size < PROGRESS_BYTES || !io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(size);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
+fn write_game(out: &mut impl Write, name: &str, report: &GameReport) -> io::Result<()> {
+    let game = format!("{name}:game {} ({} - {})", report.index, report.white, report.black);
+    for warning in &report.warnings {
+        writeln!(out, "{game}: warning: {warning}")?;
+    }
+    match &report.result {
+        Ok(()) => writeln!(out, "{game}: ok"),
+        Err(error) => writeln!(out, "{game}: {error}"),
+    }
+}
+
+fn game_json(name: &str, report: &GameReport) -> serde_json::Value {
+    let error = match &report.result {
+        Ok(()) => serde_json::Value::Null,
+        Err(GameError::Move(mistake)) => mistake_json(mistake),
+        Err(error) => json!({ "message": error.to_string() }),
+    };
+    json!({
+        "file": name,
+        "game": report.index,
+        "line": report.line,
+        "white": report.white,
+        "black": report.black,
+        "ok": report.result.is_ok(),
+        "plies": report.plies,
+        "error": error,
+        "warnings": report.warnings.iter().map(mistake_json).collect::<Vec<_>>(),
+    })
+}
+
+fn mistake_json(mistake: &Mistake) -> serde_json::Value {
+    let canonical = match &mistake.fault {
+        arbiter_chess_record::Fault::Misspelled { canonical, .. } => json!(canonical),
+        _ => serde_json::Value::Null,
+    };
+    json!({
+        "ply": mistake.ply,
+        "move_number": mistake.move_number,
+        "side": mistake.side.to_string(),
+        "token": mistake.token,
+        "reason": mistake.fault.to_string(),
+        "canonical": canonical,
+    })
+}
+
+fn run_fix(args: FixArgs) -> Result<(), CliError> {
+    let input = Input::read(args.input.file.as_deref())?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    // A PGN file starts with a tag; a contest record with a move number.
+    if input.text.trim_start().starts_with('[') {
+        let fixed = fix_pgn(input.text.as_bytes(), args.dialect);
+        out.write_all(fixed.text.as_bytes())?;
+        out.flush()?;
+        for (game, error) in &fixed.syntax_errors {
+            warn(&input.name, format_args!("game {game}: PGN syntax: {error}"));
+        }
+        for (game, mistake) in &fixed.mistakes {
+            warn(&input.name, format_args!("game {game}: {mistake}; copied as written"));
+        }
+        if !fixed.mistakes.is_empty() || !fixed.syntax_errors.is_empty() {
+            std::process::exit(1);
+        }
+        return Ok(());
+    }
+    match fix_record(&input.text, args.dialect) {
+        Ok(record) => {
+            writeln!(out, "{record}")?;
+            out.flush()?;
+            Ok(())
+        }
+        Err(mistake) => {
+            Err(CliError::Message(format!("{}:{}", input.name, located(&input.text, &mistake))))
+        }
+    }
 }

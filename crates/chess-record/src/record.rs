@@ -1,0 +1,167 @@
+//! The contest record format: `1. e4 d5 2. exd5 ...` on one line, checked move by move.
+//!
+//! Tokens are separated by any run of ASCII whitespace. White's move follows its move number
+//! (`1.`, a token of its own), black's move follows white's; only the last round may lack black's
+//! move; an empty record is valid (SPEC §4).
+//!
+//! ```
+//! use arbiter_chess_record::{check_record, Fault, Verdict};
+//!
+//! assert!(check_record("1. e4 e5 2. Nf3").is_yes());
+//! assert!(check_record("").is_yes());
+//! let Verdict::No(mistake) = check_record("1.e4") else { panic!() };
+//! assert_eq!(mistake.fault, Fault::MoveNumber { expected: 1 });
+//! ```
+
+use std::fmt::{self, Write as _};
+
+use shakmaty::{Chess, Color, Position};
+
+use crate::fault::{Fault, Mistake};
+use crate::reading::read_move;
+use crate::spelling::Dialect;
+
+/// The verdict on a record: `Yes` with the number of plies, or `No` with the first mistake.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every token is the canonical spelling of a legal move.
+    Yes {
+        /// How many moves the record holds.
+        plies: u32,
+    },
+    /// The first wrong token.
+    No(Box<Mistake>),
+}
+
+impl Verdict {
+    /// Whether the record is valid.
+    pub fn is_yes(&self) -> bool {
+        matches!(self, Verdict::Yes { .. })
+    }
+}
+
+/// The official answer: `Yes` or `No`.
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.is_yes() { "Yes" } else { "No" })
+    }
+}
+
+/// Checks a record in the contest dialect (the official judge).
+pub fn check_record(record: &str) -> Verdict {
+    check_record_in(record, Dialect::Contest)
+}
+
+/// Checks a record laid out like the contest's (`1. e4 e5 2. Nf3`) whose moves must be the
+/// canonical spellings of `dialect`.
+pub fn check_record_in(record: &str, dialect: Dialect) -> Verdict {
+    let mut pos = Chess::default();
+    let mut tokens = record.split_ascii_whitespace();
+    let mut plies = 0u32;
+    let mistake = |at: Place, token: &str, fault: Fault| {
+        let offset = if token.is_empty() {
+            record.len()
+        } else {
+            (token.as_ptr() as usize).saturating_sub(record.as_ptr() as usize)
+        };
+        let offset = Some(offset);
+        Verdict::No(Box::new(Mistake {
+            ply: at.ply,
+            move_number: at.move_number,
+            side: at.side,
+            token: token.to_owned(),
+            offset,
+            fault,
+        }))
+    };
+    loop {
+        let at = Place::of(&pos);
+        let number = at.move_number;
+        match (pos.turn(), tokens.next()) {
+            (_, None) => return Verdict::Yes { plies },
+            (Color::White, Some(token)) => {
+                if !is_move_number(token, number) {
+                    return mistake(at, token, Fault::MoveNumber { expected: number });
+                }
+                let Some(token) = tokens.next() else {
+                    return mistake(at, "", Fault::MissingMove);
+                };
+                if let Err(fault) = step(&mut pos, token, dialect) {
+                    return mistake(at, token, fault);
+                }
+            }
+            (Color::Black, Some(token)) => {
+                if let Err(fault) = step(&mut pos, token, dialect) {
+                    let fault = match fault {
+                        Fault::NotAMove if is_move_number(token, number + 1) => {
+                            Fault::MissingBlackMove
+                        }
+                        fault => fault,
+                    };
+                    return mistake(at, token, fault);
+                }
+            }
+        }
+        plies += 1;
+    }
+}
+
+/// Reads and plays one move; a misspelling is a fault like an illegal move.
+fn step(pos: &mut Chess, token: &str, dialect: Dialect) -> Result<(), Fault> {
+    let reading = read_move(pos, token, dialect)?;
+    match reading.rule {
+        None => Ok(()),
+        Some(rule) => Err(Fault::Misspelled { canonical: reading.canonical.to_string(), rule }),
+    }
+}
+
+/// Where the next move of a position stands in its game.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Place {
+    pub(crate) ply: u32,
+    pub(crate) move_number: u32,
+    pub(crate) side: Color,
+}
+
+impl Place {
+    pub(crate) fn of(pos: &Chess) -> Place {
+        let move_number = pos.fullmoves().get();
+        let side = pos.turn();
+        let before = move_number.saturating_sub(1).saturating_mul(2);
+        Place { ply: before.saturating_add(side.fold_wb(1, 2)), move_number, side }
+    }
+}
+
+/// Whether `token` is exactly `{number}.`: no leading zeros, no other text.
+fn is_move_number(token: &str, number: u32) -> bool {
+    let Some(digits) = token.strip_suffix('.') else {
+        return false;
+    };
+    !digits.starts_with('0')
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && digits.parse::<u32>().is_ok_and(|n| n == number)
+}
+
+/// Writes moves in the record layout, `1. e4 e5 2. Nf3`, numbering white's moves.
+#[derive(Debug, Default)]
+pub(crate) struct RecordWriter {
+    out: String,
+}
+
+impl RecordWriter {
+    /// Appends the move spelled `spelling`, played at `at`.
+    pub(crate) fn push(&mut self, at: Place, spelling: &str) {
+        if !self.out.is_empty() {
+            self.out.push(' ');
+        }
+        if at.side == Color::White {
+            let _ = write!(self.out, "{}. ", at.move_number);
+        }
+        self.out.push_str(spelling);
+    }
+
+    /// The record written.
+    pub(crate) fn finish(self) -> String {
+        self.out
+    }
+}

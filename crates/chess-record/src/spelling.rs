@@ -1,0 +1,160 @@
+//! Canonical spellings of a move: standard SAN and the contest dialect.
+//!
+//! ```
+//! use arbiter_chess_record::{Dialect, SanText};
+//! use shakmaty::{san::San, Square, Role};
+//!
+//! let promotion = San::Normal {
+//!     role: Role::Pawn, file: Some(shakmaty::File::D), rank: None, capture: true,
+//!     to: Square::E8, promotion: Some(Role::Queen),
+//! };
+//! assert_eq!(SanText::new(promotion, true, true, Dialect::Contest).as_str(), "dxe8Q+");
+//! assert_eq!(SanText::new(promotion, true, true, Dialect::Standard).as_str(), "dxe8=Q#");
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use shakmaty::san::San;
+use shakmaty::{CastlingSide, Role};
+
+/// Which spelling of SAN is canonical.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// The contest's records (seed 002): promotion without `=` (`e8Q`), and `+`, never `#`, on mate.
+    Contest,
+    /// Standard SAN as FIDE, PGN and shakmaty write it: `e8=Q`, and `#` on mate.
+    Standard,
+}
+
+impl Dialect {
+    /// The suffix this dialect writes after a move that gives check (`check`) or mates (`mate`).
+    pub const fn suffix(self, check: bool, mate: bool) -> &'static str {
+        match (self, check, mate) {
+            (_, false, _) => "",
+            (Dialect::Standard, true, true) => "#",
+            _ => "+",
+        }
+    }
+}
+
+/// Error when a dialect name is neither `contest` nor `standard`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown dialect `{0}` (expected `contest` or `standard`)")]
+pub struct ParseDialectError(String);
+
+impl FromStr for Dialect {
+    type Err = ParseDialectError;
+
+    fn from_str(name: &str) -> Result<Dialect, ParseDialectError> {
+        match name {
+            "contest" => Ok(Dialect::Contest),
+            "standard" => Ok(Dialect::Standard),
+            _ => Err(ParseDialectError(name.to_owned())),
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Dialect::Contest => "contest",
+            Dialect::Standard => "standard",
+        })
+    }
+}
+
+/// The longest spelling is `Qa1xb2=Q#`-like: 16 bytes leave room to spare.
+const CAPACITY: usize = 16;
+
+/// A move spelled out in a [`Dialect`], kept on the stack so that checking a record allocates
+/// nothing per move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SanText {
+    bytes: [u8; CAPACITY],
+    len: u8,
+}
+
+impl SanText {
+    /// Spells `san` in `dialect`, with the suffix for a move that gives `check` or `mate`.
+    pub fn new(san: San, check: bool, mate: bool, dialect: Dialect) -> SanText {
+        let mut text = SanText { bytes: [0; CAPACITY], len: 0 };
+        match san {
+            San::Normal { role, file, rank, capture, to, promotion } => {
+                if role != Role::Pawn {
+                    text.push(role.upper_char());
+                }
+                if let Some(file) = file {
+                    text.push(file.char());
+                }
+                if let Some(rank) = rank {
+                    text.push(rank.char());
+                }
+                if capture {
+                    text.push('x');
+                }
+                text.push(to.file().char());
+                text.push(to.rank().char());
+                if let Some(promotion) = promotion {
+                    if dialect == Dialect::Standard {
+                        text.push('=');
+                    }
+                    text.push(promotion.upper_char());
+                }
+            }
+            San::Castle(CastlingSide::KingSide) => text.push_str("O-O"),
+            San::Castle(CastlingSide::QueenSide) => text.push_str("O-O-O"),
+            San::Put { role, to } => {
+                if role != Role::Pawn {
+                    text.push(role.upper_char());
+                }
+                text.push('@');
+                text.push(to.file().char());
+                text.push(to.rank().char());
+            }
+            San::Null => text.push_str("--"),
+        }
+        text.push_str(dialect.suffix(check, mate));
+        text
+    }
+
+    /// The spelling.
+    pub fn as_str(&self) -> &str {
+        // Only ASCII characters are ever pushed.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
+
+    fn push(&mut self, ch: char) {
+        // Every char pushed is ASCII and no spelling exceeds the capacity; a longer one would be
+        // cut rather than overflow.
+        if let (Ok(byte), Some(slot)) =
+            (u8::try_from(ch), self.bytes.get_mut(usize::from(self.len)))
+        {
+            *slot = byte;
+            self.len += 1;
+        }
+    }
+
+    fn push_str(&mut self, s: &str) {
+        s.chars().for_each(|ch| self.push(ch));
+    }
+}
+
+impl fmt::Display for SanText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for SanText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq<str> for SanText {
+    fn eq(&self, other: &str) -> bool {
+        // Bytes, not `as_str`: this runs once per move and needs no UTF-8 check.
+        &self.bytes[..usize::from(self.len)] == other.as_bytes()
+    }
+}

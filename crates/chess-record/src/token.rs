@@ -1,0 +1,129 @@
+//! Reading a move token tolerantly: what a writer meant, whatever dialect or slip they used.
+//!
+//! shakmaty's SAN parser accepts only `e8=Q` for a promotion and ignores a `+` or `#`; this module
+//! also accepts `e8Q` and `0-0`, and keeps the suffix as written, so that the strict comparison
+//! with the canonical spelling can say exactly what differs.
+//!
+//! ```
+//! use arbiter_chess_record::MoveToken;
+//!
+//! let token = MoveToken::read("dxe8Q++")?;
+//! assert_eq!(token.suffix(), "++");
+//! assert!(!token.has_promotion_equals());
+//! assert_eq!(token.san().to_string(), "dxe8=Q");
+//! # Ok::<_, arbiter_chess_record::ParseMoveTokenError>(())
+//! ```
+
+use shakmaty::CastlingSide;
+use shakmaty::san::{San, SanPlus};
+
+/// The longest token worth reading: a SAN body is at most 7 bytes (`Qa1xb2Q`).
+const MAX_BODY: usize = 12;
+
+/// A move token read tolerantly, with the details of how it was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveToken<'a> {
+    text: &'a str,
+    san: San,
+    suffix_len: usize,
+    zero_castling: bool,
+    promotion_equals: bool,
+}
+
+/// Error when a token cannot be read as a move at all (an annotation, a result, `e.p.`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not a move in algebraic notation")]
+pub struct ParseMoveTokenError;
+
+impl<'a> MoveToken<'a> {
+    /// Reads `text`: a SAN body, then any run of `+` and `#`.
+    pub fn read(text: &'a str) -> Result<MoveToken<'a>, ParseMoveTokenError> {
+        let body = text.trim_end_matches(['+', '#']);
+        let suffix_len = text.len() - body.len();
+        let bytes = body.as_bytes();
+        if bytes.len() > MAX_BODY {
+            return Err(ParseMoveTokenError);
+        }
+        let (san, zero_castling) = match bytes {
+            b"0-0" => (San::Castle(CastlingSide::KingSide), true),
+            b"0-0-0" => (San::Castle(CastlingSide::QueenSide), true),
+            _ => (parse_body(bytes)?, false),
+        };
+        // Null moves and drops are SAN for other games, never a chess move.
+        if matches!(san, San::Null | San::Put { .. }) {
+            return Err(ParseMoveTokenError);
+        }
+        Ok(MoveToken {
+            text,
+            san,
+            suffix_len,
+            zero_castling,
+            promotion_equals: bytes.contains(&b'='),
+        })
+    }
+
+    /// A token already parsed as SAN (by pgn-reader), written back as `text`.
+    ///
+    /// `text` must be the standard spelling of `san_plus` ([`SanText`](crate::SanText) writes
+    /// it); this skips parsing it again.
+    pub fn from_san_plus(text: &'a str, san_plus: SanPlus) -> MoveToken<'a> {
+        MoveToken {
+            text,
+            san: san_plus.san,
+            suffix_len: usize::from(san_plus.suffix.is_some()),
+            zero_castling: false,
+            promotion_equals: matches!(san_plus.san, San::Normal { promotion: Some(_), .. }),
+        }
+    }
+
+    /// The token as written.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The move as SAN (suffix left out).
+    pub fn san(&self) -> San {
+        self.san
+    }
+
+    /// The run of `+` and `#` after the move, as written.
+    pub fn suffix(&self) -> &'a str {
+        &self.text[self.text.len() - self.suffix_len..]
+    }
+
+    /// Whether castling was written with zeros (`0-0`).
+    pub fn is_zero_castling(&self) -> bool {
+        self.zero_castling
+    }
+
+    /// Whether a `=` stood before the promotion piece.
+    pub fn has_promotion_equals(&self) -> bool {
+        self.promotion_equals
+    }
+}
+
+impl<'a> TryFrom<&'a str> for MoveToken<'a> {
+    type Error = ParseMoveTokenError;
+
+    fn try_from(text: &'a str) -> Result<MoveToken<'a>, ParseMoveTokenError> {
+        MoveToken::read(text)
+    }
+}
+
+/// Parses a SAN body, inserting the `=` that the contest dialect leaves out (`e8Q` → `e8=Q`).
+fn parse_body(bytes: &[u8]) -> Result<San, ParseMoveTokenError> {
+    let dialect_promotion = match bytes {
+        [.., b'1'..=b'8', piece] => b"QRBNKqrbnk".contains(piece),
+        _ => false,
+    };
+    if dialect_promotion && !bytes.contains(&b'=') {
+        let mut buf = [0u8; MAX_BODY + 1];
+        let (head, piece) = bytes.split_at(bytes.len() - 1);
+        buf[..head.len()].copy_from_slice(head);
+        buf[head.len()] = b'=';
+        buf[head.len() + 1..=bytes.len()].copy_from_slice(piece);
+        San::from_ascii(&buf[..=bytes.len()]).map_err(|_| ParseMoveTokenError)
+    } else {
+        San::from_ascii(bytes).map_err(|_| ParseMoveTokenError)
+    }
+}

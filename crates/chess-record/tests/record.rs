@@ -1,0 +1,269 @@
+//! One case per decision of SPEC §4 and per kind of fault, each answer reasoned in a comment.
+
+use arbiter_chess_record::{CastlingBar, Ending, Fault, Illegal, Rule, Verdict, check_record};
+use shakmaty::CastlingSide;
+
+/// A record and what the check must say: `Yes`, or `No` at `ply` with a fault that `fault` accepts.
+struct Case {
+    name: &'static str,
+    record: &'static str,
+    ply: Option<u32>,
+    fault: fn(&Fault) -> bool,
+}
+
+const YES: fn(&Fault) -> bool = |_| false;
+
+fn yes(name: &'static str, record: &'static str) -> Case {
+    Case { name, record, ply: None, fault: YES }
+}
+
+fn no(name: &'static str, record: &'static str, ply: u32, fault: fn(&Fault) -> bool) -> Case {
+    Case { name, record, ply: Some(ply), fault }
+}
+
+fn misspelled(fault: &Fault, expected: Rule) -> bool {
+    matches!(fault, Fault::Misspelled { rule, .. } if *rule == expected)
+}
+
+const SAMPLE: &str = include_str!("fixtures/sample/1.in");
+
+/// A random game whose last move, an en passant capture, gives check.
+const EP_CHECK: &str = "1. g4 g6 2. f4 Bg7 3. d4 a6 4. Be3 f5 5. Bh3 b5 6. a3 Be5 7. c3 Nc6 \
+    8. Bg2 Kf8 9. Be4 Qe8 10. Bd3 fxg4 11. f5 b4 12. f6 a5 13. Qc2 Ra6 14. Kf2 Nb8 15. Bf5 Nh6 \
+    16. Qd3 Rd6 17. axb4 Rd5 18. Qa6 e6 19. Ra3 Nf7 20. Kg2 Kg8 21. Nh3 Rxd4 22. c4 Nd8 \
+    23. Bd3 g5 24. Nd2 Bf4 25. Nxg5 c5 26. Qb6 Qf7 27. Bf2 Bb7+ 28. e4 Bg3 29. Bc2 Bxf2 \
+    30. Bd3 h5 31. Rxa5 Qe8 32. f7+ Nxf7 33. Raa1 Bc6 34. Bc2 Rd6 35. Ra6 Nh6 36. h4 gxh3+";
+
+fn cases() -> Vec<Case> {
+    vec![
+        // The published sample: en passant (3. dxc6), castling both ways, a promotion with check
+        // (10. dxe8Q+), a file disambiguation between two queens (14. Qcxc8+), and a mate marked +.
+        yes("sample", SAMPLE),
+        // §4.6: an empty record (or only whitespace) is valid.
+        yes("empty", ""),
+        yes("only whitespace", " \t\r\n\r\n "),
+        // §4.6: any whitespace run separates tokens; CR and leading/trailing space are ignored.
+        yes("odd whitespace", "  1.\te4\r\n\r\n e5 \r\n"),
+        // §4.6: only the last round may lack black's move.
+        yes("last round without black", "1. e4 e5 2. Nf3"),
+        no("round without black", "1. e4 2. d4", 2, |f| *f == Fault::MissingBlackMove),
+        // §4.6: move numbers in order, each its own token.
+        no("number glued to move", "1.e4", 1, |f| *f == Fault::MoveNumber { expected: 1 }),
+        no("number skipped", "1. e4 e5 3. Nf3", 3, |f| *f == Fault::MoveNumber { expected: 2 }),
+        no("number missing", "e4 e5", 1, |f| *f == Fault::MoveNumber { expected: 1 }),
+        no("leading zero", "01. e4", 1, |f| *f == Fault::MoveNumber { expected: 1 }),
+        no("black's number", "1. e4 1... e5", 2, |f| *f == Fault::NotAMove),
+        no("ends after number", "1. e4 e5 2.", 3, |f| *f == Fault::MissingMove),
+        // §4.6: results, annotations, comments and `e.p.` are not moves.
+        no("result after white", "1. e4 1-0", 2, |f| *f == Fault::NotAMove),
+        no("result after black", "1. e4 e5 1-0", 3, |f| *f == Fault::MoveNumber { expected: 2 }),
+        no("annotation", "1. e4!", 1, |f| *f == Fault::NotAMove),
+        no("comment", "1. e4 {best} e5", 2, |f| *f == Fault::NotAMove),
+        no("e.p. token", "1. e4 a6 2. e5 d5 3. exd6 e.p.", 6, |f| *f == Fault::NotAMove),
+        // §4.3: `+` exactly on checking moves. 2...Qh4 mates (fool's mate); the dialect marks it +.
+        yes("mate marked +", "1. f3 e5 2. g4 Qh4+"),
+        no("missing +", "1. f3 e5 2. g4 Qh4", 4, |f| misspelled(f, Rule::MissingCheck)),
+        no("mate marked #", "1. f3 e5 2. g4 Qh4#", 4, |f| misspelled(f, Rule::MateSign)),
+        no("++", "1. f3 e5 2. g4 Qh4++", 4, |f| misspelled(f, Rule::DoubledCheckSign)),
+        no("extra +", "1. e4+", 1, |f| misspelled(f, Rule::ExtraCheck)),
+        // 9. Nd6+ checks twice: the knight, and the queen on a4 through the vacated b5. One +.
+        yes(
+            "double check",
+            "1. h3 f5 2. g3 Na6 3. c3 d5 4. Na3 d4 5. Rh2 Be6 6. Qa4+ b5 7. Nxb5 Qd7 8. b3 Qc8 9. Nd6+",
+        ),
+        no(
+            "double check ++",
+            "1. h3 f5 2. g3 Na6 3. c3 d5 4. Na3 d4 5. Rh2 Be6 6. Qa4+ b5 7. Nxb5 Qd7 8. b3 Qc8 9. Nd6++",
+            17,
+            |f| misspelled(f, Rule::DoubledCheckSign),
+        ),
+        // Castling queenside puts the rook on d1, checking the king on d7.
+        yes(
+            "check by castling",
+            "1. h4 b5 2. d4 c5 3. Na3 Qc7 4. f3 Qh2 5. Bf4 Bb7 6. dxc5 Qxh1 7. Bc7 Nc6 8. Nxb5 Nb4 9. Qxd7+ Kxd7 10. O-O-O+",
+        ),
+        no(
+            "check by castling unmarked",
+            "1. h4 b5 2. d4 c5 3. Na3 Qc7 4. f3 Qh2 5. Bf4 Bb7 6. dxc5 Qxh1 7. Bc7 Nc6 8. Nxb5 Nb4 9. Qxd7+ Kxd7 10. O-O-O",
+            19,
+            |f| misspelled(f, Rule::MissingCheck),
+        ),
+        // 36...gxh3+ takes the h4 pawn en passant (it just came from h2); the pawn lands on h3,
+        // from where it attacks the white king on g2.
+        yes("check by en passant", EP_CHECK),
+        no("check by en passant unmarked", &EP_CHECK[..EP_CHECK.len() - 1], 72, |f| {
+            misspelled(f, Rule::MissingCheck)
+        }),
+        // §4.2: `x` exactly on captures; pawn captures name their file.
+        no("extra x", "1. Nxf3", 1, |f| misspelled(f, Rule::ExtraCapture)),
+        no("missing x", "1. e4 d5 2. exd5 Qd5", 4, |f| misspelled(f, Rule::MissingCapture)),
+        no("pawn capture without x", "1. e4 d5 2. ed5", 3, |f| misspelled(f, Rule::MissingCapture)),
+        no("pawn capture without file", "1. e4 d5 2. xd5", 3, |f| {
+            misspelled(f, Rule::PawnCaptureFile)
+        }),
+        // §4.2: en passant is written like any pawn capture, and only right after the double step.
+        yes("en passant", "1. e4 a6 2. e5 d5 3. exd6"),
+        no("en passant without x", "1. e4 a6 2. e5 d5 3. ed6", 5, |f| {
+            misspelled(f, Rule::MissingCapture)
+        }),
+        no("en passant too late", "1. e4 a6 2. e5 d5 3. a3 h6 4. exd6", 7, |f| {
+            *f == Fault::Illegal(Illegal::EnPassantGone { to: shakmaty::Square::D6 })
+        }),
+        // En passant is available to the e-pawn only; no pawn stands on c5.
+        no("en passant from a wrong file", "1. e4 a6 2. e5 d5 3. cxd6", 5, |f| {
+            f.to_string() == "illegal move: no pawn on the c-file can go to d6"
+        }),
+        // §4.1: disambiguation over legal moves; file first, then rank.
+        // After 2. d3 both knights (b1, f3) reach d2: the file tells them apart.
+        yes("file disambiguation", "1. Nf3 d5 2. d3 e5 3. Nbd2"),
+        no(
+            "missing disambiguation",
+            "1. Nf3 d5 2. d3 e5 3. Nd2",
+            5,
+            |f| matches!(f, Fault::Ambiguous { alternatives, .. } if alternatives == &["Nbd2", "Nfd2"]),
+        ),
+        no("rank where file suffices", "1. Nf3 d5 2. d3 e5 3. N1d2", 5, |f| {
+            misspelled(f, Rule::DisambiguationOrder)
+        }),
+        no("file and rank where file suffices", "1. Nf3 d5 2. d3 e5 3. Nb1d2", 5, |f| {
+            misspelled(f, Rule::DisambiguationOrder)
+        }),
+        no("wrong disambiguation", "1. Nf3 d5 2. d3 e5 3. Ngd2", 5, |f| {
+            f.to_string() == "illegal move: no knight on the g-file can go to d2"
+        }),
+        // Only the b1 knight reaches d2 here (g1 does not): naming its file is wrong.
+        no("unneeded disambiguation", "1. d4 d5 2. Nbd2", 3, |f| {
+            misspelled(f, Rule::UnneededDisambiguation)
+        }),
+        // Knights on b4 and b8 both reach a6, on the same file: the rank tells them apart.
+        yes("rank disambiguation", "1. Nc3 Nf6 2. Ne4 Nd5 3. c4 Nb4 4. f4 N8a6"),
+        no("file where rank is needed", "1. Nc3 Nf6 2. Ne4 Nd5 3. c4 Nb4 4. f4 Nba6", 8, |f| {
+            matches!(f, Fault::Ambiguous { .. })
+        }),
+        // 3. Nc3 is pinned by Bb4 against e1: only the g1 knight can go to e2, so no
+        // disambiguation (over legal moves only).
+        yes("pinned piece", "1. e4 e5 2. d4 Bb4+ 3. Nc3 a6 4. Ne2"),
+        no("pinned piece disambiguated", "1. e4 e5 2. d4 Bb4+ 3. Nc3 a6 4. Nge2", 7, |f| {
+            misspelled(f, Rule::UnneededDisambiguation)
+        }),
+        no("pinned piece moved", "1. e4 e5 2. d4 Bb4+ 3. Nc3 a6 4. Nd5", 7, |f| {
+            matches!(f, Fault::Illegal(Illegal::KingInCheck { .. }))
+        }),
+        // §4.4: a promotion names Q, R, B or N, without `=`.
+        yes("promotion", "1. a4 b5 2. axb5 a6 3. bxa6 Bb7 4. axb7 Nc6 5. bxa8Q"),
+        yes("underpromotion", "1. a4 b5 2. axb5 a6 3. bxa6 Bb7 4. axb7 Nc6 5. bxa8N"),
+        no("promotion with =", "1. a4 b5 2. axb5 a6 3. bxa6 Bb7 4. axb7 Nc6 5. bxa8=Q", 9, |f| {
+            misspelled(f, Rule::PromotionEquals)
+        }),
+        no(
+            "missing promotion piece",
+            "1. a4 b5 2. axb5 a6 3. bxa6 Bb7 4. axb7 Nc6 5. bxa8",
+            9,
+            |f| matches!(f, Fault::MissingPromotion { alternatives } if alternatives.len() == 4),
+        ),
+        no("promotion to king", "1. a4 b5 2. axb5 a6 3. bxa6 Bb7 4. axb7 Nc6 5. bxa8K", 9, |f| {
+            *f == Fault::Illegal(Illegal::Promotion)
+        }),
+        // §4.5: castling with the letter O and the standard conditions.
+        yes("castling", "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O"),
+        no("castling with zeros", "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0", 7, |f| {
+            misspelled(f, Rule::ZeroCastling)
+        }),
+        no("castling blocked", "1. e4 e5 2. Nf3 Nc6 3. O-O", 5, |f| {
+            *f == Fault::Illegal(Illegal::Castling {
+                side: CastlingSide::KingSide,
+                bar: CastlingBar::Blocked,
+            })
+        }),
+        // The king went to e2 and back: the right is lost.
+        no(
+            "castling without rights",
+            "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. Ke2 Nf6 5. Ke1 d6 6. O-O",
+            11,
+            |f| {
+                *f == Fault::Illegal(Illegal::Castling {
+                    side: CastlingSide::KingSide,
+                    bar: CastlingBar::NoRight,
+                })
+            },
+        ),
+        // 4...Bxf2+ checks the king: it may not castle out of check.
+        no("castling out of check", "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. Nc3 Bxf2+ 5. O-O", 9, |f| {
+            *f == Fault::Illegal(Illegal::Castling {
+                side: CastlingSide::KingSide,
+                bar: CastlingBar::InCheck,
+            })
+        }),
+        // The bishop on a6 sees f1 through the empty b5, c4, d3, e2: the king would cross it.
+        no("castling through check", "1. e4 b6 2. g3 Ba6 3. Bg2 Nc6 4. Nf3 Nf6 5. O-O", 9, |f| {
+            *f == Fault::Illegal(Illegal::Castling {
+                side: CastlingSide::KingSide,
+                bar: CastlingBar::ThroughCheck(shakmaty::Square::F1),
+            })
+        }),
+        // The bishop on c5 sees g1 through d4, e3 and the vacated f2: the king would land there.
+        no("castling into check", "1. f4 e6 2. Nf3 Bc5 3. g3 Nf6 4. Bg2 Nc6 5. O-O", 9, |f| {
+            *f == Fault::Illegal(Illegal::Castling {
+                side: CastlingSide::KingSide,
+                bar: CastlingBar::IntoCheck(shakmaty::Square::G1),
+            })
+        }),
+        // §4.7: nothing after checkmate or stalemate.
+        no("move after mate", "1. f3 e5 2. g4 Qh4+ 3. a3", 5, |f| {
+            *f == Fault::AfterGameEnd(Ending::Checkmate)
+        }),
+        // Sam Loyd's ten-move stalemate: black has no legal move after 10. Qe6.
+        yes(
+            "stalemate",
+            "1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 6. Qxd7+ Kf7 7. Qxb7 Qd3 8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6",
+        ),
+        no(
+            "move after stalemate",
+            "1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 6. Qxd7+ Kf7 7. Qxb7 Qd3 8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6 Kh7",
+            20,
+            |f| *f == Fault::AfterGameEnd(Ending::Stalemate),
+        ),
+        // The king may not step next to the queen on h4, onto g3.
+        no("king into check", "1. f3 e5 2. Kf2 Qh4+ 3. Kg3", 5, |f| {
+            f.to_string() == "illegal move: the king cannot go to g3: it would be in check there"
+        }),
+        // Illegal moves in general.
+        no("no such piece", "1. Nd4", 1, |f| {
+            matches!(f, Fault::Illegal(Illegal::Unreachable { .. }))
+        }),
+        no("pawn letter", "1. Pe4", 1, |f| misspelled(f, Rule::PawnLetter)),
+        no("lower-case piece", "1. nf3", 1, |f| *f == Fault::NotAMove),
+    ]
+}
+
+#[test]
+fn every_case() {
+    let mut failures = Vec::new();
+    for case in cases() {
+        let verdict = check_record(case.record);
+        let ok = match (&verdict, case.ply) {
+            (Verdict::Yes { .. }, None) => true,
+            (Verdict::No(mistake), Some(ply)) => mistake.ply == ply && (case.fault)(&mistake.fault),
+            _ => false,
+        };
+        if !ok {
+            failures.push(format!("{}: {:?}", case.name, verdict));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn sample_answer() {
+    assert_eq!(format!("{}\n", check_record(SAMPLE)), include_str!("fixtures/sample/1.ans"));
+}
+
+#[test]
+fn explain_names_the_rule_and_the_spelling() {
+    let record = SAMPLE.replace("Qcxc8+", "Qxc8+");
+    let Verdict::No(mistake) = check_record(&record) else { panic!("ambiguous") };
+    assert_eq!(
+        mistake.to_string(),
+        "14. white Qxc8+ (ply 27): two queens can capture on c8; write Qcxc8+ or Qexc8+"
+    );
+}
