@@ -167,8 +167,7 @@ fn run_pgn(args: PgnArgs) -> Result<(), CliError> {
         out.flush()?;
     }
     if bad > 0 {
-        // A validator's status says whether everything passed; 2 stays for unusable input.
-        std::process::exit(1);
+        return Err(CliError::Findings);
     }
     Ok(())
 }
@@ -263,7 +262,7 @@ fn run_fix(args: FixArgs) -> Result<(), CliError> {
             warn(&input.name, format_args!("game {game}: {mistake}; copied as written"));
         }
         if !fixed.mistakes.is_empty() || !fixed.syntax_errors.is_empty() {
-            std::process::exit(1);
+            return Err(CliError::Findings);
         }
         return Ok(());
     }

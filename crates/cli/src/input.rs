@@ -21,6 +21,10 @@ pub enum CliError {
     /// Any other failure, already worded for the user.
     #[error("{0}")]
     Message(String),
+    /// A validator found wrong inputs and has reported each one: exit status 1, nothing more
+    /// printed (2 stays for input that cannot be used at all).
+    #[error("some inputs are wrong")]
+    Findings,
     /// The reader of our output went away (`arbiter duck | head`): stop quietly.
     #[error("broken pipe")]
     BrokenPipe,

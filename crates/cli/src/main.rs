@@ -43,6 +43,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
+        Err(CliError::Findings) => ExitCode::from(1),
         Err(error) => {
             eprintln!("{error}");
             ExitCode::from(2)
