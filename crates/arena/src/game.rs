@@ -116,7 +116,11 @@ impl Game {
         if let Some(i) = pieces.iter().position(|p| grid.is_blocked(p.pos)) {
             return Err(GameError::Blocked(i + 1));
         }
-        Ok(Game { grid, pieces, rounds: rounds as u32 })
+        Ok(Game {
+            grid,
+            pieces,
+            rounds: rounds as u32,
+        })
     }
 
     /// The board.

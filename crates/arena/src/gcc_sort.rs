@@ -229,7 +229,9 @@ mod tests {
         for n in 0..300 {
             let mut v: Vec<u64> = (0..n)
                 .map(|_| {
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
                     (seed >> 33) % 7
                 })
                 .collect();

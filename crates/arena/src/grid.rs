@@ -33,12 +33,18 @@ impl Pos {
     /// The neighbouring cell in direction `dir`.
     pub const fn step(self, dir: Dir) -> Pos {
         let (dr, dc) = dir.offset();
-        Pos { row: self.row + dr, col: self.col + dc }
+        Pos {
+            row: self.row + dr,
+            col: self.col + dc,
+        }
     }
 
     /// The cell displaced by (`dr`, `dc`).
     pub const fn offset(self, dr: i32, dc: i32) -> Pos {
-        Pos { row: self.row + dr, col: self.col + dc }
+        Pos {
+            row: self.row + dr,
+            col: self.col + dc,
+        }
     }
 
     /// Manhattan distance, the one every skill uses.
@@ -146,14 +152,21 @@ impl Grid {
         }
         let (r, c) = (rows as usize, cols as usize);
         if obstacles.len() != r * c {
-            return Err(GridError::Cells { expected: r * c, got: obstacles.len() });
+            return Err(GridError::Cells {
+                expected: r * c,
+                got: obstacles.len(),
+            });
         }
         let width = c + 2;
         let mut blocked = vec![true; (r + 2) * width];
         for (i, &obstacle) in obstacles.iter().enumerate() {
             blocked[(i / c + 1) * width + i % c + 1] = obstacle;
         }
-        Ok(Grid { rows: rows as i32, cols: cols as i32, blocked })
+        Ok(Grid {
+            rows: rows as i32,
+            cols: cols as i32,
+            blocked,
+        })
     }
 
     /// N, the number of rows.

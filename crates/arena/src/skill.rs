@@ -82,9 +82,11 @@ impl SkillKind {
             SkillKind::Onepunch => &["v (the boost)", "l (its duration)"],
             SkillKind::Rabiribi => &["v (the sector's size)"],
             SkillKind::Firework => &["l (the freeze's duration)"],
-            SkillKind::Dsaigao => {
-                &["o (the wave's distance)", "v (the blast radius)", "l (the silence's duration)"]
-            }
+            SkillKind::Dsaigao => &[
+                "o (the wave's distance)",
+                "v (the blast radius)",
+                "l (the silence's duration)",
+            ],
             SkillKind::Backward => &["l (how many rounds back)"],
             _ => &[],
         }
@@ -191,11 +193,18 @@ impl Skill {
             SkillKind::Toolihai => Skill::Toolihai,
             SkillKind::Faceking => Skill::Faceking,
             SkillKind::Onepunch if args[0] > MAX_BOOST => return None,
-            SkillKind::Onepunch => Skill::Onepunch { boost: arg(0), rounds: arg(1) },
+            SkillKind::Onepunch => Skill::Onepunch {
+                boost: arg(0),
+                rounds: arg(1),
+            },
             SkillKind::Rabiribi => Skill::Rabiribi { size: arg(0) },
             SkillKind::Firework => Skill::Firework { rounds: arg(0) },
             SkillKind::Viuganda => Skill::Viuganda,
-            SkillKind::Dsaigao => Skill::Dsaigao { distance: arg(0), radius: arg(1), rounds: arg(2) },
+            SkillKind::Dsaigao => Skill::Dsaigao {
+                distance: arg(0),
+                radius: arg(1),
+                rounds: arg(2),
+            },
             SkillKind::Gugugugu => Skill::Gugugugu,
             SkillKind::Backward => Skill::Backward { rounds: arg(0) },
             SkillKind::Hupraise => Skill::Hupraise,

@@ -10,8 +10,15 @@ fn equal_keys_end_where_libstdcxx_puts_them() {
     let mut checked = 0;
     for line in CASES.lines().filter(|line| !line.starts_with("adversary")) {
         let (keys, expected) = line.split_once(':').expect("a `:` in every case");
-        let keys: Vec<u32> = keys.split_whitespace().skip(1).map(|k| k.parse().unwrap()).collect();
-        let expected: Vec<usize> = expected.split_whitespace().map(|k| k.parse().unwrap()).collect();
+        let keys: Vec<u32> = keys
+            .split_whitespace()
+            .skip(1)
+            .map(|k| k.parse().unwrap())
+            .collect();
+        let expected: Vec<usize> = expected
+            .split_whitespace()
+            .map(|k| k.parse().unwrap())
+            .collect();
         let mut ids: Vec<usize> = (0..keys.len()).collect();
         sort_by(&mut ids, |&x, &y| keys[x] < keys[y]);
         assert_eq!(ids, expected, "keys {keys:?}");
@@ -27,9 +34,15 @@ fn adversary_follows_the_same_comparisons_through_heap_sort() {
     let mut checked = 0;
     for line in CASES.lines().filter(|line| line.starts_with("adversary")) {
         let (head, expected) = line.split_once(':').unwrap();
-        let mut head = head.split_whitespace().skip(1).map(|k| k.parse::<usize>().unwrap());
+        let mut head = head
+            .split_whitespace()
+            .skip(1)
+            .map(|k| k.parse::<usize>().unwrap());
         let (n, comparisons) = (head.next().unwrap(), head.next().unwrap());
-        let expected: Vec<usize> = expected.split_whitespace().map(|k| k.parse().unwrap()).collect();
+        let expected: Vec<usize> = expected
+            .split_whitespace()
+            .map(|k| k.parse().unwrap())
+            .collect();
         let gas = n;
         let mut val = vec![gas; n];
         let (mut solid, mut candidate, mut count) = (0, 0, 0);

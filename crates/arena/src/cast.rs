@@ -1,0 +1,406 @@
+//! Step (4) of a round: the pieces cast their skills in index order, one function per skill.
+//!
+//! ```
+//! use arbiter_arena::io::parse_game;
+//! use arbiter_arena::rules::Rules;
+//! use arbiter_arena::sim::play;
+//! use arbiter_scan::Scanner;
+//!
+//! // The statement's third sample game: backward 2 every second round keeps the piece in place.
+//! let text = "1 4 1 4\n0 0 0 0\n1 1 1 1 0 3 3 2 2 backward 2\n";
+//! let game = parse_game(&mut Scanner::new(text)).unwrap();
+//! assert_eq!(play(&game, Rules::official()).unwrap().to_string(), "1 2\n");
+//! ```
+//!
+//! A piece casts when it is alive, its cooldown is 0, it is not silenced and no earlier piece of
+//! its team cast gugugugu this round; casting sets its cooldown to z. A piece skipped this way
+//! keeps cooldown 0 and casts as soon as it can.
+
+use crate::event::{Event, Sink};
+use crate::game::Team;
+use crate::grid::{Dir, Pos};
+use crate::matching::max_matching;
+use crate::sim::{Arena, RunError};
+use crate::skill::Skill;
+
+impl<S: Sink> Arena<'_, S> {
+    /// Every piece, in index order, casts if it can.
+    pub(crate) fn cast_all(&mut self) -> Result<(), RunError> {
+        let mut skipped = [false; 2];
+        for i in 0..self.pieces.len() {
+            let spec = self.spec(i);
+            let piece = &self.pieces[i];
+            let idle = self.rules.respawn_idle && piece.revived;
+            if !piece.alive() || piece.cooldown > 0 || piece.silence > 0 || idle {
+                continue;
+            }
+            if skipped[spec.team.index()] {
+                continue;
+            }
+            self.pieces[i].cooldown = u64::from(spec.cooldown);
+            let skill = spec.skill;
+            self.sink.emit(self.round, || Event::Cast {
+                piece: i + 1,
+                skill: skill.kind().name(),
+            });
+            match skill {
+                Skill::Toolihai => self.toolihai(i),
+                Skill::Faceking => self.faceking(),
+                Skill::Onepunch { boost, rounds } => self.onepunch(i, boost, rounds),
+                Skill::Rabiribi { size } => self.rabiribi(i, size),
+                Skill::Firework { rounds } => self.firework(i, rounds),
+                Skill::Viuganda => self.viuganda(i),
+                Skill::Dsaigao {
+                    distance,
+                    radius,
+                    rounds,
+                } => self.dsaigao(i, distance, radius, rounds),
+                Skill::Gugugugu => {
+                    skipped[spec.team.index()] = true;
+                    let team = spec.team;
+                    self.sink
+                        .emit(self.round, || Event::Skip { team, by: i + 1 });
+                }
+                Skill::Backward { rounds } => self.go_back(i, rounds)?,
+                Skill::Hupraise => self.hupraise(i),
+            }
+        }
+        Ok(())
+    }
+
+    /// toolihai: no effect, but firework remembers the last piece (of either team) that cast it.
+    fn toolihai(&mut self, i: usize) {
+        self.last_toolihai = Some(i);
+    }
+
+    /// faceking: every living piece, the caster, frozen and silenced ones included, turns 90°
+    /// counter-clockwise. The text says "all pieces"; the official program skips dead ones
+    /// (`face-dead` turns them too).
+    fn faceking(&mut self) {
+        for j in 0..self.pieces.len() {
+            if self.pieces[j].alive() || self.rules.face_dead {
+                let dir = self.pieces[j].dir.counter_clockwise();
+                self.pieces[j].dir = dir;
+                self.sink.emit(self.round, || Event::Turn {
+                    piece: j + 1,
+                    dir,
+                    cause: "faceking",
+                });
+            }
+        }
+    }
+
+    /// onepunch: a += v now; at the start of round H + l the boost expires (see the count-down
+    /// step). Boosts stack and expire separately.
+    fn onepunch(&mut self, i: usize, boost: u32, rounds: u32) {
+        let expiry = u64::from(self.round) + u64::from(rounds);
+        let piece = &mut self.pieces[i];
+        piece.a = piece.a.saturating_add(boost);
+        piece.boosts.push_back(expiry);
+        let (a, b) = (piece.a, piece.b);
+        self.sink
+            .emit(self.round, || Event::Boost { piece: i + 1, a, b });
+    }
+
+    /// The (forward, sideways) unit vectors of a rabiribi cast facing `dir`.
+    ///
+    /// S5 `rabi-down`: the official program measures a down-facing caster's sector to its right
+    /// (as if it faced right) while pushing down; the text puts the sector in front.
+    fn sector_frame(&self, dir: Dir) -> ((i32, i32), (i32, i32)) {
+        match dir {
+            Dir::Up => ((-1, 0), (0, 1)),
+            Dir::Left => ((0, -1), (1, 0)),
+            Dir::Right => ((0, 1), (1, 0)),
+            Dir::Down if self.rules.rabi_down => ((1, 0), (0, 1)),
+            Dir::Down => ((0, 1), (1, 0)),
+        }
+    }
+
+    /// The widest sideways offset of the sector at `forward` cells ahead: the official sector
+    /// (sideways ≤ forward), or the figure's 1, 3, 5, … cells (S4 `rabi-narrow`).
+    fn sector_width(&self, forward: i64) -> i64 {
+        if self.rules.rabi_narrow {
+            forward - 1
+        } else {
+            forward
+        }
+    }
+
+    /// Whether the cell at (`forward`, `side`) of a rabiribi sector is hidden by an obstacle:
+    /// an obstacle at (f′, s′) hides the cone f > f′, |s − s′| ≤ f − f′. S3 `rabi-shadow` counts
+    /// obstacles inside the sector, as the figure shows; `shadow-any` every obstacle ahead of the
+    /// caster. The official program has no shadows.
+    fn shadowed(
+        &self,
+        origin: Pos,
+        frame: ((i32, i32), (i32, i32)),
+        size: u32,
+        forward: i64,
+        side: i64,
+    ) -> bool {
+        if !self.rules.rabi_shadow && !self.rules.shadow_any {
+            return false;
+        }
+        let ((fr, fc), (sr, sc)) = frame;
+        for f in 1..forward {
+            let spread = forward - f;
+            for s in side - spread..=side + spread {
+                if !self.rules.shadow_any && (f > i64::from(size) || s.abs() > self.sector_width(f))
+                {
+                    continue;
+                }
+                let (f32_, s32) = (f as i32, s as i32);
+                let cell = origin.offset(fr * f32_ + sr * s32, fc * f32_ + sc * s32);
+                if self.game.grid().is_obstacle(cell) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// rabiribi: every piece in the sector of size v in front of the caster is pushed one cell
+    /// in the caster's facing; a push onto an obstacle goes on past it, and one off the board
+    /// comes back on the opposite edge, until it lands on a free cell.
+    ///
+    /// Official: the sector holds the cells with 1 ≤ forward ≤ v and |sideways| ≤ forward, and
+    /// every piece in it is pushed, allies and dead pieces included (S1 `rabi-enemy`, S2
+    /// `rabi-alive` follow the text: enemies only, living only).
+    fn rabiribi(&mut self, i: usize, size: u32) {
+        let caster = &self.pieces[i];
+        let (origin, dir) = (caster.pos, caster.dir);
+        let team = self.spec(i).team;
+        let frame = self.sector_frame(dir);
+        let ((fr, fc), (sr, sc)) = frame;
+        for j in 0..self.pieces.len() {
+            if j == i
+                || (self.rules.rabi_enemy && self.spec(j).team == team)
+                || (self.rules.rabi_alive && !self.pieces[j].alive())
+            {
+                continue;
+            }
+            let from = self.pieces[j].pos;
+            let (dr, dc) = (
+                (from.row - origin.row) as i64,
+                (from.col - origin.col) as i64,
+            );
+            let forward = dr * fr as i64 + dc * fc as i64;
+            let side = dr * sr as i64 + dc * sc as i64;
+            if forward < 1 || forward > i64::from(size) || side.abs() > self.sector_width(forward) {
+                continue;
+            }
+            if self.shadowed(origin, frame, size, forward, side) {
+                continue;
+            }
+            let to = self.knock(from, dir);
+            self.pieces[j].pos = to;
+            self.sink.emit(self.round, || Event::Knockback {
+                piece: j + 1,
+                from,
+                to,
+                by: i + 1,
+            });
+        }
+    }
+
+    /// Where a knockback from `from` in direction `dir` lands.
+    fn knock(&self, from: Pos, dir: Dir) -> Pos {
+        let grid = self.game.grid();
+        let mut pos = from.step(dir);
+        // Every pass either wraps or moves one cell along a line that holds `from`, which is free,
+        // so this ends within one lap.
+        while grid.is_blocked(pos) {
+            if pos.row == 0 {
+                pos.row = grid.rows();
+            } else if pos.row == grid.rows() + 1 {
+                pos.row = 1;
+            } else if pos.col == 0 {
+                pos.col = grid.cols();
+            } else if pos.col == grid.cols() + 1 {
+                pos.col = 1;
+            } else {
+                pos = pos.step(dir);
+            }
+        }
+        pos
+    }
+
+    /// Adds an effect of `rounds` to a counter: the official durations add up; S9 `effect-max`
+    /// keeps the latest end.
+    fn lengthen(&self, counter: u64, rounds: u64) -> u64 {
+        if self.rules.effect_max {
+            counter.max(rounds)
+        } else {
+            counter.saturating_add(rounds)
+        }
+    }
+
+    /// firework: the last piece that ever cast toolihai cannot move for l rounds; if nobody has,
+    /// the caster. Official: the target may be dead (the freeze is then wasted; `fire-alive`
+    /// freezes the caster instead), and the freeze ends at the start of round H + l, costing
+    /// l − 1 moves (`fire-full`: l moves).
+    fn firework(&mut self, i: usize, rounds: u32) {
+        let target = match self.last_toolihai {
+            Some(t) if !self.rules.fire_alive || self.pieces[t].alive() => t,
+            _ => i,
+        };
+        let rounds = u64::from(rounds) + u64::from(self.rules.fire_full);
+        let freeze = self.lengthen(self.pieces[target].freeze, rounds);
+        self.pieces[target].freeze = freeze;
+        self.sink.emit(self.round, || Event::Freeze {
+            piece: target + 1,
+            rounds: freeze,
+            by: i + 1,
+        });
+    }
+
+    /// viuganda: revives the dead piece of its own team farthest from the caster, else the dead
+    /// enemy nearest to it (Manhattan distance, ties to the highest index). A revived piece with a
+    /// higher index casts later in this round if it can.
+    fn viuganda(&mut self, i: usize) {
+        let origin = self.pieces[i].pos;
+        let team = self.spec(i).team;
+        let mut own: Option<(i64, usize)> = None;
+        let mut enemy: Option<(i64, usize)> = None;
+        for j in 0..self.pieces.len() {
+            if self.pieces[j].alive() {
+                continue;
+            }
+            let distance = origin.distance(self.pieces[j].pos);
+            if self.spec(j).team == team {
+                if own.is_none_or(|(best, _)| distance >= best) {
+                    own = Some((distance, j));
+                }
+            } else if enemy.is_none_or(|(best, _)| distance <= best) {
+                enemy = Some((distance, j));
+            }
+        }
+        if let Some((_, j)) = own.or(enemy) {
+            self.respawn(j, Some(i));
+        }
+    }
+
+    /// 2dsaigao: a wave leaves diagonally to the caster's front-right and travels o steps. When
+    /// its next cell is blocked it turns and tries `pos + (old + new) / 2`; if that is blocked
+    /// too it turns again and stays; either way the attempt costs a step. Then every piece (both
+    /// teams, dead ones and the caster included) within Manhattan distance v of the blast cannot
+    /// cast until the start of round H + l.
+    ///
+    /// S6 `wave-cw`: the text turns the wave 90° clockwise; the official program maps (dx, dy)
+    /// to (dy, −dy), which is a reversal for up-right and down-left.
+    fn dsaigao(&mut self, i: usize, distance: u32, radius: u32, rounds: u32) {
+        let (blast, path) = self.wave(i, distance);
+        if !path.is_empty() {
+            self.sink.emit(self.round, || Event::Wave {
+                piece: i + 1,
+                path,
+                blast,
+            });
+        }
+        for j in 0..self.pieces.len() {
+            if self.pieces[j].pos.distance(blast) <= i64::from(radius) {
+                let silence = self.lengthen(self.pieces[j].silence, u64::from(rounds));
+                self.pieces[j].silence = silence;
+                self.sink.emit(self.round, || Event::Silence {
+                    piece: j + 1,
+                    rounds: silence,
+                    by: i + 1,
+                });
+            }
+        }
+    }
+
+    /// The wave's blast cell, and its path when a sink listens (empty otherwise).
+    fn wave(&mut self, i: usize, distance: u32) -> (Pos, Vec<Pos>) {
+        let grid = self.game.grid();
+        let mut pos = self.pieces[i].pos;
+        let mut d = match self.pieces[i].dir {
+            Dir::Up => (-1, 1),
+            Dir::Down => (1, -1),
+            Dir::Left => (-1, -1),
+            Dir::Right => (1, 1),
+        };
+        let clockwise = self.rules.wave_cw;
+        let turn = |(dr, dc): (i32, i32)| if clockwise { (dc, -dr) } else { (dc, -dc) };
+        let mut path = Vec::new();
+        let tracing = self.sink.listening();
+        if tracing {
+            path.push(pos);
+        }
+        // The wave's state (cell, direction) repeats within 4·(N+2)·(M+2) steps; a long wave
+        // jumps over whole cycles instead of walking them.
+        let width = grid.cols() as usize + 2;
+        let states = 4 * (grid.rows() as usize + 2) * width;
+        let mut seen: Vec<u32> = Vec::new();
+        let mut remaining = distance;
+        let mut step = 0u32;
+        while remaining > 0 {
+            if !tracing && distance as usize > states {
+                if seen.is_empty() {
+                    seen = vec![u32::MAX; states];
+                }
+                let key = ((pos.row as usize) * width + pos.col as usize) * 4
+                    + match d {
+                        (-1, -1) => 0,
+                        (-1, 1) => 1,
+                        (1, -1) => 2,
+                        _ => 3,
+                    };
+                if seen[key] != u32::MAX {
+                    let period = step - seen[key];
+                    remaining %= period;
+                    seen = Vec::new();
+                    if remaining == 0 {
+                        break;
+                    }
+                } else {
+                    seen[key] = step;
+                }
+            }
+            let next = pos.offset(d.0, d.1);
+            if grid.is_blocked(next) {
+                let old = d;
+                d = turn(d);
+                let middle = pos.offset((old.0 + d.0) / 2, (old.1 + d.1) / 2);
+                if grid.is_blocked(middle) {
+                    d = turn(d);
+                } else {
+                    pos = middle;
+                }
+            } else {
+                pos = next;
+            }
+            if tracing {
+                path.push(pos);
+            }
+            remaining -= 1;
+            step += 1;
+        }
+        (pos, path)
+    }
+
+    /// hupraise: prints the size of a maximum matching between red and blue pieces, a pair
+    /// allowed when a_red xor a_blue is a multiple of 3. Official: all pieces, dead ones included
+    /// (`hup-alive`: living only), with the current a (`hup-orig`: the starting a).
+    fn hupraise(&mut self, i: usize) {
+        let mut red = Vec::new();
+        let mut blue = Vec::new();
+        for (j, piece) in self.pieces.iter().enumerate() {
+            if self.rules.hup_alive && !piece.alive() {
+                continue;
+            }
+            let spec = self.spec(j);
+            let a = if self.rules.hup_orig { spec.a } else { piece.a };
+            match spec.team {
+                Team::Red => red.push(a),
+                Team::Blue => blue.push(a),
+            }
+        }
+        let pairs = max_matching(red.len(), blue.len(), |l, r| (red[l] ^ blue[r]) % 3 == 0);
+        self.matchings.push(pairs);
+        self.sink.emit(self.round, || Event::Matching {
+            piece: i + 1,
+            pairs,
+        });
+    }
+}

@@ -1,0 +1,160 @@
+//! Step (5) of a round: fights in every cell that holds living pieces of both teams.
+//!
+//! ```
+//! use arbiter_arena::io::parse_game;
+//! use arbiter_arena::rules::Rules;
+//! use arbiter_arena::sim::play;
+//! use arbiter_scan::Scanner;
+//!
+//! // C(4, 2) = 6 beats C(5, 1) = 5 and is weakened to (max(4 − 5, 0), max(2 − 5, 0)) = (0, 0).
+//! let text = "1 2 2 1\n0 0\n1 1 4 2 0 2 9 9 9 toolihai\n1 1 5 1 1 2 9 9 9 toolihai\n";
+//! let game = parse_game(&mut Scanner::new(text)).unwrap();
+//! assert_eq!(play(&game, Rules::official()).unwrap().to_string(), "1 1\n1 1\n");
+//! ```
+//!
+//! Each side fields its strongest living piece (strength C(a, b), compared exactly); the weaker
+//! dies, and the winner's (a, b) become (max(a − a′, 0), max(b − a′, 0)) with a′ the loser's a;
+//! equal strengths kill both. This repeats until a side has nobody left. A piece dying at round H
+//! respawns at the start of round H + r.
+//!
+//! Official (S8 `fight-best`): each side is sorted once, and the winner stays champion, weakened,
+//! until it dies. Ties follow [`TieOrder`].
+
+use std::cmp::Ordering;
+
+use crate::event::{Event, Sink};
+use crate::game::Team;
+use crate::gcc_sort;
+use crate::rules::TieOrder;
+use crate::sim::Arena;
+use crate::strength::Strength;
+
+impl<S: Sink> Arena<'_, S> {
+    fn strength(&self, i: usize) -> Strength {
+        Strength::new(self.pieces[i].a, self.pieces[i].b)
+    }
+
+    /// Whether some cell holds living pieces of both teams.
+    fn any_fight(&self) -> bool {
+        let grid = self.game.grid();
+        let mut teams = vec![0u8; (grid.rows() * grid.cols()) as usize];
+        for (i, piece) in self.pieces.iter().enumerate() {
+            if piece.alive() {
+                let cell = &mut teams[grid.index(piece.pos)];
+                *cell |= 1 << self.spec(i).team.index();
+                if *cell == 3 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Runs every fight of this round, cells in (row, column) order.
+    pub(crate) fn fights(&mut self) {
+        if !self.any_fight() {
+            return;
+        }
+        let mut order: Vec<usize> = (0..self.pieces.len()).collect();
+        // The official program lists the pieces by cell with `std::sort`, which decides where
+        // equally strong pieces start; other tie orders need a plain (stable) listing.
+        if self.rules.tie == TieOrder::Gcc {
+            gcc_sort::sort_by(&mut order, |&x, &y| self.pieces[x].pos < self.pieces[y].pos);
+        } else {
+            order.sort_by_key(|&x| self.pieces[x].pos);
+        }
+        let mut start = 0;
+        while start < order.len() {
+            let pos = self.pieces[order[start]].pos;
+            let end = start
+                + order[start..]
+                    .iter()
+                    .take_while(|&&x| self.pieces[x].pos == pos)
+                    .count();
+            let mut sides: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+            for &x in &order[start..end] {
+                if self.pieces[x].alive() {
+                    sides[self.spec(x).team.index()].push(x);
+                }
+            }
+            if !sides[0].is_empty() && !sides[1].is_empty() {
+                let [red, blue] = sides;
+                self.fight_cell(red, blue);
+            }
+            start = end;
+        }
+    }
+
+    /// Sorts one side so that its fighter is last.
+    fn rank(&self, side: &mut [usize]) {
+        match self.rules.tie {
+            TieOrder::Gcc => gcc_sort::sort_by(side, |&x, &y| self.strength(x) < self.strength(y)),
+            TieOrder::HighestIndex => {
+                side.sort_by(|&x, &y| self.strength(x).cmp(&self.strength(y)).then(x.cmp(&y)))
+            }
+            TieOrder::LowestIndex => {
+                side.sort_by(|&x, &y| self.strength(x).cmp(&self.strength(y)).then(y.cmp(&x)))
+            }
+        }
+    }
+
+    /// The duels of one cell.
+    fn fight_cell(&mut self, mut red: Vec<usize>, mut blue: Vec<usize>) {
+        self.rank(&mut red);
+        self.rank(&mut blue);
+        while let (Some(&r), Some(&b)) = (red.last(), blue.last()) {
+            let (sr, sb) = (self.strength(r), self.strength(b));
+            let loser = match sr.cmp(&sb) {
+                Ordering::Less => Some(r),
+                Ordering::Greater => Some(b),
+                Ordering::Equal => None,
+            };
+            let pos = self.pieces[r].pos;
+            self.sink.emit(self.round, || Event::Fight {
+                pos,
+                red: r + 1,
+                blue: b + 1,
+                red_strength: (sr.a(), sr.b()),
+                blue_strength: (sb.a(), sb.b()),
+                loser: loser.map(|x| x + 1),
+            });
+            match loser {
+                Some(x) => {
+                    let winner = if x == r { b } else { r };
+                    let damage = self.pieces[x].a;
+                    let piece = &mut self.pieces[winner];
+                    piece.a = piece.a.saturating_sub(damage);
+                    piece.b = piece.b.saturating_sub(damage);
+                    self.die(x);
+                    if self.spec(x).team == Team::Red {
+                        red.pop();
+                    } else {
+                        blue.pop();
+                    }
+                }
+                None => {
+                    self.die(r);
+                    self.die(b);
+                    red.pop();
+                    blue.pop();
+                }
+            }
+            if self.rules.fight_best {
+                self.rank(&mut red);
+                self.rank(&mut blue);
+            }
+        }
+    }
+
+    fn die(&mut self, x: usize) {
+        let respawn = self.spec(x).respawn;
+        self.pieces[x].dead = u64::from(respawn);
+        let pos = self.pieces[x].pos;
+        let respawn_round = u64::from(self.round) + u64::from(respawn);
+        self.sink.emit(self.round, || Event::Death {
+            piece: x + 1,
+            pos,
+            respawn_round,
+        });
+    }
+}
