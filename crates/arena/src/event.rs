@@ -14,14 +14,15 @@
 //!
 //! # JSON schema (one object per line, as `arena trace` writes it)
 //!
-//! Every object has `"round"` (0 for the set-up, 1..=R) and `"kind"`, plus the fields below.
+//! Every object has `"game"` (1-based), `"round"` (0 for the set-up, 1..=R) and `"kind"`, plus
+//! the fields below.
 //! Pieces are 1-based indices as in the input; a position is `{"row": r, "col": c}`; a facing is
 //! `"up"`, `"down"`, `"left"` or `"right"`; a team `"red"` or `"blue"`; a strength `[a, b]`,
 //! meaning the binomial C(a, b).
 //!
 //! | kind | fields | meaning |
 //! | --- | --- | --- |
-//! | `start` | `game`, `rows`, `cols`, `obstacles` (list of positions), `pieces` (list of `{pos, dir, team, a, b, skill}`) | set-up |
+//! | `start` | `rows`, `cols`, `obstacles` (list of positions), `pieces` (list of `{pos, dir, team, a, b, skill}`) | set-up |
 //! | `respawn` | `piece`, `pos`, `by` (reviving piece or null) | back to life with its starting a, b |
 //! | `move` | `piece`, `from`, `to` | one step forward |
 //! | `turn` | `piece`, `dir`, `cause` (`"blocked"` or `"faceking"`) | new facing |
@@ -41,7 +42,7 @@
 
 use serde::Serialize;
 
-use crate::game::Team;
+use crate::game::{Game, Team};
 use crate::grid::{Dir, Pos};
 
 /// One thing that happened. See the module docs for the JSON form.
@@ -50,8 +51,6 @@ use crate::grid::{Dir, Pos};
 pub enum Event {
     /// The game's set-up.
     Start {
-        /// 1-based game number.
-        game: usize,
         /// N.
         rows: i32,
         /// M.
@@ -209,6 +208,29 @@ pub enum Event {
         /// In piece order.
         positions: Vec<Pos>,
     },
+}
+
+impl Event {
+    /// The `start` event of `setup`.
+    pub fn start(setup: &Game) -> Event {
+        Event::Start {
+            rows: setup.grid().rows(),
+            cols: setup.grid().cols(),
+            obstacles: setup.grid().obstacles().collect(),
+            pieces: setup
+                .pieces()
+                .iter()
+                .map(|p| PieceStart {
+                    pos: p.pos,
+                    dir: p.dir,
+                    team: p.team,
+                    a: p.a,
+                    b: p.b,
+                    skill: p.skill.kind().name(),
+                })
+                .collect(),
+        }
+    }
 }
 
 /// A piece in the `start` event.

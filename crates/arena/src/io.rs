@@ -23,7 +23,7 @@ use arbiter_scan::{ScanError, Scanner};
 
 use crate::game::{Game, PieceSpec, Team, limits};
 use crate::grid::{Dir, Grid, Pos};
-use crate::skill::{MAX_PARAMETER, Skill, SkillKind};
+use crate::skill::{Skill, SkillKind};
 
 /// Reads T, the number of games.
 pub fn parse_count(input: &mut Scanner<'_>) -> Result<usize, ScanError> {
@@ -89,16 +89,12 @@ fn parse_piece(input: &mut Scanner<'_>, grid: &Grid, i: i64) -> Result<PieceSpec
         .map_err(|_| input.error_at(token, &expected))?;
     let mut args = [0i64; 3];
     for (k, what) in kind.parameters().iter().enumerate() {
-        let expected = format!("{what} of {kind} (piece {i})");
-        args[k] = input.int_in(kind.minimum(k), MAX_PARAMETER, &expected)?;
+        let (min, max) = (kind.minimum(k), kind.maximum(k));
+        let expected = format!("{what} of {kind} (piece {i}, {min}..={max})");
+        args[k] = input.int_in(min, max, &expected)?;
     }
-    let before_check = input.clone();
-    let skill = Skill::from_args(kind, &args[..kind.arity()]).ok_or_else(|| {
-        let mut here = before_check;
-        here.error_here(format!(
-            "parameters of {kind} within range (a boost of at most 1000)"
-        ))
-    })?;
+    let skill = Skill::from_args(kind, &args[..kind.arity()])
+        .ok_or_else(|| input.error_here(format!("parameters of {kind}")))?;
     Ok(PieceSpec {
         pos,
         a: a as u32,

@@ -102,6 +102,17 @@ impl SkillKind {
     }
 }
 
+impl SkillKind {
+    /// The largest value each parameter may take: a boost is at most 1000 (the statement), other
+    /// parameters at most [`MAX_PARAMETER`].
+    pub const fn maximum(self, index: usize) -> i64 {
+        match (self, index) {
+            (SkillKind::Onepunch, 0) => MAX_BOOST,
+            _ => MAX_PARAMETER,
+        }
+    }
+}
+
 impl fmt::Display for SkillKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -184,7 +195,7 @@ impl Skill {
             return None;
         }
         for (i, &arg) in args.iter().enumerate() {
-            if arg < kind.minimum(i) || arg > MAX_PARAMETER {
+            if arg < kind.minimum(i) || arg > kind.maximum(i) {
                 return None;
             }
         }
@@ -192,7 +203,6 @@ impl Skill {
         Some(match kind {
             SkillKind::Toolihai => Skill::Toolihai,
             SkillKind::Faceking => Skill::Faceking,
-            SkillKind::Onepunch if args[0] > MAX_BOOST => return None,
             SkillKind::Onepunch => Skill::Onepunch {
                 boost: arg(0),
                 rounds: arg(1),
