@@ -19,7 +19,7 @@
 use crate::event::{Event, Sink};
 use crate::game::Team;
 use crate::grid::{Dir, Pos};
-use crate::matching::max_matching;
+use crate::matching::Bipartite;
 use crate::sim::{Arena, RunError};
 use crate::skill::Skill;
 
@@ -396,7 +396,16 @@ impl<S: Sink> Arena<'_, S> {
                 Team::Blue => blue.push(a),
             }
         }
-        let pairs = max_matching(red.len(), blue.len(), |l, r| (red[l] ^ blue[r]) % 3 == 0);
+        let mut graph = Bipartite::new(red.len(), blue.len());
+        for (l, &x) in red.iter().enumerate() {
+            // Whole words at a time, so the divisibility tests vectorise.
+            for (word, chunk) in graph.row_mut(l).iter_mut().zip(blue.chunks(64)) {
+                *word = chunk.iter().enumerate().fold(0u64, |bits, (k, &y)| {
+                    bits | u64::from((x ^ y) % 3 == 0) << k
+                });
+            }
+        }
+        let pairs = graph.max_matching();
         self.matchings.push(pairs);
         self.sink.emit(self.round, || Event::Matching {
             piece: i + 1,

@@ -34,34 +34,68 @@ impl<S: Sink> Arena<'_, S> {
         Strength::new(self.pieces[i].a, self.pieces[i].b)
     }
 
-    /// Whether some cell holds living pieces of both teams.
-    fn any_fight(&self) -> bool {
+    /// The living pieces standing in a cell with a living enemy, in index order.
+    fn contenders(&mut self) -> Vec<usize> {
         let grid = self.game.grid();
-        let mut teams = vec![0u8; (grid.rows() * grid.cols()) as usize];
+        let mut teams = std::mem::take(&mut self.cell_teams);
+        let mut any = false;
         for (i, piece) in self.pieces.iter().enumerate() {
             if piece.alive() {
                 let cell = &mut teams[grid.index(piece.pos)];
                 *cell |= 1 << self.spec(i).team.index();
-                if *cell == 3 {
-                    return true;
-                }
+                any |= *cell == 3;
             }
         }
-        false
+        let contenders = if any {
+            let fighting = |x: &usize| {
+                let piece = &self.pieces[*x];
+                piece.alive() && teams[grid.index(piece.pos)] == 3
+            };
+            (0..self.pieces.len()).filter(fighting).collect()
+        } else {
+            Vec::new()
+        };
+        for piece in &self.pieces {
+            teams[grid.index(piece.pos)] = 0;
+        }
+        self.cell_teams = teams;
+        contenders
+    }
+
+    /// Whether two contenders of one side in one cell are equally strong; `contenders` is
+    /// ordered by cell.
+    fn any_tie(&self, contenders: &[usize]) -> bool {
+        contenders.iter().enumerate().any(|(k, &x)| {
+            contenders[k + 1..]
+                .iter()
+                .take_while(|&&y| self.pieces[y].pos == self.pieces[x].pos)
+                .any(|&y| {
+                    self.spec(y).team == self.spec(x).team && self.strength(x) == self.strength(y)
+                })
+        })
     }
 
     /// Runs every fight of this round, cells in (row, column) order.
     pub(crate) fn fights(&mut self) {
-        if !self.any_fight() {
+        let mut order = self.contenders();
+        if order.is_empty() {
             return;
         }
-        let mut order: Vec<usize> = (0..self.pieces.len()).collect();
-        // The official program lists the pieces by cell with `std::sort`, which decides where
-        // equally strong pieces start; other tie orders need a plain (stable) listing.
-        if self.rules.tie == TieOrder::Gcc {
-            gcc_sort::sort_by(&mut order, |&x, &y| self.pieces[x].pos < self.pieces[y].pos);
-        } else {
-            order.sort_by_key(|&x| self.pieces[x].pos);
+        order.sort_by_key(|&x| self.pieces[x].pos);
+        // The official program lists all pieces by cell with `std::sort`, which decides where
+        // equally strong pieces start. Without ties in any fighting side the order cannot matter,
+        // and the plain listing is enough.
+        if self.rules.tie == TieOrder::Gcc && self.any_tie(&order) {
+            let mut contender = vec![false; self.pieces.len()];
+            for &x in &order {
+                contender[x] = true;
+            }
+            let cell: Vec<(i32, i32)> =
+                self.pieces.iter().map(|p| (p.pos.row, p.pos.col)).collect();
+            let mut all: Vec<usize> = (0..self.pieces.len()).collect();
+            gcc_sort::sort_by(&mut all, |&x, &y| cell[x] < cell[y]);
+            all.retain(|&x| contender[x]);
+            order = all;
         }
         let mut start = 0;
         while start < order.len() {

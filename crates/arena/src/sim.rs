@@ -116,6 +116,8 @@ pub(crate) struct Arena<'g, S> {
     history: Vec<Vec<Snapshot>>,
     pub(crate) matchings: Vec<usize>,
     pub(crate) sink: S,
+    /// Scratch for the fights: which teams stand in each cell (all zero between rounds).
+    pub(crate) cell_teams: Vec<u8>,
 }
 
 /// Plays `game` under `rules`.
@@ -167,6 +169,7 @@ impl<'g, S: Sink> Arena<'g, S> {
             history: vec![Vec::new(); game.pieces().len()],
             matchings: Vec::new(),
             sink,
+            cell_teams: vec![0; (game.grid().rows() * game.grid().cols()) as usize],
         }
     }
 
