@@ -17,9 +17,9 @@
 //! keeps cooldown 0 and casts as soon as it can.
 
 use crate::event::{Event, Sink};
-use crate::game::Team;
+use crate::game::{Game, Team};
 use crate::grid::{Dir, Pos};
-use crate::matching::Bipartite;
+use crate::matching::Matching;
 use crate::sim::{Arena, RunError};
 use crate::skill::Skill;
 
@@ -383,33 +383,88 @@ impl<S: Sink> Arena<'_, S> {
     /// allowed when a_red xor a_blue is a multiple of 3. Official: all pieces, dead ones included
     /// (`hup-alive`: living only), with the current a (`hup-orig`: the starting a).
     fn hupraise(&mut self, i: usize) {
-        let mut red = Vec::new();
-        let mut blue = Vec::new();
-        for (j, piece) in self.pieces.iter().enumerate() {
-            if self.rules.hup_alive && !piece.alive() {
-                continue;
-            }
-            let spec = self.spec(j);
-            let a = if self.rules.hup_orig { spec.a } else { piece.a };
-            match spec.team {
-                Team::Red => red.push(a),
-                Team::Blue => blue.push(a),
-            }
+        let mut hup = self
+            .hupraise
+            .take()
+            .unwrap_or_else(|| Hupraise::new(self.game));
+        for j in 0..self.pieces.len() {
+            let piece = &self.pieces[j];
+            let value = if self.rules.hup_alive && !piece.alive() {
+                None
+            } else if self.rules.hup_orig {
+                Some(self.spec(j).a)
+            } else {
+                Some(piece.a)
+            };
+            hup.update(j, value);
         }
-        let mut graph = Bipartite::new(red.len(), blue.len());
-        for (l, &x) in red.iter().enumerate() {
-            // Whole words at a time, so the divisibility tests vectorise.
-            for (word, chunk) in graph.row_mut(l).iter_mut().zip(blue.chunks(64)) {
-                *word = chunk.iter().enumerate().fold(0u64, |bits, (k, &y)| {
-                    bits | u64::from((x ^ y) % 3 == 0) << k
-                });
-            }
-        }
-        let pairs = graph.max_matching();
+        let pairs = hup.matching.maximize();
+        self.hupraise = Some(hup);
         self.matchings.push(pairs);
         self.sink.emit(self.round, || Event::Matching {
             piece: i + 1,
             pairs,
         });
+    }
+}
+
+/// Hupraise's graph, kept between casts: only the pieces whose value changed are redone.
+#[derive(Debug, Clone)]
+pub(crate) struct Hupraise {
+    matching: Matching,
+    /// Each piece's team and its index among the pieces of that team.
+    side: Vec<(Team, usize)>,
+    /// The pieces of each team.
+    members: [Vec<usize>; 2],
+    /// The a each piece had at the last update; `None` leaves it out.
+    value: Vec<Option<u32>>,
+}
+
+impl Hupraise {
+    fn new(game: &Game) -> Hupraise {
+        let mut members = [Vec::new(), Vec::new()];
+        let side = game
+            .pieces()
+            .iter()
+            .enumerate()
+            .map(|(j, spec)| {
+                let list = &mut members[spec.team.index()];
+                list.push(j);
+                (spec.team, list.len() - 1)
+            })
+            .collect();
+        let matching = Matching::new(members[0].len(), members[1].len());
+        Hupraise {
+            matching,
+            side,
+            members,
+            value: vec![None; game.pieces().len()],
+        }
+    }
+
+    fn pairable(x: Option<u32>, y: Option<u32>) -> bool {
+        matches!((x, y), (Some(x), Some(y)) if (x ^ y) % 3 == 0)
+    }
+
+    /// Sets piece `j`'s value and redoes its edges if it changed.
+    fn update(&mut self, j: usize, value: Option<u32>) {
+        if self.value[j] == value {
+            return;
+        }
+        self.value[j] = value;
+        let (team, k) = self.side[j];
+        match team {
+            Team::Red => {
+                let (blue, values) = (&self.members[1], &self.value);
+                self.matching
+                    .set_row(k, |r| Self::pairable(value, values[blue[r]]));
+            }
+            Team::Blue => {
+                for (l, &red) in self.members[0].iter().enumerate() {
+                    let on = Self::pairable(self.value[red], value);
+                    self.matching.set_edge(l, k, on);
+                }
+            }
+        }
     }
 }

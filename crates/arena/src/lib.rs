@@ -20,6 +20,7 @@
 pub mod event;
 pub mod game;
 pub mod gcc_sort;
+pub mod generate;
 pub mod grid;
 pub mod io;
 pub mod matching;

@@ -1,112 +1,128 @@
 //! Maximum bipartite matching, for hupraise.
 //!
 //! ```
-//! use arbiter_arena::matching::max_matching;
+//! use arbiter_arena::matching::{Matching, max_matching};
 //!
 //! // Left 0 can pair with right 0 or 1, left 1 only with right 0: both can be paired.
 //! let edges = [[true, true], [true, false]];
 //! assert_eq!(max_matching(2, 2, |l, r| edges[l][r]), 2);
+//!
+//! // The same graph kept up to date: left 1 loses its edge, then gains one to right 1.
+//! let mut matching = Matching::new(2, 2);
+//! matching.set_row(0, |r| edges[0][r]);
+//! matching.set_row(1, |r| edges[1][r]);
+//! assert_eq!(matching.maximize(), 2);
+//! matching.set_row(1, |_| false);
+//! assert_eq!(matching.maximize(), 1);
+//! matching.set_edge(1, 1, true);
+//! assert_eq!(matching.maximize(), 2);
 //! ```
 //!
-//! Kuhn's augmenting paths over bitsets: a greedy pass pairs what it can, then each unpaired
-//! left vertex looks for an augmenting path, the unvisited right vertices kept as a bitset so a
-//! step of the search is a few word operations. With at most 200 pieces this is far below the
-//! cost of the rest of a round. The size of a maximum matching does not depend on the method, so
-//! it agrees with the official program's own augmenting paths.
+//! Kuhn's augmenting paths over bitsets: the unvisited right vertices are a bitset, so a step of
+//! the search is a few word operations. Hupraise is cast again and again while only a few
+//! attributes change in between, so [`Matching`] keeps its graph and its pairs from one cast to
+//! the next: a changed vertex loses the pairs whose edge disappeared, and augmenting paths are
+//! searched from every unpaired left vertex. That gives a maximum matching from any starting
+//! matching (a vertex with no augmenting path keeps having none after augmentations elsewhere,
+//! Berge). The size of a maximum matching does not depend on the method, so it agrees with the
+//! official program's own augmenting paths.
 
 const NONE: usize = usize::MAX;
 
 /// The size of a maximum matching between `left` and `right` vertices joined when `edge(l, r)`.
 pub fn max_matching(left: usize, right: usize, edge: impl Fn(usize, usize) -> bool) -> usize {
-    let mut graph = Bipartite::new(left, right);
+    let mut matching = Matching::new(left, right);
     for l in 0..left {
-        let row = graph.row_mut(l);
-        for r in 0..right {
-            if edge(l, r) {
-                row[r / 64] |= 1 << (r % 64);
-            }
-        }
+        matching.set_row(l, |r| edge(l, r));
     }
-    graph.max_matching()
+    matching.maximize()
 }
 
-/// A bipartite graph as one bitset of right neighbours per left vertex.
+/// A bipartite graph (one bitset of right neighbours per left vertex) with a matching in it.
 #[derive(Debug, Clone)]
-pub struct Bipartite {
-    left: usize,
+pub struct Matching {
     right: usize,
     words: usize,
     adjacency: Vec<u64>,
-}
-
-impl Bipartite {
-    /// `left` and `right` vertices, no edges.
-    pub fn new(left: usize, right: usize) -> Bipartite {
-        let words = right.div_ceil(64);
-        Bipartite {
-            left,
-            right,
-            words,
-            adjacency: vec![0; left * words],
-        }
-    }
-
-    /// The neighbours of left vertex `l`: bit `r % 64` of word `r / 64` is the edge to `r`.
-    pub fn row_mut(&mut self, l: usize) -> &mut [u64] {
-        &mut self.adjacency[l * self.words..(l + 1) * self.words]
-    }
-
-    /// The size of a maximum matching.
-    pub fn max_matching(self) -> usize {
-        let words = self.words;
-        let left = self.left;
-        let mut free = vec![u64::MAX; words];
-        if !self.right.is_multiple_of(64) {
-            free[words - 1] = (1 << (self.right % 64)) - 1;
-        }
-        let mut search = Search {
-            adjacency: self.adjacency,
-            words,
-            partner: vec![NONE; self.right],
-            unvisited: vec![0; words],
-        };
-        let mut size = 0;
-        let mut unpaired = Vec::new();
-        for l in 0..left {
-            let row = &search.adjacency[l * words..(l + 1) * words];
-            match (0..words).find(|&w| row[w] & free[w] != 0) {
-                Some(w) => {
-                    let bit = (row[w] & free[w]).trailing_zeros() as usize;
-                    free[w] &= !(1 << bit);
-                    search.partner[w * 64 + bit] = l;
-                    size += 1;
-                }
-                None => unpaired.push(l),
-            }
-        }
-        for l in unpaired {
-            search.unvisited.fill(u64::MAX);
-            if search.augment(l) {
-                size += 1;
-            }
-        }
-        size
-    }
-}
-
-/// The state of the augmenting-path searches.
-struct Search {
-    /// Row l holds the right neighbours of l, `words` words a row.
-    adjacency: Vec<u64>,
-    words: usize,
-    /// The left partner of each right vertex.
-    partner: Vec<usize>,
+    /// The right partner of each left vertex, or `NONE`.
+    left_partner: Vec<usize>,
+    /// The left partner of each right vertex, or `NONE`.
+    right_partner: Vec<usize>,
+    size: usize,
     /// Right vertices not yet visited in the current search.
     unvisited: Vec<u64>,
 }
 
-impl Search {
-    /// Looks for an augmenting path from `l`.
+impl Matching {
+    /// `left` and `right` vertices, no edges.
+    pub fn new(left: usize, right: usize) -> Matching {
+        let words = right.div_ceil(64);
+        Matching {
+            right,
+            words,
+            adjacency: vec![0; left * words],
+            left_partner: vec![NONE; left],
+            right_partner: vec![NONE; right],
+            size: 0,
+            unvisited: vec![0; words],
+        }
+    }
+
+    fn has_edge(&self, l: usize, r: usize) -> bool {
+        self.adjacency[l * self.words + r / 64] >> (r % 64) & 1 == 1
+    }
+
+    /// Drops the pair of `l`, if any.
+    fn unpair(&mut self, l: usize) {
+        let r = self.left_partner[l];
+        if r != NONE {
+            self.left_partner[l] = NONE;
+            self.right_partner[r] = NONE;
+            self.size -= 1;
+        }
+    }
+
+    /// Replaces the edges of left vertex `l` by `edge(r)` for every right vertex `r`.
+    pub fn set_row(&mut self, l: usize, edge: impl Fn(usize) -> bool) {
+        let start = l * self.words;
+        for w in 0..self.words {
+            let end = ((w + 1) * 64).min(self.right);
+            self.adjacency[start + w] =
+                (w * 64..end).fold(0, |bits, r| bits | u64::from(edge(r)) << (r % 64));
+        }
+        let r = self.left_partner[l];
+        if r != NONE && !self.has_edge(l, r) {
+            self.unpair(l);
+        }
+    }
+
+    /// Adds or removes the edge (`l`, `r`).
+    pub fn set_edge(&mut self, l: usize, r: usize, on: bool) {
+        let word = &mut self.adjacency[l * self.words + r / 64];
+        if on {
+            *word |= 1 << (r % 64);
+        } else {
+            *word &= !(1 << (r % 64));
+            if self.left_partner[l] == r {
+                self.unpair(l);
+            }
+        }
+    }
+
+    /// Extends the current pairs to a maximum matching and returns its size.
+    pub fn maximize(&mut self) -> usize {
+        for l in 0..self.left_partner.len() {
+            if self.left_partner[l] == NONE {
+                self.unvisited.fill(u64::MAX);
+                if self.augment(l) {
+                    self.size += 1;
+                }
+            }
+        }
+        self.size
+    }
+
+    /// Looks for an augmenting path from `l` and flips it.
     fn augment(&mut self, l: usize) -> bool {
         for w in 0..self.words {
             loop {
@@ -117,9 +133,10 @@ impl Search {
                 let bit = candidates.trailing_zeros() as usize;
                 self.unvisited[w] &= !(1 << bit);
                 let r = w * 64 + bit;
-                let other = self.partner[r];
+                let other = self.right_partner[r];
                 if other == NONE || self.augment(other) {
-                    self.partner[r] = l;
+                    self.right_partner[r] = l;
+                    self.left_partner[l] = r;
                     return true;
                 }
             }
@@ -194,6 +211,32 @@ mod tests {
                 h % 40 < density
             };
             prop_assert_eq!(max_matching(left, right, edge), plain_kuhn(left, right, edge));
+        }
+
+        #[test]
+        fn updates_keep_a_maximum_matching(
+            left in 1usize..80,
+            right in 1usize..80,
+            seeds in proptest::collection::vec(any::<u64>(), 1..8),
+            changes in proptest::collection::vec((any::<usize>(), any::<usize>(), any::<bool>()), 0..40),
+        ) {
+            let mut edges = vec![vec![false; right]; left];
+            let mut matching = Matching::new(left, right);
+            for (step, &seed) in seeds.iter().enumerate() {
+                // Rewrite one row from the seed, then flip a few single edges.
+                let l = seed as usize % left;
+                for (r, cell) in edges[l].iter_mut().enumerate() {
+                    *cell = (seed.rotate_left(r as u32 % 64) ^ r as u64) % 3 == 0;
+                }
+                let row = edges[l].clone();
+                matching.set_row(l, |r| row[r]);
+                for &(cl, cr, on) in changes.iter().skip(step * 5).take(5) {
+                    let (cl, cr) = (cl % left, cr % right);
+                    edges[cl][cr] = on;
+                    matching.set_edge(cl, cr, on);
+                }
+                prop_assert_eq!(matching.maximize(), plain_kuhn(left, right, |l, r| edges[l][r]));
+            }
         }
     }
 }

@@ -118,6 +118,8 @@ pub(crate) struct Arena<'g, S> {
     pub(crate) sink: S,
     /// Scratch for the fights: which teams stand in each cell (all zero between rounds).
     pub(crate) cell_teams: Vec<u8>,
+    /// Hupraise's graph, built at the first cast.
+    pub(crate) hupraise: Option<crate::cast::Hupraise>,
 }
 
 /// Plays `game` under `rules`.
@@ -170,6 +172,7 @@ impl<'g, S: Sink> Arena<'g, S> {
             matchings: Vec::new(),
             sink,
             cell_teams: vec![0; (game.grid().rows() * game.grid().cols()) as usize],
+            hupraise: None,
         }
     }
 
