@@ -226,7 +226,7 @@ mod tests {
                 // Rewrite one row from the seed, then flip a few single edges.
                 let l = seed as usize % left;
                 for (r, cell) in edges[l].iter_mut().enumerate() {
-                    *cell = (seed.rotate_left(r as u32 % 64) ^ r as u64) % 3 == 0;
+                    *cell = (seed.rotate_left(r as u32 % 64) ^ r as u64).is_multiple_of(3);
                 }
                 let row = edges[l].clone();
                 matching.set_row(l, |r| row[r]);
