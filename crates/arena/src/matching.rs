@@ -111,12 +111,13 @@ impl Matching {
 
     /// Extends the current pairs to a maximum matching and returns its size.
     pub fn maximize(&mut self) -> usize {
+        // A failed search changes nothing, and the right vertices it visited lead to no free
+        // vertex until the matching changes: they stay visited for the next searches.
+        self.unvisited.fill(u64::MAX);
         for l in 0..self.left_partner.len() {
-            if self.left_partner[l] == NONE {
+            if self.left_partner[l] == NONE && self.augment(l) {
+                self.size += 1;
                 self.unvisited.fill(u64::MAX);
-                if self.augment(l) {
-                    self.size += 1;
-                }
             }
         }
         self.size
