@@ -182,16 +182,16 @@ impl<'g, S: Sink> Arena<'g, S> {
 
     fn play_round(&mut self, round: u32) -> Result<(), RunError> {
         self.round = round;
-        if self.rules.hist_pre {
-            self.log();
-        }
+        // Steps (1) to (3) touch nothing but the piece itself (and the fixed board), so they run
+        // piece by piece in one pass.
         for i in 0..self.pieces.len() {
+            if self.rules.hist_pre {
+                self.log(i);
+            }
             self.count_down(i);
-        }
-        if !self.rules.hist_pre {
-            self.log();
-        }
-        for i in 0..self.pieces.len() {
+            if !self.rules.hist_pre {
+                self.log(i);
+            }
             self.step(i);
         }
         self.cast_all()?;
@@ -216,6 +216,9 @@ impl<'g, S: Sink> Arena<'g, S> {
         piece.cooldown = piece.cooldown.saturating_sub(1);
         piece.silence = piece.silence.saturating_sub(1);
         piece.freeze = piece.freeze.saturating_sub(1);
+        if piece.boosts.front() != Some(&round) {
+            return;
+        }
         let Skill::Onepunch { boost, .. } = self.spec(i).skill else {
             return;
         };
@@ -269,20 +272,19 @@ impl<'g, S: Sink> Arena<'g, S> {
         });
     }
 
-    /// Step (2): snapshots for the pieces that can cast backward.
-    fn log(&mut self) {
-        for (i, piece) in self.pieces.iter().enumerate() {
-            if let Skill::Backward { .. } = self.game.pieces()[i].skill {
-                self.history[i].push(Snapshot {
-                    pos: piece.pos,
-                    dir: piece.dir,
-                    a: piece.a,
-                    b: piece.b,
-                    dead: piece.dead,
-                    freeze: piece.freeze,
-                    silence: piece.silence,
-                });
-            }
+    /// Step (2): a snapshot of piece `i`, kept only for pieces that can cast backward.
+    fn log(&mut self, i: usize) {
+        if let Skill::Backward { .. } = self.game.pieces()[i].skill {
+            let piece = &self.pieces[i];
+            self.history[i].push(Snapshot {
+                pos: piece.pos,
+                dir: piece.dir,
+                a: piece.a,
+                b: piece.b,
+                dead: piece.dead,
+                freeze: piece.freeze,
+                silence: piece.silence,
+            });
         }
     }
 
