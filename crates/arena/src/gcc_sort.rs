@@ -242,6 +242,31 @@ mod tests {
         }
     }
 
+    /// Up to 16 elements only the final insertion sort runs, which is stable.
+    #[test]
+    fn short_ranges_are_stable() {
+        let key = [1, 0, 1, 0, 0];
+        let mut ids = [0, 1, 2, 3, 4];
+        sort_by(&mut ids, |&x, &y| key[x] < key[y]);
+        assert_eq!(ids, [1, 3, 4, 0, 2]);
+    }
+
+    /// The `tie-high` rule case: 17 pieces, three of them (0, 1, 16) in the first cell.
+    /// Worked by hand: the pivot is the median of keys at 1, 8, 15 (0, 1, 1), i.e. element 15
+    /// (key 1), swapped to the front; the unguarded partition then swaps 16 to index 2 and 0 to
+    /// index 3, and equal keys around the cut; the final insertion sort moves the three keys 0 to
+    /// the front in the order they then stand: 1, 16, 0. g++'s `std::sort` gives the same.
+    #[test]
+    fn tie_high_case() {
+        let key: Vec<u8> = (0..17).map(|i| u8::from(!(i < 2 || i == 16))).collect();
+        let mut ids: Vec<usize> = (0..17).collect();
+        sort_by(&mut ids, |&x, &y| key[x] < key[y]);
+        assert_eq!(
+            ids,
+            [1, 16, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+        );
+    }
+
     #[test]
     fn heap_sort_fallback_sorts() {
         let mut v: Vec<u32> = (0..100).rev().collect();

@@ -17,6 +17,8 @@
 //! `cast` and `fight`, documented on [`sim`]), [`strength`] (exact C(a, b) comparison),
 //! [`gcc_sort`] (libstdc++'s `std::sort`), [`matching`] (hupraise), [`event`] (the trace).
 
+#![warn(missing_docs)]
+
 pub mod event;
 pub mod game;
 pub mod gcc_sort;
