@@ -37,29 +37,29 @@ impl<S: Sink> Arena<'_, S> {
     /// The living pieces standing in a cell with a living enemy, in index order.
     fn contenders(&mut self) -> Vec<usize> {
         let grid = self.game.grid();
-        let mut teams = std::mem::take(&mut self.cell_teams);
+        // Each cell holds (round << 2) | teams seen this round, so nothing needs clearing.
+        let stamp = self.round << 2;
         let mut any = false;
-        for (i, piece) in self.pieces.iter().enumerate() {
+        let specs = self.game.pieces();
+        for (piece, spec) in self.pieces.iter().zip(specs) {
             if piece.alive() {
-                let cell = &mut teams[grid.index(piece.pos)];
-                *cell |= 1 << self.spec(i).team.index();
-                any |= *cell == 3;
+                let cell = &mut self.cell_teams[grid.index(piece.pos)];
+                if *cell & !3 != stamp {
+                    *cell = stamp;
+                }
+                *cell |= 1 << spec.team.index();
+                any |= *cell & 3 == 3;
             }
         }
-        let contenders = if any {
-            let fighting = |x: &usize| {
-                let piece = &self.pieces[*x];
-                piece.alive() && teams[grid.index(piece.pos)] == 3
-            };
-            (0..self.pieces.len()).filter(fighting).collect()
-        } else {
-            Vec::new()
-        };
-        for piece in &self.pieces {
-            teams[grid.index(piece.pos)] = 0;
+        if !any {
+            return Vec::new();
         }
-        self.cell_teams = teams;
-        contenders
+        let teams = &self.cell_teams;
+        let fighting = |x: &usize| {
+            let piece = &self.pieces[*x];
+            piece.alive() && teams[grid.index(piece.pos)] == stamp | 3
+        };
+        (0..self.pieces.len()).filter(fighting).collect()
     }
 
     /// Whether two contenders of one side in one cell are equally strong; `contenders` is
