@@ -191,10 +191,12 @@ impl Grid {
 
     /// Whether `pos` is an obstacle or off the board.
     pub fn is_blocked(&self, pos: Pos) -> bool {
-        if pos.row < 0 || pos.row > self.rows + 1 || pos.col < 0 || pos.col > self.cols + 1 {
+        // One unsigned comparison per coordinate also catches negative values.
+        let (row, col) = (pos.row as u32, pos.col as u32);
+        if row > self.rows as u32 + 1 || col > self.cols as u32 + 1 {
             return true;
         }
-        self.blocked[pos.row as usize * (self.cols as usize + 2) + pos.col as usize]
+        self.blocked[row as usize * (self.cols as usize + 2) + col as usize]
     }
 
     /// Whether `pos` is an obstacle on the board (not the edge).

@@ -47,6 +47,8 @@ pub(crate) struct Piece {
     pub(crate) boosts: VecDeque<u64>,
     /// Respawned by its countdown at the start of this round (for `respawn-idle`).
     pub(crate) revived: bool,
+    /// Whether its skill is backward, so that its states are logged.
+    keeps_history: bool,
 }
 
 impl Piece {
@@ -161,6 +163,7 @@ impl<'g, S: Sink> Arena<'g, S> {
                 cooldown: u64::from(spec.first_cooldown),
                 boosts: VecDeque::new(),
                 revived: false,
+                keeps_history: matches!(spec.skill, Skill::Backward { .. }),
             })
             .collect();
         Arena {
@@ -275,8 +278,8 @@ impl<'g, S: Sink> Arena<'g, S> {
 
     /// Step (2): a snapshot of piece `i`, kept only for pieces that can cast backward.
     fn log(&mut self, i: usize) {
-        if let Skill::Backward { .. } = self.game.pieces()[i].skill {
-            let piece = &self.pieces[i];
+        let piece = &self.pieces[i];
+        if piece.keeps_history {
             self.history[i].push(Snapshot {
                 pos: piece.pos,
                 dir: piece.dir,
