@@ -18,6 +18,7 @@
 
 use crate::event::{Event, Sink};
 use crate::game::{Game, Team};
+use crate::grid::Grid;
 use crate::grid::{Dir, Pos};
 use crate::matching::Matching;
 use crate::sim::{Arena, RunError};
@@ -312,71 +313,18 @@ impl<S: Sink> Arena<'_, S> {
 
     /// The wave's blast cell, and its path when a sink listens (empty otherwise).
     fn wave(&mut self, i: usize, distance: u32) -> (Pos, Vec<Pos>) {
-        let grid = self.game.grid();
-        let mut pos = self.pieces[i].pos;
-        let mut d = match self.pieces[i].dir {
-            Dir::Up => (-1, 1),
-            Dir::Down => (1, -1),
-            Dir::Left => (-1, -1),
-            Dir::Right => (1, 1),
-        };
-        let clockwise = self.rules.wave_cw;
-        let turn = |(dr, dc): (i32, i32)| if clockwise { (dc, -dr) } else { (dc, -dc) };
+        let piece = &self.pieces[i];
         let mut path = Vec::new();
-        let tracing = self.sink.listening();
-        if tracing {
-            path.push(pos);
-        }
-        // The wave's state (cell, direction) repeats within 4·(N+2)·(M+2) steps; a long wave
-        // jumps over whole cycles instead of walking them.
-        let width = grid.cols() as usize + 2;
-        let states = 4 * (grid.rows() as usize + 2) * width;
-        let mut seen: Vec<u32> = Vec::new();
-        let mut remaining = distance;
-        let mut step = 0u32;
-        while remaining > 0 {
-            if !tracing && distance as usize > states {
-                if seen.is_empty() {
-                    seen = vec![u32::MAX; states];
-                }
-                let key = ((pos.row as usize) * width + pos.col as usize) * 4
-                    + match d {
-                        (-1, -1) => 0,
-                        (-1, 1) => 1,
-                        (1, -1) => 2,
-                        _ => 3,
-                    };
-                if seen[key] != u32::MAX {
-                    let period = step - seen[key];
-                    remaining %= period;
-                    seen = Vec::new();
-                    if remaining == 0 {
-                        break;
-                    }
-                } else {
-                    seen[key] = step;
-                }
-            }
-            let next = pos.offset(d.0, d.1);
-            if grid.is_blocked(next) {
-                let old = d;
-                d = turn(d);
-                let middle = pos.offset((old.0 + d.0) / 2, (old.1 + d.1) / 2);
-                if grid.is_blocked(middle) {
-                    d = turn(d);
-                } else {
-                    pos = middle;
-                }
-            } else {
-                pos = next;
-            }
-            if tracing {
-                path.push(pos);
-            }
-            remaining -= 1;
-            step += 1;
-        }
-        (pos, path)
+        let record = self.sink.listening().then_some(&mut path);
+        let blast = wave_blast(
+            self.game.grid(),
+            piece.pos,
+            piece.dir,
+            distance,
+            self.rules.wave_cw,
+            record,
+        );
+        (blast, path)
     }
 
     /// hupraise: prints the size of a maximum matching between red and blue pieces, a pair
@@ -464,6 +412,175 @@ impl Hupraise {
                     let on = Self::pairable(self.value[red], value);
                     self.matching.set_edge(l, k, on);
                 }
+            }
+        }
+    }
+}
+
+/// Longest wave path kept for the trace.
+const MAX_PATH: usize = 4096;
+
+/// Where a 2dsaigao wave cast from `start` facing `dir` blows after `distance` steps (see
+/// `dsaigao`); `clockwise` is S6 `wave-cw`. `path` receives the start and the cell after each
+/// step; a wave of [`MAX_PATH`] steps or more skips its repeating cycles and records at most
+/// [`MAX_PATH`] cells.
+fn wave_blast(
+    grid: &Grid,
+    start: Pos,
+    dir: Dir,
+    distance: u32,
+    clockwise: bool,
+    mut path: Option<&mut Vec<Pos>>,
+) -> Pos {
+    let mut pos = start;
+    let mut d = match dir {
+        Dir::Up => (-1, 1),
+        Dir::Down => (1, -1),
+        Dir::Left => (-1, -1),
+        Dir::Right => (1, 1),
+    };
+    let turn = |(dr, dc): (i32, i32)| if clockwise { (dc, -dr) } else { (dc, -dc) };
+    if let Some(path) = path.as_deref_mut() {
+        path.push(pos);
+    }
+    // The wave's state (cell, direction) repeats within 4·(N+2)·(M+2) steps; a long wave jumps
+    // over whole cycles instead of walking them.
+    let width = grid.cols() as usize + 2;
+    let states = 4 * (grid.rows() as usize + 2) * width;
+    // A recorded path stays whole while it fits in MAX_PATH; beyond, cycles are skipped too.
+    let skip = distance as usize > states && (path.is_none() || distance as usize >= MAX_PATH);
+    let mut seen: Vec<u32> = if skip {
+        vec![u32::MAX; states]
+    } else {
+        Vec::new()
+    };
+    let mut remaining = distance;
+    let mut step = 0u32;
+    while remaining > 0 {
+        if !seen.is_empty() {
+            let heading = match d {
+                (-1, -1) => 0,
+                (-1, 1) => 1,
+                (1, -1) => 2,
+                _ => 3,
+            };
+            let key = (pos.row as usize * width + pos.col as usize) * 4 + heading;
+            if seen[key] == u32::MAX {
+                seen[key] = step;
+            } else {
+                remaining %= step - seen[key];
+                seen = Vec::new();
+                if remaining == 0 {
+                    break;
+                }
+            }
+        }
+        let next = pos.offset(d.0, d.1);
+        if grid.is_blocked(next) {
+            let old = d;
+            d = turn(d);
+            let middle = pos.offset((old.0 + d.0) / 2, (old.1 + d.1) / 2);
+            if grid.is_blocked(middle) {
+                d = turn(d);
+            } else {
+                pos = middle;
+            }
+        } else {
+            pos = next;
+        }
+        if let Some(path) = path.as_deref_mut().filter(|path| path.len() < MAX_PATH) {
+            path.push(pos);
+        }
+        remaining -= 1;
+        step += 1;
+    }
+    pos
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The wave walked step by step, as the statement describes it.
+    fn walk(grid: &Grid, start: Pos, dir: Dir, distance: u32, clockwise: bool) -> Pos {
+        let mut pos = start;
+        let mut d = match dir {
+            Dir::Up => (-1, 1),
+            Dir::Down => (1, -1),
+            Dir::Left => (-1, -1),
+            Dir::Right => (1, 1),
+        };
+        for _ in 0..distance {
+            let next = pos.offset(d.0, d.1);
+            if grid.is_blocked(next) {
+                let old = d;
+                d = if clockwise { (d.1, -d.0) } else { (d.1, -d.1) };
+                let middle = pos.offset((old.0 + d.0) / 2, (old.1 + d.1) / 2);
+                if grid.is_blocked(middle) {
+                    d = if clockwise { (d.1, -d.0) } else { (d.1, -d.1) };
+                } else {
+                    pos = middle;
+                }
+            } else {
+                pos = next;
+            }
+        }
+        pos
+    }
+
+    #[test]
+    fn sample_corner_wave_comes_back() {
+        // The statement's first sample: from (1, 1) facing left, distance 1, the wave hits the
+        // corner and blows on the caster.
+        let grid = Grid::new(
+            2,
+            4,
+            vec![false, false, false, false, false, false, false, true],
+        )
+        .unwrap();
+        assert_eq!(
+            wave_blast(&grid, Pos::new(1, 2), Dir::Left, 1, false, None),
+            Pos::new(1, 2)
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn long_waves_skip_cycles_exactly(
+            rows in 1i64..6, cols in 1i64..6, bits in any::<u64>(), start in 0usize..36,
+            dir in 0i64..4, distance in 0u32..3000, clockwise in any::<bool>(),
+        ) {
+            let cells: Vec<bool> = (0..rows * cols).map(|k| bits >> k & 1 == 1 && k % 3 != 0).collect();
+            let grid = Grid::new(rows, cols, cells).unwrap();
+            let free: Vec<Pos> = (1..=rows as i32)
+                .flat_map(|r| (1..=cols as i32).map(move |c| Pos::new(r, c)))
+                .filter(|&p| grid.is_free(p))
+                .collect();
+            prop_assume!(!free.is_empty());
+            let start = free[start % free.len()];
+            let dir = Dir::from_code(dir).unwrap();
+            let mut path = Vec::new();
+            let blast = wave_blast(&grid, start, dir, distance, clockwise, Some(&mut path));
+            prop_assert_eq!(blast, walk(&grid, start, dir, distance, clockwise));
+            prop_assert_eq!(path.len(), (distance as usize + 1).min(MAX_PATH));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        #[test]
+        fn very_long_waves(bits in any::<u64>(), distance in 5000u32..100_000, clockwise in any::<bool>()) {
+            let cells: Vec<bool> = (0..20).map(|k| bits >> k & 1 == 1 && k != 7).collect();
+            let grid = Grid::new(4, 5, cells).unwrap();
+            let start = Pos::new(2, 3);
+            for dir in [Dir::Up, Dir::Down, Dir::Left, Dir::Right] {
+                let mut path = Vec::new();
+                let blast = wave_blast(&grid, start, dir, distance, clockwise, Some(&mut path));
+                prop_assert_eq!(blast, walk(&grid, start, dir, distance, clockwise));
+                prop_assert_eq!(wave_blast(&grid, start, dir, distance, clockwise, None), blast);
+                prop_assert!(path.len() <= MAX_PATH);
             }
         }
     }

@@ -32,7 +32,7 @@
 //! | `boost_end` | `piece`, `a`, `b` | a boost expired (attributes after) |
 //! | `knockback` | `piece`, `from`, `to`, `by` | rabiribi push |
 //! | `freeze` | `piece`, `rounds`, `by` | firework; `rounds` is the freeze counter after |
-//! | `wave` | `piece`, `path` (positions, caster first), `blast` | 2dsaigao's wave and where it blew |
+//! | `wave` | `piece`, `path` (positions, caster first; at most 4096, repeating cycles of longer waves left out), `blast` | 2dsaigao's wave and where it blew |
 //! | `silence` | `piece`, `rounds`, `by` | silence counter after |
 //! | `backward` | `piece`, `to_round`, `pos`, `dir`, `a`, `b` | state restored |
 //! | `matching` | `piece`, `pairs` | hupraise; `pairs` is the printed number |
