@@ -74,3 +74,23 @@ fn rule_cases() {
     assert_eq!(checked, 23);
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// Malformed or extreme inputs end in an error or an answer, never a panic: every token of the
+/// published sample replaced in turn by values that break guarantees or sit at the limits.
+#[test]
+fn mutated_inputs_never_panic() {
+    let sample = fixture("sample/1.in");
+    let tokens: Vec<&str> = sample.split_whitespace().collect();
+    let replacements = ["0", "-1", "1000000000", "99999999999999999999", "x", "3", "1000", "2dsaigao"];
+    for k in 0..tokens.len() {
+        for replacement in replacements {
+            let mut mutated = tokens.clone();
+            mutated[k] = replacement;
+            let text = mutated.join(" ");
+            let _ = judge(&text, Rules::official(), |_| {});
+            let _ = judge(&text, Rules::statement(), |_| {});
+        }
+        let truncated = tokens[..k].join(" ");
+        let _ = judge(&truncated, Rules::official(), |_| {});
+    }
+}
