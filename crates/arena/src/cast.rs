@@ -15,6 +15,19 @@
 //! A piece casts when it is alive, its cooldown is 0, it is not silenced and no earlier piece of
 //! its team cast gugugugu this round; casting sets its cooldown to z. A piece skipped this way
 //! keeps cooldown 0 and casts as soon as it can.
+//!
+//! | skill | effect | official quirks (switch for the other reading) |
+//! | --- | --- | --- |
+//! | toolihai | none; firework remembers the last caster | |
+//! | faceking | every piece turns 90° counter-clockwise | living pieces only (`face-dead`) |
+//! | onepunch | a += v until the start of round H + l | expiry subtracts v from b twice (`punch-b`) |
+//! | rabiribi | pushes the pieces in the sector of size v one cell forward, through obstacles, wrapping at the edges | allies and dead pieces too (`rabi-enemy`, `rabi-alive`), no shadows (`rabi-shadow`, `shadow-any`), sideways ≤ forward (`rabi-narrow`), facing down uses the sector to the right (`rabi-down`) |
+//! | firework | the last toolihai caster (else the caster) cannot move for l rounds | even a dead target (`fire-alive`); ends at the start of H + l (`fire-full`); durations add (`effect-max`) |
+//! | viuganda | revives the farthest dead ally, else the nearest dead enemy | ties to the highest index |
+//! | 2dsaigao | a diagonal wave of o steps, then silence for l rounds within distance v | the turn is (dx, dy) → (dy, −dy) (`wave-cw`); durations add (`effect-max`) |
+//! | gugugugu | the rest of the team skips casting this round | |
+//! | backward | the caster returns to its state of round H − l (not its cooldown) | the state logged after the round's respawns (`hist-pre`) |
+//! | hupraise | prints a maximum red–blue matching, a_r xor a_b ≡ 0 (mod 3) | dead pieces too (`hup-alive`), current a (`hup-orig`) |
 
 use crate::event::{Event, Sink};
 use crate::game::{Game, Team};

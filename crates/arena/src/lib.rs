@@ -13,13 +13,15 @@
 //!
 //! Modules, one concept each: [`grid`] (cells, facings, obstacles), [`skill`] (the ten skills),
 //! [`game`] (the input model), [`io`] (the text format), [`rules`] (official vs statement
-//! readings), [`sim`] (the round loop), the skills' effects and the fights (private modules
-//! `cast` and `fight`, documented on [`sim`]), [`strength`] (exact C(a, b) comparison),
+//! readings), [`sim`] (the round loop), [`cast`] (the skills' effects, one function each),
+//! [`fight`] (the duels in a cell), [`strength`] (exact C(a, b) comparison),
 //! [`gcc_sort`] (libstdc++'s `std::sort`), [`matching`] (hupraise), [`event`] (the trace).
 
 #![warn(missing_docs)]
 
+pub mod cast;
 pub mod event;
+pub mod fight;
 pub mod game;
 pub mod gcc_sort;
 pub mod generate;
@@ -30,9 +32,6 @@ pub mod rules;
 pub mod sim;
 pub mod skill;
 pub mod strength;
-
-mod cast;
-mod fight;
 
 use arbiter_scan::{ScanError, Scanner};
 
