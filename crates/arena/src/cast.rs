@@ -407,11 +407,16 @@ impl Hupraise {
         matches!((x, y), (Some(x), Some(y)) if (x ^ y) % 3 == 0)
     }
 
-    /// Sets piece `j`'s value and redoes its edges if it changed.
+    /// Sets piece `j`'s value, redoing its edges if it changed.
+    #[inline]
     fn update(&mut self, j: usize, value: Option<u32>) {
-        if self.value[j] == value {
-            return;
+        if self.value[j] != value {
+            self.change(j, value);
         }
+    }
+
+    /// Redoes the edges of piece `j`, whose value becomes `value`.
+    fn change(&mut self, j: usize, value: Option<u32>) {
         self.value[j] = value;
         let (team, k) = self.side[j];
         match team {
