@@ -1,7 +1,7 @@
 #!/bin/sh
 # Skill arena timings: the official data (20 games) and the generated maximum-size input
-# (T = 20, N = M = 100, K = 200, R = 1000, seed 2018); best of $RUNS runs (default 10) of the
-# release binary, wall and CPU (user + system) seconds.
+# (T = 20, N = M = 100, K = 200, R = 1000, seed 2018); best and median wall-clock milliseconds of
+# $RUNS runs (default 10) of the release binary, process start and file reading included.
 #
 #   bench/arena.sh [REFERENCE.cpp]
 #
@@ -20,29 +20,29 @@ if [ -n "$reference" ]; then
     g++ -O2 -o "$work/reference" "$reference"
 fi
 
-# best INPUT OUTPUT PROGRAM...: prints the best wall and CPU seconds over $runs runs.
+# best INPUT OUTPUT PROGRAM...: prints the best and the median wall milliseconds of $runs runs.
 best() {
     input=$1 output=$2
     shift 2
-    best_wall=999 best_cpu=999 i=0
+    : > "$work/times"
+    i=0
     while [ "$i" -lt "$runs" ]; do
-        /usr/bin/time -f "%e %U %S" -o "$work/time" "$@" < "$input" > "$output"
-        read -r wall user sys < "$work/time"
-        cpu=$(echo "$user + $sys" | bc)
-        best_wall=$(echo "if ($wall < $best_wall) $wall else $best_wall" | bc)
-        best_cpu=$(echo "if ($cpu < $best_cpu) $cpu else $best_cpu" | bc)
+        start=$(date +%s%N)
+        "$@" < "$input" > "$output"
+        end=$(date +%s%N)
+        echo $(((end - start) / 1000)) >> "$work/times"
         i=$((i + 1))
     done
-    echo "$best_wall $best_cpu"
+    sort -n "$work/times" | awk '{ t[NR] = $1 } END { printf "%.1f %.1f\n", t[1] / 1000, t[int((NR + 1) / 2)] / 1000 }'
 }
 
-printf '%-36s %8s %8s\n' "input / program" "wall s" "cpu s"
+printf '%-36s %9s %9s\n' "input / program" "best ms" "median ms"
 for name in official max; do
     times=$(best "$work/$name.in" "$work/$name.arbiter" target/release/arbiter arena)
-    printf '%-36s %8s %8s\n' "$name / arbiter arena" $times
+    printf '%-36s %9s %9s\n' "$name / arbiter arena" $times
     if [ -n "$reference" ]; then
         times=$(best "$work/$name.in" "$work/$name.reference" "$work/reference")
-        printf '%-36s %8s %8s\n' "$name / reference (g++ -O2)" $times
+        printf '%-36s %9s %9s\n' "$name / reference (g++ -O2)" $times
         if cmp -s "$work/$name.arbiter" "$work/$name.reference"; then
             echo "  outputs identical"
         else

@@ -172,7 +172,15 @@ impl<'g, S: Sink> Arena<'g, S> {
             pieces,
             round: 0,
             last_toolihai: None,
-            history: vec![Vec::new(); game.pieces().len()],
+            history: game
+                .pieces()
+                .iter()
+                .map(|spec| match spec.skill {
+                    // One snapshot a round (R ≤ 1000, checked when the game was built).
+                    Skill::Backward { .. } => Vec::with_capacity(game.rounds() as usize + 1),
+                    _ => Vec::new(),
+                })
+                .collect(),
             matchings: Vec::new(),
             sink,
             cell_teams: vec![0; (game.grid().rows() * game.grid().cols()) as usize],
