@@ -426,10 +426,9 @@ impl Hupraise {
                     .set_row(k, |r| Self::pairable(value, values[blue[r]]));
             }
             Team::Blue => {
-                for (l, &red) in self.members[0].iter().enumerate() {
-                    let on = Self::pairable(self.value[red], value);
-                    self.matching.set_edge(l, k, on);
-                }
+                let (red, values) = (&self.members[0], &self.value);
+                self.matching
+                    .set_column(k, |l| Self::pairable(values[red[l]], value));
             }
         }
     }

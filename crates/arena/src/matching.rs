@@ -16,6 +16,8 @@
 //! assert_eq!(matching.maximize(), 1);
 //! matching.set_edge(1, 1, true);
 //! assert_eq!(matching.maximize(), 2);
+//! matching.set_column(0, |_| false);
+//! assert_eq!(matching.maximize(), 1);
 //! ```
 //!
 //! Kuhn's augmenting paths over bitsets: the unvisited right vertices are a bitset, so a step of
@@ -93,6 +95,22 @@ impl Matching {
         let r = self.left_partner[l];
         if r != NONE && !self.has_edge(l, r) {
             self.unpair(l);
+        }
+    }
+
+    /// Replaces the edges of right vertex `r` by `edge(l)` for every left vertex `l`.
+    pub fn set_column(&mut self, r: usize, edge: impl Fn(usize) -> bool) {
+        let (word, bit) = (r / 64, 1u64 << (r % 64));
+        for l in 0..self.left_partner.len() {
+            let cell = &mut self.adjacency[l * self.words + word];
+            if edge(l) {
+                *cell |= bit;
+            } else {
+                *cell &= !bit;
+                if self.left_partner[l] == r {
+                    self.unpair(l);
+                }
+            }
         }
     }
 
@@ -231,6 +249,13 @@ mod tests {
                 }
                 let row = edges[l].clone();
                 matching.set_row(l, |r| row[r]);
+                // And one column.
+                let r = (seed >> 32) as usize % right;
+                for (l, row) in edges.iter_mut().enumerate() {
+                    row[r] = (seed >> (l % 64)) & 1 == 1;
+                }
+                let column: Vec<bool> = edges.iter().map(|row| row[r]).collect();
+                matching.set_column(r, |l| column[l]);
                 for &(cl, cr, on) in changes.iter().skip(step * 5).take(5) {
                     let (cl, cr) = (cl % left, cr % right);
                     edges[cl][cr] = on;
