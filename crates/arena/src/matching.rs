@@ -133,6 +133,10 @@ impl Matching {
         // vertex until the matching changes: they stay visited for the next searches.
         self.unvisited.fill(u64::MAX);
         for l in 0..self.left_partner.len() {
+            // Every augmenting path ends at a free right vertex; with none left, this is maximum.
+            if self.size == self.right {
+                break;
+            }
             if self.left_partner[l] == NONE && self.augment(l) {
                 self.size += 1;
                 self.unvisited.fill(u64::MAX);
