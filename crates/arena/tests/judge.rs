@@ -81,7 +81,16 @@ fn rule_cases() {
 fn mutated_inputs_never_panic() {
     let sample = fixture("sample/1.in");
     let tokens: Vec<&str> = sample.split_whitespace().collect();
-    let replacements = ["0", "-1", "1000000000", "99999999999999999999", "x", "3", "1000", "2dsaigao"];
+    let replacements = [
+        "0",
+        "-1",
+        "1000000000",
+        "99999999999999999999",
+        "x",
+        "3",
+        "1000",
+        "2dsaigao",
+    ];
     for k in 0..tokens.len() {
         for replacement in replacements {
             let mut mutated = tokens.clone();
@@ -92,5 +101,19 @@ fn mutated_inputs_never_panic() {
         }
         let truncated = tokens[..k].join(" ");
         let _ = judge(&truncated, Rules::official(), |_| {});
+    }
+}
+
+/// Generated inputs on small crowded boards (`examples/random_input.rs`), answered by the official
+/// program: thousands of fights between equally strong pieces, so the libstdc++ order matters.
+#[test]
+fn crowded_random_inputs_match_the_official_program() {
+    for n in 1..=6 {
+        let input = fixture(&format!("random/{n}.in"));
+        assert_eq!(
+            run(&input, "official"),
+            fixture(&format!("random/{n}.ans")),
+            "random/{n}"
+        );
     }
 }
