@@ -1,0 +1,549 @@
+//! Step (4) of a round: the pieces cast their skills in index order, one function per skill.
+//!
+//! ```
+//! use arbiter_arena::io::parse_game;
+//! use arbiter_arena::rules::Rules;
+//! use arbiter_arena::sim::play;
+//! use arbiter_scan::Scanner;
+//!
+//! // The statement's third sample game: backward 2 every second round keeps the piece in place.
+//! let text = "1 4 1 4\n0 0 0 0\n1 1 1 1 0 3 3 2 2 backward 2\n";
+//! let game = parse_game(&mut Scanner::new(text)).unwrap();
+//! assert_eq!(play(&game, Rules::official()).unwrap().to_string(), "1 2\n");
+//! ```
+//!
+//! A piece casts when it is alive, its cooldown is 0, it is not silenced and no earlier piece of
+//! its team cast gugugugu this round; casting sets its cooldown to z. A piece skipped this way
+//! keeps cooldown 0 and casts as soon as it can.
+//!
+//! | skill | effect | official quirks (switch for the other reading) |
+//! | --- | --- | --- |
+//! | toolihai | none; firework remembers the last caster | |
+//! | faceking | every piece turns 90° counter-clockwise | living pieces only (`face-dead`) |
+//! | onepunch | a += v until the start of round H + l | expiry subtracts v from b twice (`punch-b`) |
+//! | rabiribi | pushes the pieces in the sector of size v one cell forward, through obstacles, wrapping at the edges | allies and dead pieces too (`rabi-enemy`, `rabi-alive`), no shadows (`rabi-shadow`, `shadow-any`), sideways ≤ forward (`rabi-narrow`), facing down uses the sector to the right (`rabi-down`) |
+//! | firework | the last toolihai caster (else the caster) cannot move for l rounds | even a dead target (`fire-alive`); ends at the start of H + l (`fire-full`); durations add (`effect-max`) |
+//! | viuganda | revives the farthest dead ally, else the nearest dead enemy | ties to the highest index |
+//! | 2dsaigao | a diagonal wave of o steps, then silence for l rounds within distance v | the turn is (dx, dy) → (dy, −dy) (`wave-cw`); durations add (`effect-max`) |
+//! | gugugugu | the rest of the team skips casting this round | |
+//! | backward | the caster returns to its state of round H − l (not its cooldown) | the state logged after the round's respawns (`hist-pre`) |
+//! | hupraise | prints a maximum red–blue matching, a_r xor a_b ≡ 0 (mod 3) | dead pieces too (`hup-alive`), current a (`hup-orig`) |
+
+use crate::event::{Event, Sink};
+use crate::game::{Game, Team};
+use crate::grid::Grid;
+use crate::grid::{Dir, Pos};
+use crate::matching::Matching;
+use crate::sim::{Arena, RunError};
+use crate::skill::Skill;
+
+impl<S: Sink> Arena<'_, S> {
+    /// Every piece, in index order, casts if it can.
+    pub(crate) fn cast_all(&mut self) -> Result<(), RunError> {
+        let mut skipped = [false; 2];
+        for i in 0..self.pieces.len() {
+            let spec = self.spec(i);
+            let piece = &self.pieces[i];
+            let idle = self.rules.respawn_idle && piece.revived;
+            if !piece.alive() || piece.cooldown > 0 || piece.silence > 0 || idle {
+                continue;
+            }
+            if skipped[spec.team.index()] {
+                continue;
+            }
+            self.pieces[i].cooldown = u64::from(spec.cooldown);
+            let skill = spec.skill;
+            self.sink.emit(self.round, || Event::Cast { piece: i + 1, skill: skill.kind().name() });
+            match skill {
+                Skill::Toolihai => self.toolihai(i),
+                Skill::Faceking => self.faceking(),
+                Skill::Onepunch { boost, rounds } => self.onepunch(i, boost, rounds),
+                Skill::Rabiribi { size } => self.rabiribi(i, size),
+                Skill::Firework { rounds } => self.firework(i, rounds),
+                Skill::Viuganda => self.viuganda(i),
+                Skill::Dsaigao { distance, radius, rounds } => {
+                    self.dsaigao(i, distance, radius, rounds)
+                }
+                Skill::Gugugugu => {
+                    skipped[spec.team.index()] = true;
+                    let team = spec.team;
+                    self.sink.emit(self.round, || Event::Skip { team, by: i + 1 });
+                }
+                Skill::Backward { rounds } => self.go_back(i, rounds)?,
+                Skill::Hupraise => self.hupraise(i),
+            }
+        }
+        Ok(())
+    }
+
+    /// toolihai: no effect, but firework remembers the last piece (of either team) that cast it.
+    fn toolihai(&mut self, i: usize) {
+        self.last_toolihai = Some(i);
+    }
+
+    /// faceking: every living piece, the caster, frozen and silenced ones included, turns 90°
+    /// counter-clockwise. The text says "all pieces"; the official program skips dead ones
+    /// (`face-dead` turns them too).
+    fn faceking(&mut self) {
+        for j in 0..self.pieces.len() {
+            if self.pieces[j].alive() || self.rules.face_dead {
+                let dir = self.pieces[j].dir.counter_clockwise();
+                self.pieces[j].dir = dir;
+                self.sink.emit(self.round, || Event::Turn { piece: j + 1, dir, cause: "faceking" });
+            }
+        }
+    }
+
+    /// onepunch: a += v now; at the start of round H + l the boost expires (see the count-down
+    /// step). Boosts stack and expire separately.
+    fn onepunch(&mut self, i: usize, boost: u32, rounds: u32) {
+        let expiry = u64::from(self.round) + u64::from(rounds);
+        let piece = &mut self.pieces[i];
+        piece.a = piece.a.saturating_add(boost);
+        piece.boosts.push_back(expiry);
+        let (a, b) = (piece.a, piece.b);
+        self.sink.emit(self.round, || Event::Boost { piece: i + 1, a, b });
+    }
+
+    /// The (forward, sideways) unit vectors of a rabiribi cast facing `dir`.
+    ///
+    /// S5 `rabi-down`: the official program measures a down-facing caster's sector to its right
+    /// (as if it faced right) while pushing down; the text puts the sector in front.
+    fn sector_frame(&self, dir: Dir) -> ((i32, i32), (i32, i32)) {
+        match dir {
+            Dir::Up => ((-1, 0), (0, 1)),
+            Dir::Left => ((0, -1), (1, 0)),
+            Dir::Right => ((0, 1), (1, 0)),
+            Dir::Down if self.rules.rabi_down => ((1, 0), (0, 1)),
+            Dir::Down => ((0, 1), (1, 0)),
+        }
+    }
+
+    /// The widest sideways offset of the sector at `forward` cells ahead: the official sector
+    /// (sideways ≤ forward), or the figure's 1, 3, 5, … cells (S4 `rabi-narrow`).
+    fn sector_width(&self, forward: i64) -> i64 {
+        if self.rules.rabi_narrow { forward - 1 } else { forward }
+    }
+
+    /// Whether the cell at (`forward`, `side`) of a rabiribi sector is hidden by an obstacle:
+    /// an obstacle at (f′, s′) hides the cone f > f′, |s − s′| ≤ f − f′. S3 `rabi-shadow` counts
+    /// obstacles inside the sector, as the figure shows; `shadow-any` every obstacle ahead of the
+    /// caster. The official program has no shadows.
+    fn shadowed(
+        &self,
+        origin: Pos,
+        frame: ((i32, i32), (i32, i32)),
+        size: u32,
+        forward: i64,
+        side: i64,
+    ) -> bool {
+        if !self.rules.rabi_shadow && !self.rules.shadow_any {
+            return false;
+        }
+        let ((fr, fc), (sr, sc)) = frame;
+        for f in 1..forward {
+            let spread = forward - f;
+            for s in side - spread..=side + spread {
+                if !self.rules.shadow_any && (f > i64::from(size) || s.abs() > self.sector_width(f))
+                {
+                    continue;
+                }
+                let (f32_, s32) = (f as i32, s as i32);
+                let cell = origin.offset(fr * f32_ + sr * s32, fc * f32_ + sc * s32);
+                if self.game.grid().is_obstacle(cell) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// rabiribi: every piece in the sector of size v in front of the caster is pushed one cell
+    /// in the caster's facing; a push onto an obstacle goes on past it, and one off the board
+    /// comes back on the opposite edge, until it lands on a free cell.
+    ///
+    /// Official: the sector holds the cells with 1 ≤ forward ≤ v and |sideways| ≤ forward, and
+    /// every piece in it is pushed, allies and dead pieces included (S1 `rabi-enemy`, S2
+    /// `rabi-alive` follow the text: enemies only, living only).
+    fn rabiribi(&mut self, i: usize, size: u32) {
+        let caster = &self.pieces[i];
+        let (origin, dir) = (caster.pos, caster.dir);
+        let team = self.spec(i).team;
+        let frame = self.sector_frame(dir);
+        let ((fr, fc), (sr, sc)) = frame;
+        for j in 0..self.pieces.len() {
+            if j == i
+                || (self.rules.rabi_enemy && self.spec(j).team == team)
+                || (self.rules.rabi_alive && !self.pieces[j].alive())
+            {
+                continue;
+            }
+            let from = self.pieces[j].pos;
+            let (dr, dc) = ((from.row - origin.row) as i64, (from.col - origin.col) as i64);
+            let forward = dr * fr as i64 + dc * fc as i64;
+            let side = dr * sr as i64 + dc * sc as i64;
+            if forward < 1 || forward > i64::from(size) || side.abs() > self.sector_width(forward) {
+                continue;
+            }
+            if self.shadowed(origin, frame, size, forward, side) {
+                continue;
+            }
+            let to = self.knock(from, dir);
+            self.pieces[j].pos = to;
+            self.sink.emit(self.round, || Event::Knockback { piece: j + 1, from, to, by: i + 1 });
+        }
+    }
+
+    /// Where a knockback from `from` in direction `dir` lands.
+    fn knock(&self, from: Pos, dir: Dir) -> Pos {
+        let grid = self.game.grid();
+        let mut pos = from.step(dir);
+        // Every pass either wraps or moves one cell along a line that holds `from`, which is free,
+        // so this ends within one lap.
+        while grid.is_blocked(pos) {
+            if pos.row == 0 {
+                pos.row = grid.rows();
+            } else if pos.row == grid.rows() + 1 {
+                pos.row = 1;
+            } else if pos.col == 0 {
+                pos.col = grid.cols();
+            } else if pos.col == grid.cols() + 1 {
+                pos.col = 1;
+            } else {
+                pos = pos.step(dir);
+            }
+        }
+        pos
+    }
+
+    /// Adds an effect of `rounds` to a counter: the official durations add up; S9 `effect-max`
+    /// keeps the latest end.
+    fn lengthen(&self, counter: u64, rounds: u64) -> u64 {
+        if self.rules.effect_max { counter.max(rounds) } else { counter.saturating_add(rounds) }
+    }
+
+    /// firework: the last piece that ever cast toolihai cannot move for l rounds; if nobody has,
+    /// the caster. Official: the target may be dead (the freeze is then wasted; `fire-alive`
+    /// freezes the caster instead), and the freeze ends at the start of round H + l, costing
+    /// l − 1 moves (`fire-full`: l moves).
+    fn firework(&mut self, i: usize, rounds: u32) {
+        let target = match self.last_toolihai {
+            Some(t) if !self.rules.fire_alive || self.pieces[t].alive() => t,
+            _ => i,
+        };
+        let rounds = u64::from(rounds) + u64::from(self.rules.fire_full);
+        let freeze = self.lengthen(self.pieces[target].freeze, rounds);
+        self.pieces[target].freeze = freeze;
+        self.sink.emit(self.round, || Event::Freeze {
+            piece: target + 1,
+            rounds: freeze,
+            by: i + 1,
+        });
+    }
+
+    /// viuganda: revives the dead piece of its own team farthest from the caster, else the dead
+    /// enemy nearest to it (Manhattan distance, ties to the highest index). A revived piece with a
+    /// higher index casts later in this round if it can.
+    fn viuganda(&mut self, i: usize) {
+        let origin = self.pieces[i].pos;
+        let team = self.spec(i).team;
+        let mut own: Option<(i64, usize)> = None;
+        let mut enemy: Option<(i64, usize)> = None;
+        for j in 0..self.pieces.len() {
+            if self.pieces[j].alive() {
+                continue;
+            }
+            let distance = origin.distance(self.pieces[j].pos);
+            if self.spec(j).team == team {
+                if own.is_none_or(|(best, _)| distance >= best) {
+                    own = Some((distance, j));
+                }
+            } else if enemy.is_none_or(|(best, _)| distance <= best) {
+                enemy = Some((distance, j));
+            }
+        }
+        if let Some((_, j)) = own.or(enemy) {
+            self.respawn(j, Some(i));
+        }
+    }
+
+    /// 2dsaigao: a wave leaves diagonally to the caster's front-right and travels o steps. When
+    /// its next cell is blocked it turns and tries `pos + (old + new) / 2`; if that is blocked
+    /// too it turns again and stays; either way the attempt costs a step. Then every piece (both
+    /// teams, dead ones and the caster included) within Manhattan distance v of the blast cannot
+    /// cast until the start of round H + l.
+    ///
+    /// S6 `wave-cw`: the text turns the wave 90° clockwise; the official program maps (dx, dy)
+    /// to (dy, −dy), which is a reversal for up-right and down-left.
+    fn dsaigao(&mut self, i: usize, distance: u32, radius: u32, rounds: u32) {
+        let (blast, path) = self.wave(i, distance);
+        if !path.is_empty() {
+            self.sink.emit(self.round, || Event::Wave { piece: i + 1, path, blast });
+        }
+        for j in 0..self.pieces.len() {
+            if self.pieces[j].pos.distance(blast) <= i64::from(radius) {
+                let silence = self.lengthen(self.pieces[j].silence, u64::from(rounds));
+                self.pieces[j].silence = silence;
+                self.sink.emit(self.round, || Event::Silence {
+                    piece: j + 1,
+                    rounds: silence,
+                    by: i + 1,
+                });
+            }
+        }
+    }
+
+    /// The wave's blast cell, and its path when a sink listens (empty otherwise).
+    fn wave(&mut self, i: usize, distance: u32) -> (Pos, Vec<Pos>) {
+        let piece = &self.pieces[i];
+        let mut path = Vec::new();
+        let record = self.sink.listening().then_some(&mut path);
+        let blast = wave_blast(
+            self.game.grid(),
+            piece.pos,
+            piece.dir,
+            distance,
+            self.rules.wave_cw,
+            record,
+        );
+        (blast, path)
+    }
+
+    /// hupraise: prints the size of a maximum matching between red and blue pieces, a pair
+    /// allowed when a_red xor a_blue is a multiple of 3. Official: all pieces, dead ones included
+    /// (`hup-alive`: living only), with the current a (`hup-orig`: the starting a).
+    fn hupraise(&mut self, i: usize) {
+        let mut hup = self.hupraise.take().unwrap_or_else(|| Hupraise::new(self.game));
+        for j in 0..self.pieces.len() {
+            let piece = &self.pieces[j];
+            let value = if self.rules.hup_alive && !piece.alive() {
+                None
+            } else if self.rules.hup_orig {
+                Some(self.spec(j).a)
+            } else {
+                Some(piece.a)
+            };
+            hup.update(j, value);
+        }
+        let pairs = hup.matching.maximize();
+        self.hupraise = Some(hup);
+        self.matchings.push(pairs);
+        self.sink.emit(self.round, || Event::Matching { piece: i + 1, pairs });
+    }
+}
+
+/// Hupraise's graph, kept between casts: only the pieces whose value changed are redone.
+#[derive(Debug, Clone)]
+pub(crate) struct Hupraise {
+    matching: Matching,
+    /// Each piece's team and its index among the pieces of that team.
+    side: Vec<(Team, usize)>,
+    /// The pieces of each team.
+    members: [Vec<usize>; 2],
+    /// The a each piece had at the last update; `None` leaves it out.
+    value: Vec<Option<u32>>,
+}
+
+impl Hupraise {
+    fn new(game: &Game) -> Hupraise {
+        let mut members = [Vec::new(), Vec::new()];
+        let side = game
+            .pieces()
+            .iter()
+            .enumerate()
+            .map(|(j, spec)| {
+                let list = &mut members[spec.team.index()];
+                list.push(j);
+                (spec.team, list.len() - 1)
+            })
+            .collect();
+        let matching = Matching::new(members[0].len(), members[1].len());
+        Hupraise { matching, side, members, value: vec![None; game.pieces().len()] }
+    }
+
+    fn pairable(x: Option<u32>, y: Option<u32>) -> bool {
+        matches!((x, y), (Some(x), Some(y)) if (x ^ y) % 3 == 0)
+    }
+
+    /// Sets piece `j`'s value, redoing its edges if it changed.
+    #[inline]
+    fn update(&mut self, j: usize, value: Option<u32>) {
+        if self.value[j] != value {
+            self.change(j, value);
+        }
+    }
+
+    /// Redoes the edges of piece `j`, whose value becomes `value`.
+    fn change(&mut self, j: usize, value: Option<u32>) {
+        self.value[j] = value;
+        let (team, k) = self.side[j];
+        match team {
+            Team::Red => {
+                let (blue, values) = (&self.members[1], &self.value);
+                self.matching.set_row(k, |r| Self::pairable(value, values[blue[r]]));
+            }
+            Team::Blue => {
+                let (red, values) = (&self.members[0], &self.value);
+                self.matching.set_column(k, |l| Self::pairable(values[red[l]], value));
+            }
+        }
+    }
+}
+
+/// Longest wave path kept for the trace.
+const MAX_PATH: usize = 4096;
+
+/// Where a 2dsaigao wave cast from `start` facing `dir` blows after `distance` steps (see
+/// `dsaigao`); `clockwise` is S6 `wave-cw`. `path` receives the start and the cell after each
+/// step; a wave of [`MAX_PATH`] steps or more skips its repeating cycles and records at most
+/// [`MAX_PATH`] cells.
+fn wave_blast(
+    grid: &Grid,
+    start: Pos,
+    dir: Dir,
+    distance: u32,
+    clockwise: bool,
+    mut path: Option<&mut Vec<Pos>>,
+) -> Pos {
+    let mut pos = start;
+    let mut d = match dir {
+        Dir::Up => (-1, 1),
+        Dir::Down => (1, -1),
+        Dir::Left => (-1, -1),
+        Dir::Right => (1, 1),
+    };
+    let turn = |(dr, dc): (i32, i32)| if clockwise { (dc, -dr) } else { (dc, -dc) };
+    if let Some(path) = path.as_deref_mut() {
+        path.push(pos);
+    }
+    // The wave's state (cell, direction) repeats within 4·(N+2)·(M+2) steps; a long wave jumps
+    // over whole cycles instead of walking them.
+    let width = grid.cols() as usize + 2;
+    let states = 4 * (grid.rows() as usize + 2) * width;
+    // A recorded path stays whole while it fits in MAX_PATH; beyond, cycles are skipped too.
+    let skip = distance as usize > states && (path.is_none() || distance as usize >= MAX_PATH);
+    let mut seen: Vec<u32> = if skip { vec![u32::MAX; states] } else { Vec::new() };
+    let mut remaining = distance;
+    let mut step = 0u32;
+    while remaining > 0 {
+        if !seen.is_empty() {
+            let heading = match d {
+                (-1, -1) => 0,
+                (-1, 1) => 1,
+                (1, -1) => 2,
+                _ => 3,
+            };
+            let key = (pos.row as usize * width + pos.col as usize) * 4 + heading;
+            if seen[key] == u32::MAX {
+                seen[key] = step;
+            } else {
+                remaining %= step - seen[key];
+                seen = Vec::new();
+                if remaining == 0 {
+                    break;
+                }
+            }
+        }
+        let next = pos.offset(d.0, d.1);
+        if grid.is_blocked(next) {
+            let old = d;
+            d = turn(d);
+            let middle = pos.offset((old.0 + d.0) / 2, (old.1 + d.1) / 2);
+            if grid.is_blocked(middle) {
+                d = turn(d);
+            } else {
+                pos = middle;
+            }
+        } else {
+            pos = next;
+        }
+        if let Some(path) = path.as_deref_mut().filter(|path| path.len() < MAX_PATH) {
+            path.push(pos);
+        }
+        remaining -= 1;
+        step += 1;
+    }
+    pos
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The wave walked step by step, as the statement describes it.
+    fn walk(grid: &Grid, start: Pos, dir: Dir, distance: u32, clockwise: bool) -> Pos {
+        let mut pos = start;
+        let mut d = match dir {
+            Dir::Up => (-1, 1),
+            Dir::Down => (1, -1),
+            Dir::Left => (-1, -1),
+            Dir::Right => (1, 1),
+        };
+        for _ in 0..distance {
+            let next = pos.offset(d.0, d.1);
+            if grid.is_blocked(next) {
+                let old = d;
+                d = if clockwise { (d.1, -d.0) } else { (d.1, -d.1) };
+                let middle = pos.offset((old.0 + d.0) / 2, (old.1 + d.1) / 2);
+                if grid.is_blocked(middle) {
+                    d = if clockwise { (d.1, -d.0) } else { (d.1, -d.1) };
+                } else {
+                    pos = middle;
+                }
+            } else {
+                pos = next;
+            }
+        }
+        pos
+    }
+
+    #[test]
+    fn sample_corner_wave_comes_back() {
+        // The statement's first sample: from (1, 1) facing left, distance 1, the wave hits the
+        // corner and blows on the caster.
+        let grid =
+            Grid::new(2, 4, vec![false, false, false, false, false, false, false, true]).unwrap();
+        assert_eq!(wave_blast(&grid, Pos::new(1, 2), Dir::Left, 1, false, None), Pos::new(1, 2));
+    }
+
+    proptest! {
+        #[test]
+        fn long_waves_skip_cycles_exactly(
+            rows in 1i64..6, cols in 1i64..6, bits in any::<u64>(), start in 0usize..36,
+            dir in 0i64..4, distance in 0u32..3000, clockwise in any::<bool>(),
+        ) {
+            let cells: Vec<bool> = (0..rows * cols).map(|k| bits >> k & 1 == 1 && k % 3 != 0).collect();
+            let grid = Grid::new(rows, cols, cells).unwrap();
+            let free: Vec<Pos> = (1..=rows as i32)
+                .flat_map(|r| (1..=cols as i32).map(move |c| Pos::new(r, c)))
+                .filter(|&p| grid.is_free(p))
+                .collect();
+            prop_assume!(!free.is_empty());
+            let start = free[start % free.len()];
+            let dir = Dir::from_code(dir).unwrap();
+            let mut path = Vec::new();
+            let blast = wave_blast(&grid, start, dir, distance, clockwise, Some(&mut path));
+            prop_assert_eq!(blast, walk(&grid, start, dir, distance, clockwise));
+            prop_assert_eq!(path.len(), (distance as usize + 1).min(MAX_PATH));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        #[test]
+        fn very_long_waves(bits in any::<u64>(), distance in 5000u32..100_000, clockwise in any::<bool>()) {
+            let cells: Vec<bool> = (0..20).map(|k| bits >> k & 1 == 1 && k != 7).collect();
+            let grid = Grid::new(4, 5, cells).unwrap();
+            let start = Pos::new(2, 3);
+            for dir in [Dir::Up, Dir::Down, Dir::Left, Dir::Right] {
+                let mut path = Vec::new();
+                let blast = wave_blast(&grid, start, dir, distance, clockwise, Some(&mut path));
+                prop_assert_eq!(blast, walk(&grid, start, dir, distance, clockwise));
+                prop_assert_eq!(wave_blast(&grid, start, dir, distance, clockwise, None), blast);
+                prop_assert!(path.len() <= MAX_PATH);
+            }
+        }
+    }
+}

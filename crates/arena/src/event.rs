@@ -1,0 +1,281 @@
+//! What happens during a game, one event at a time, for `arena trace` and the web viewer.
+//!
+//! ```
+//! use arbiter_arena::event::{Event, Sink};
+//!
+//! let mut seen = Vec::new();
+//! let mut sink = |round: u32, event: Event| seen.push((round, event));
+//! sink.emit(1, || Event::Matching { piece: 3, pairs: 2 });
+//! assert_eq!(seen, [(1, Event::Matching { piece: 3, pairs: 2 })]);
+//! ```
+//!
+//! The simulation calls [`Sink::emit`] with a closure that builds the event; the judge passes
+//! [`NoEvents`], whose `emit` does nothing, so no event is ever built when nobody listens.
+//!
+//! # JSON schema (one object per line, as `arena trace` writes it)
+//!
+//! Every object has `"game"` (1-based), `"round"` (0 for the set-up, 1..=R) and `"kind"`, plus
+//! the fields below.
+//! Pieces are 1-based indices as in the input; a position is `{"row": r, "col": c}`; a facing is
+//! `"up"`, `"down"`, `"left"` or `"right"`; a team `"red"` or `"blue"`; a strength `[a, b]`,
+//! meaning the binomial C(a, b).
+//!
+//! | kind | fields | meaning |
+//! | --- | --- | --- |
+//! | `start` | `rows`, `cols`, `obstacles` (list of positions), `pieces` (list of `{pos, dir, team, a, b, skill}`) | set-up |
+//! | `respawn` | `piece`, `pos`, `by` (reviving piece or null) | back to life with its starting a, b |
+//! | `move` | `piece`, `from`, `to` | one step forward |
+//! | `turn` | `piece`, `dir`, `cause` (`"blocked"` or `"faceking"`) | new facing |
+//! | `cast` | `piece`, `skill` | a skill is cast |
+//! | `skip` | `team`, `by` | gugugugu: the rest of the team skips casting |
+//! | `boost` | `piece`, `a`, `b` | onepunch started (attributes after) |
+//! | `boost_end` | `piece`, `a`, `b` | a boost expired (attributes after) |
+//! | `knockback` | `piece`, `from`, `to`, `by` | rabiribi push |
+//! | `freeze` | `piece`, `rounds`, `by` | firework; `rounds` is the freeze counter after |
+//! | `wave` | `piece`, `path` (positions, caster first; at most 4096, repeating cycles of longer waves left out), `blast` | 2dsaigao's wave and where it blew |
+//! | `silence` | `piece`, `rounds`, `by` | silence counter after |
+//! | `backward` | `piece`, `to_round`, `pos`, `dir`, `a`, `b` | state restored |
+//! | `matching` | `piece`, `pairs` | hupraise; `pairs` is the printed number |
+//! | `fight` | `pos`, `red`, `blue`, `red_strength`, `blue_strength`, `loser` (piece, or null if both die) | one duel |
+//! | `death` | `piece`, `pos`, `respawn_round` | a piece dies |
+//! | `end` | `positions` (list, piece order) | the final positions, as the judge prints them |
+
+use serde::Serialize;
+
+use crate::game::{Game, Team};
+use crate::grid::{Dir, Pos};
+
+/// One thing that happened. See the module docs for the JSON form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    /// The game's set-up.
+    Start {
+        /// N.
+        rows: i32,
+        /// M.
+        cols: i32,
+        /// Obstacles.
+        obstacles: Vec<Pos>,
+        /// Pieces as they start.
+        pieces: Vec<PieceStart>,
+    },
+    /// A piece comes back to life.
+    Respawn {
+        /// The piece.
+        piece: usize,
+        /// Where.
+        pos: Pos,
+        /// The viuganda caster, or `None` when the countdown ran out.
+        by: Option<usize>,
+    },
+    /// A step forward.
+    Move {
+        /// The piece.
+        piece: usize,
+        /// From.
+        from: Pos,
+        /// To.
+        to: Pos,
+    },
+    /// A change of facing.
+    Turn {
+        /// The piece.
+        piece: usize,
+        /// New facing.
+        dir: Dir,
+        /// `"blocked"` (turn-about) or `"faceking"`.
+        cause: &'static str,
+    },
+    /// A skill is cast.
+    Cast {
+        /// The caster.
+        piece: usize,
+        /// The skill's name.
+        skill: &'static str,
+    },
+    /// gugugugu: the rest of a team skips casting.
+    Skip {
+        /// The team.
+        team: Team,
+        /// The caster.
+        by: usize,
+    },
+    /// onepunch started.
+    Boost {
+        /// The piece.
+        piece: usize,
+        /// New a.
+        a: u32,
+        /// b.
+        b: u32,
+    },
+    /// A boost expired.
+    BoostEnd {
+        /// The piece.
+        piece: usize,
+        /// New a.
+        a: u32,
+        /// New b.
+        b: u32,
+    },
+    /// A rabiribi push.
+    Knockback {
+        /// The pushed piece.
+        piece: usize,
+        /// From.
+        from: Pos,
+        /// To.
+        to: Pos,
+        /// The caster.
+        by: usize,
+    },
+    /// A firework freeze.
+    Freeze {
+        /// The frozen piece.
+        piece: usize,
+        /// Freeze counter after.
+        rounds: u64,
+        /// The caster.
+        by: usize,
+    },
+    /// A 2dsaigao wave.
+    Wave {
+        /// The caster.
+        piece: usize,
+        /// Cells the wave went through, the caster's first.
+        path: Vec<Pos>,
+        /// Where it blew.
+        blast: Pos,
+    },
+    /// A piece silenced by a 2dsaigao blast.
+    Silence {
+        /// The piece.
+        piece: usize,
+        /// Silence counter after.
+        rounds: u64,
+        /// The caster.
+        by: usize,
+    },
+    /// backward.
+    Backward {
+        /// The caster.
+        piece: usize,
+        /// The round whose state was restored.
+        to_round: u32,
+        /// Position after.
+        pos: Pos,
+        /// Facing after.
+        dir: Dir,
+        /// a after.
+        a: u32,
+        /// b after.
+        b: u32,
+    },
+    /// hupraise's printed number.
+    Matching {
+        /// The caster.
+        piece: usize,
+        /// Size of the maximum matching.
+        pairs: usize,
+    },
+    /// One duel.
+    Fight {
+        /// The cell.
+        pos: Pos,
+        /// Red's fighter.
+        red: usize,
+        /// Blue's fighter.
+        blue: usize,
+        /// Red's (a, b).
+        red_strength: (u32, u32),
+        /// Blue's (a, b).
+        blue_strength: (u32, u32),
+        /// The loser, `None` when both die.
+        loser: Option<usize>,
+    },
+    /// A death.
+    Death {
+        /// The piece.
+        piece: usize,
+        /// Where.
+        pos: Pos,
+        /// The round it respawns at the start of.
+        respawn_round: u64,
+    },
+    /// The final positions.
+    End {
+        /// In piece order.
+        positions: Vec<Pos>,
+    },
+}
+
+impl Event {
+    /// The `start` event of `setup`.
+    pub fn start(setup: &Game) -> Event {
+        Event::Start {
+            rows: setup.grid().rows(),
+            cols: setup.grid().cols(),
+            obstacles: setup.grid().obstacles().collect(),
+            pieces: setup
+                .pieces()
+                .iter()
+                .map(|p| PieceStart {
+                    pos: p.pos,
+                    dir: p.dir,
+                    team: p.team,
+                    a: p.a,
+                    b: p.b,
+                    skill: p.skill.kind().name(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A piece in the `start` event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PieceStart {
+    /// Starting cell.
+    pub pos: Pos,
+    /// Facing.
+    pub dir: Dir,
+    /// Team.
+    pub team: Team,
+    /// a.
+    pub a: u32,
+    /// b.
+    pub b: u32,
+    /// Skill name.
+    pub skill: &'static str,
+}
+
+/// Where the simulation reports events.
+pub trait Sink {
+    /// Reports the event `event()` of round `round`; a sink that does not listen never calls it.
+    fn emit(&mut self, round: u32, event: impl FnOnce() -> Event);
+
+    /// Whether events are wanted at all, for details that cost something to collect.
+    fn listening(&self) -> bool {
+        true
+    }
+}
+
+/// The sink of the judge: events are not even built.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoEvents;
+
+impl Sink for NoEvents {
+    #[inline(always)]
+    fn emit(&mut self, _round: u32, _event: impl FnOnce() -> Event) {}
+
+    fn listening(&self) -> bool {
+        false
+    }
+}
+
+impl<F: FnMut(u32, Event)> Sink for F {
+    fn emit(&mut self, round: u32, event: impl FnOnce() -> Event) {
+        self(round, event());
+    }
+}

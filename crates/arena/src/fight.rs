@@ -1,0 +1,187 @@
+//! Step (5) of a round: fights in every cell that holds living pieces of both teams.
+//!
+//! ```
+//! use arbiter_arena::io::parse_game;
+//! use arbiter_arena::rules::Rules;
+//! use arbiter_arena::sim::play;
+//! use arbiter_scan::Scanner;
+//!
+//! // C(4, 2) = 6 beats C(5, 1) = 5 and is weakened to (max(4 − 5, 0), max(2 − 5, 0)) = (0, 0).
+//! let text = "1 2 2 1\n0 0\n1 1 4 2 0 2 9 9 9 toolihai\n1 1 5 1 1 2 9 9 9 toolihai\n";
+//! let game = parse_game(&mut Scanner::new(text)).unwrap();
+//! assert_eq!(play(&game, Rules::official()).unwrap().to_string(), "1 1\n1 1\n");
+//! ```
+//!
+//! Each side fields its strongest living piece (strength C(a, b), compared exactly); the weaker
+//! dies, and the winner's (a, b) become (max(a − a′, 0), max(b − a′, 0)) with a′ the loser's a;
+//! equal strengths kill both. This repeats until a side has nobody left. A piece dying at round H
+//! respawns at the start of round H + r.
+//!
+//! Official (S8 `fight-best`): each side is sorted once, and the winner stays champion, weakened,
+//! until it dies. Ties follow [`TieOrder`].
+
+use std::cmp::Ordering;
+
+use crate::event::{Event, Sink};
+use crate::game::Team;
+use crate::gcc_sort;
+use crate::rules::TieOrder;
+use crate::sim::Arena;
+use crate::strength::Strength;
+
+impl<S: Sink> Arena<'_, S> {
+    fn strength(&self, i: usize) -> Strength {
+        Strength::new(self.pieces[i].a, self.pieces[i].b)
+    }
+
+    /// The living pieces standing in a cell with a living enemy, in index order.
+    fn contenders(&mut self) -> Vec<usize> {
+        let grid = self.game.grid();
+        // Each cell holds (round << 2) | teams seen this round, so nothing needs clearing.
+        let stamp = self.round << 2;
+        let mut any = false;
+        let specs = self.game.pieces();
+        for (piece, spec) in self.pieces.iter().zip(specs) {
+            if piece.alive() {
+                let cell = &mut self.cell_teams[grid.index(piece.pos)];
+                if *cell & !3 != stamp {
+                    *cell = stamp;
+                }
+                *cell |= 1 << spec.team.index();
+                any |= *cell & 3 == 3;
+            }
+        }
+        if !any {
+            return Vec::new();
+        }
+        let teams = &self.cell_teams;
+        let fighting = |x: &usize| {
+            let piece = &self.pieces[*x];
+            piece.alive() && teams[grid.index(piece.pos)] == stamp | 3
+        };
+        (0..self.pieces.len()).filter(fighting).collect()
+    }
+
+    /// Whether two contenders of one side in one cell are equally strong; `contenders` is
+    /// ordered by cell.
+    fn any_tie(&self, contenders: &[usize]) -> bool {
+        contenders.iter().enumerate().any(|(k, &x)| {
+            contenders[k + 1..]
+                .iter()
+                .take_while(|&&y| self.pieces[y].pos == self.pieces[x].pos)
+                .any(|&y| {
+                    self.spec(y).team == self.spec(x).team && self.strength(x) == self.strength(y)
+                })
+        })
+    }
+
+    /// Runs every fight of this round, cells in (row, column) order.
+    pub(crate) fn fights(&mut self) {
+        let mut order = self.contenders();
+        if order.is_empty() {
+            return;
+        }
+        order.sort_by_key(|&x| self.pieces[x].pos);
+        // The official program lists all pieces by cell with `std::sort`, which decides where
+        // equally strong pieces start. Without ties in any fighting side the order cannot matter,
+        // and the plain listing is enough.
+        if self.rules.tie == TieOrder::Gcc && self.any_tie(&order) {
+            let mut contender = vec![false; self.pieces.len()];
+            for &x in &order {
+                contender[x] = true;
+            }
+            let cell: Vec<(i32, i32)> =
+                self.pieces.iter().map(|p| (p.pos.row, p.pos.col)).collect();
+            let mut all: Vec<usize> = (0..self.pieces.len()).collect();
+            gcc_sort::sort_by(&mut all, |&x, &y| cell[x] < cell[y]);
+            all.retain(|&x| contender[x]);
+            order = all;
+        }
+        let mut start = 0;
+        while start < order.len() {
+            let pos = self.pieces[order[start]].pos;
+            let end =
+                start + order[start..].iter().take_while(|&&x| self.pieces[x].pos == pos).count();
+            let mut sides: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+            for &x in &order[start..end] {
+                if self.pieces[x].alive() {
+                    sides[self.spec(x).team.index()].push(x);
+                }
+            }
+            if !sides[0].is_empty() && !sides[1].is_empty() {
+                let [red, blue] = sides;
+                self.fight_cell(red, blue);
+            }
+            start = end;
+        }
+    }
+
+    /// Sorts one side so that its fighter is last.
+    fn rank(&self, side: &mut [usize]) {
+        match self.rules.tie {
+            TieOrder::Gcc => gcc_sort::sort_by(side, |&x, &y| self.strength(x) < self.strength(y)),
+            TieOrder::HighestIndex => {
+                side.sort_by(|&x, &y| self.strength(x).cmp(&self.strength(y)).then(x.cmp(&y)))
+            }
+            TieOrder::LowestIndex => {
+                side.sort_by(|&x, &y| self.strength(x).cmp(&self.strength(y)).then(y.cmp(&x)))
+            }
+        }
+    }
+
+    /// The duels of one cell.
+    fn fight_cell(&mut self, mut red: Vec<usize>, mut blue: Vec<usize>) {
+        self.rank(&mut red);
+        self.rank(&mut blue);
+        while let (Some(&r), Some(&b)) = (red.last(), blue.last()) {
+            let (sr, sb) = (self.strength(r), self.strength(b));
+            let loser = match sr.cmp(&sb) {
+                Ordering::Less => Some(r),
+                Ordering::Greater => Some(b),
+                Ordering::Equal => None,
+            };
+            let pos = self.pieces[r].pos;
+            self.sink.emit(self.round, || Event::Fight {
+                pos,
+                red: r + 1,
+                blue: b + 1,
+                red_strength: (sr.a(), sr.b()),
+                blue_strength: (sb.a(), sb.b()),
+                loser: loser.map(|x| x + 1),
+            });
+            match loser {
+                Some(x) => {
+                    let winner = if x == r { b } else { r };
+                    let damage = self.pieces[x].a;
+                    let piece = &mut self.pieces[winner];
+                    piece.a = piece.a.saturating_sub(damage);
+                    piece.b = piece.b.saturating_sub(damage);
+                    self.die(x);
+                    if self.spec(x).team == Team::Red {
+                        red.pop();
+                    } else {
+                        blue.pop();
+                    }
+                }
+                None => {
+                    self.die(r);
+                    self.die(b);
+                    red.pop();
+                    blue.pop();
+                }
+            }
+            if self.rules.fight_best {
+                self.rank(&mut red);
+                self.rank(&mut blue);
+            }
+        }
+    }
+
+    fn die(&mut self, x: usize) {
+        let respawn = self.spec(x).respawn;
+        self.pieces[x].dead = u64::from(respawn);
+        let pos = self.pieces[x].pos;
+        let respawn_round = u64::from(self.round) + u64::from(respawn);
+        self.sink.emit(self.round, || Event::Death { piece: x + 1, pos, respawn_round });
+    }
+}

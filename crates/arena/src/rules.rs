@@ -1,0 +1,272 @@
+//! Which reading of the statement to play: the official program's (the default) or the text's,
+//! switch by switch.
+//!
+//! ```
+//! use arbiter_arena::rules::{Rules, TieOrder};
+//!
+//! let rules: Rules = "statement,-rabi-enemy".parse().unwrap();
+//! assert!(!rules.rabi_enemy && rules.rabi_narrow && rules.tie == TieOrder::HighestIndex);
+//! let sample: Rules = "official,+shadow-any".parse().unwrap();
+//! assert!(sample.shadow_any && !sample.rabi_narrow);
+//! assert!("official,+no-such".parse::<Rules>().is_err());
+//! ```
+//!
+//! Every field is one point of SPEC §5.1; `false` (or [`TieOrder::Gcc`]) is what the official
+//! program does, and `+NAME` turns on the other reading. `statement` turns on S1–S9 and ties to the
+//! highest index, the statement's own text at each point where the official program departs
+//! from it. The other switches are readings the text leaves open; both presets settle them as the
+//! official program does, and they can be toggled one by one to compare.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// How equally strong pieces are ordered when a side picks its fighter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TieOrder {
+    /// The official program: pieces are listed by cell with GCC's `std::sort`, then each side is
+    /// sorted by strength with `std::sort`, and the last one fights. Not stable above 16 pieces.
+    #[default]
+    Gcc,
+    /// The strongest fights; among equals the highest index (`+tie-high`; the statement mode).
+    HighestIndex,
+    /// The strongest fights; among equals the lowest index (`+tie-low`).
+    LowestIndex,
+}
+
+/// The rule readings in force. `Rules::default()` is the official program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Rules {
+    /// S1 `rabi-enemy`. Text: rabiribi knocks back enemies only. Official: every piece in the
+    /// sector, allies included.
+    pub rabi_enemy: bool,
+    /// S2 `rabi-alive`. Text: dead pieces are unaffected by skills. Official: rabiribi knocks
+    /// back dead pieces too, and they revive where they landed.
+    pub rabi_alive: bool,
+    /// S3 `rabi-shadow`. Text (and figure): an obstacle inside the sector hides the cone behind
+    /// it. Official: no shadowing.
+    pub rabi_shadow: bool,
+    /// S4 `rabi-narrow`. Text (figure): rows of 1, 3, 5, … cells, sideways ≤ forward − 1.
+    /// Official: sideways ≤ forward.
+    pub rabi_narrow: bool,
+    /// S5 `rabi-down`. Text: the sector is in front of the caster. Official: a caster facing
+    /// down uses the sector to its right, and still pushes down.
+    pub rabi_down: bool,
+    /// S6 `wave-cw`. Text: the 2dsaigao wave turns 90° clockwise when blocked. Official:
+    /// (dx, dy) → (dy, −dy), a clockwise turn for up-left/down-right, a reversal otherwise.
+    pub wave_cw: bool,
+    /// S7 `punch-b`. Text: when a boost of v expires, (a, b) → (max(a − v, 0),
+    /// min(b, max(a − v, 0))). Official: b → min(b, max(a′ − v, 0)) with a′ the new a.
+    pub punch_b: bool,
+    /// S8 `fight-best`. Text: each duel is between the strongest living piece of each side.
+    /// Official: each side is sorted once; the winner stays champion, weakened, until it dies.
+    pub fight_best: bool,
+    /// S9 `effect-max`. Text: an effect of l cast at round H ends at the start of H + l, so
+    /// repeated effects end at the latest end. Official: the durations add up.
+    pub effect_max: bool,
+    /// `shadow-any`. Not in either reading: every obstacle ahead of the caster, inside the
+    /// sector or not, hides its cone. Reproduces the published sample's 4th game.
+    pub shadow_any: bool,
+    /// `hup-alive`. Off (official): hupraise matches all pieces, dead included. On: living only.
+    pub hup_alive: bool,
+    /// `hup-orig`. Off (official): hupraise uses the current a. On: the starting a.
+    pub hup_orig: bool,
+    /// `face-dead`. Off (official): faceking turns living pieces only. On: dead ones too.
+    pub face_dead: bool,
+    /// `fire-alive`. Off (official): firework freezes the last toolihai caster even when it is
+    /// dead (wasted). On: a dead last caster counts as none, and the caster freezes itself.
+    pub fire_alive: bool,
+    /// `fire-full`. Off (official): a freeze of l cast at round H ends at the start of H + l, so
+    /// it costs l − 1 moves. On: it lasts the next l rounds' moves.
+    pub fire_full: bool,
+    /// `hist-pre`. Off (official): backward restores the state logged after the respawns and
+    /// countdowns of round H − l. On: the state before them.
+    pub hist_pre: bool,
+    /// `cd-reset`. Off (official): a dead piece's cooldown keeps running and is kept at respawn.
+    /// On: respawn restarts the cooldown at z.
+    pub cd_reset: bool,
+    /// `respawn-idle`. Off (official): a piece respawning at the start of a round moves and may
+    /// cast in that round. On: it waits for the next round.
+    pub respawn_idle: bool,
+    /// `keep-silence`. Off (official): respawn clears silence. On: it is kept.
+    pub keep_silence: bool,
+    /// `keep-freeze`. Off (official): respawn clears freeze. On: it is kept.
+    pub keep_freeze: bool,
+    /// `tie-high` / `tie-low`: who fights first among equally strong pieces.
+    pub tie: TieOrder,
+}
+
+/// The switch names, in the order of SPEC §5.1, with a one-line description.
+pub const SWITCHES: [(&str, &str); 22] = [
+    ("rabi-enemy", "S1: rabiribi pushes enemies only"),
+    ("rabi-alive", "S2: rabiribi leaves dead pieces alone"),
+    ("rabi-shadow", "S3: an obstacle in the sector hides the cone behind it"),
+    ("rabi-narrow", "S4: sector rows of 1, 3, 5, ... cells"),
+    ("rabi-down", "S5: a caster facing down uses the sector below it"),
+    ("wave-cw", "S6: the 2dsaigao wave turns clockwise"),
+    ("punch-b", "S7: onepunch expiry subtracts v from b once"),
+    ("fight-best", "S8: every duel takes the strongest living piece of each side"),
+    ("effect-max", "S9: repeated silence/freeze end at the latest end"),
+    ("tie-high", "ties go to the highest index"),
+    ("shadow-any", "every obstacle ahead hides its cone (the published sample)"),
+    ("hup-alive", "hupraise matches living pieces only"),
+    ("hup-orig", "hupraise uses the starting a"),
+    ("face-dead", "faceking turns dead pieces too"),
+    ("fire-alive", "firework on a dead toolihai caster freezes the caster"),
+    ("fire-full", "a freeze of l costs l moves"),
+    ("hist-pre", "backward restores the state before the round's respawns"),
+    ("cd-reset", "respawn restarts the cooldown at z"),
+    ("respawn-idle", "a respawning piece waits a round"),
+    ("keep-silence", "respawn keeps silence"),
+    ("keep-freeze", "respawn keeps freeze"),
+    ("tie-low", "ties go to the lowest index"),
+];
+
+/// A `--rules` value that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// A switch name that does not exist.
+    #[error("unknown rule switch `{0}` (known: {known})", known = SWITCHES.map(|(name, _)| name).join(", "))]
+    Unknown(String),
+    /// An item that is neither a preset nor `+NAME` / `-NAME`.
+    #[error("`{0}`: expected `official`, `statement`, `+NAME` or `-NAME`")]
+    Syntax(String),
+}
+
+impl Rules {
+    /// The official program's behaviour.
+    pub fn official() -> Rules {
+        Rules::default()
+    }
+
+    /// The statement's text at S1–S9, ties to the highest index.
+    pub fn statement() -> Rules {
+        Rules {
+            rabi_enemy: true,
+            rabi_alive: true,
+            rabi_shadow: true,
+            rabi_narrow: true,
+            rabi_down: true,
+            wave_cw: true,
+            punch_b: true,
+            fight_best: true,
+            effect_max: true,
+            tie: TieOrder::HighestIndex,
+            ..Rules::default()
+        }
+    }
+
+    /// Turns the switch `name` to the other reading (`on`) or the official one; `false` if
+    /// there is no such switch.
+    pub fn set(&mut self, name: &str, on: bool) -> bool {
+        let field = match name {
+            "rabi-enemy" => &mut self.rabi_enemy,
+            "rabi-alive" => &mut self.rabi_alive,
+            "rabi-shadow" => &mut self.rabi_shadow,
+            "rabi-narrow" => &mut self.rabi_narrow,
+            "rabi-down" => &mut self.rabi_down,
+            "wave-cw" => &mut self.wave_cw,
+            "punch-b" => &mut self.punch_b,
+            "fight-best" => &mut self.fight_best,
+            "effect-max" => &mut self.effect_max,
+            "shadow-any" => &mut self.shadow_any,
+            "hup-alive" => &mut self.hup_alive,
+            "hup-orig" => &mut self.hup_orig,
+            "face-dead" => &mut self.face_dead,
+            "fire-alive" => &mut self.fire_alive,
+            "fire-full" => &mut self.fire_full,
+            "hist-pre" => &mut self.hist_pre,
+            "cd-reset" => &mut self.cd_reset,
+            "respawn-idle" => &mut self.respawn_idle,
+            "keep-silence" => &mut self.keep_silence,
+            "keep-freeze" => &mut self.keep_freeze,
+            "tie-high" | "tie-low" => {
+                let order =
+                    if name == "tie-high" { TieOrder::HighestIndex } else { TieOrder::LowestIndex };
+                if on {
+                    self.tie = order;
+                } else if self.tie == order {
+                    self.tie = TieOrder::Gcc;
+                }
+                return true;
+            }
+            _ => return false,
+        };
+        *field = on;
+        true
+    }
+
+    /// Whether the switch `name` is on (the non-official reading).
+    pub fn get(&self, name: &str) -> bool {
+        let mut copy = *self;
+        // Turning a switch on changes nothing exactly when it is already on.
+        copy.set(name, true) && copy == *self
+    }
+}
+
+impl FromStr for Rules {
+    type Err = RulesError;
+
+    /// `official` or `statement`, optionally followed by `,+NAME` / `,-NAME` items; a list of
+    /// switches alone starts from `official`.
+    fn from_str(text: &str) -> Result<Rules, RulesError> {
+        let mut rules = Rules::official();
+        for (i, item) in text.split(',').map(str::trim).enumerate() {
+            match item {
+                "official" if i == 0 => rules = Rules::official(),
+                "statement" if i == 0 => rules = Rules::statement(),
+                _ => {
+                    let (on, name) = match (item.strip_prefix('+'), item.strip_prefix('-')) {
+                        (Some(name), _) => (true, name),
+                        (_, Some(name)) => (false, name),
+                        _ => return Err(RulesError::Syntax(item.to_owned())),
+                    };
+                    if !rules.set(name, on) {
+                        return Err(RulesError::Unknown(name.to_owned()));
+                    }
+                }
+            }
+        }
+        Ok(rules)
+    }
+}
+
+impl fmt::Display for Rules {
+    /// `official` followed by `+NAME` for every switch that is on.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("official")?;
+        for (name, _) in SWITCHES {
+            if self.get(name) {
+                write!(f, ",+{name}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_switch_round_trips() {
+        for (name, _) in SWITCHES {
+            let rules: Rules = format!("+{name}").parse().unwrap();
+            assert!(rules.get(name), "{name}");
+            assert_ne!(rules, Rules::official(), "{name}");
+            assert_eq!(rules.to_string().parse::<Rules>().unwrap(), rules);
+            let back: Rules = format!("+{name},-{name}").parse().unwrap();
+            assert_eq!(back, Rules::official(), "{name}");
+        }
+        assert_eq!(Rules::statement().to_string().parse::<Rules>().unwrap(), Rules::statement());
+    }
+
+    #[test]
+    fn errors_name_the_item() {
+        assert_eq!("+nope".parse::<Rules>(), Err(RulesError::Unknown("nope".into())));
+        assert_eq!(
+            "official,statement".parse::<Rules>(),
+            Err(RulesError::Syntax("statement".into()))
+        );
+        assert!("official,rabi-enemy".parse::<Rules>().is_err());
+    }
+}

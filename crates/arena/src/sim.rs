@@ -1,0 +1,333 @@
+//! The round loop: a game's state and the order of the steps within a round.
+//!
+//! ```
+//! use arbiter_arena::io::parse_game;
+//! use arbiter_arena::rules::Rules;
+//! use arbiter_arena::sim::play;
+//! use arbiter_scan::Scanner;
+//!
+//! // The statement's second sample game.
+//! let text = "1 5 4 4\n0 0 0 0 0\n1 1 2 2 0 3 1 1 100 onepunch 1 2\n1 2 1 1 1 0 1 1 100 toolihai\n\
+//!             1 3 1 1 1 0 1 1 100 toolihai\n1 4 2 1 1 0 1 1 100 toolihai\n";
+//! let game = parse_game(&mut Scanner::new(text)).unwrap();
+//! let outcome = play(&game, Rules::official()).unwrap();
+//! assert_eq!(outcome.to_string(), "1 4\n1 2\n1 3\n1 4\n");
+//! ```
+//!
+//! Within round H (SPEC §5.1): (1) per piece, a dead piece whose countdown reaches 0 respawns,
+//! then cooldown, silence and freeze count down and boosts cast at H − l expire; (2) the state is
+//! logged for backward; (3) every living, unfrozen piece moves or turns about; (4) skills in
+//! index order ([`crate::cast`]); (5) fights, cell by cell ([`crate::fight`]).
+
+use std::collections::VecDeque;
+use std::fmt;
+
+use crate::event::{Event, NoEvents, Sink};
+use crate::game::{Game, PieceSpec};
+use crate::grid::{Dir, Pos};
+use crate::rules::Rules;
+use crate::skill::Skill;
+
+/// A piece during the game.
+#[derive(Debug, Clone)]
+pub(crate) struct Piece {
+    pub(crate) pos: Pos,
+    pub(crate) dir: Dir,
+    pub(crate) a: u32,
+    pub(crate) b: u32,
+    /// Rounds until respawn; 0 while alive.
+    pub(crate) dead: u64,
+    /// Rounds left unable to move.
+    pub(crate) freeze: u64,
+    /// Rounds left unable to cast.
+    pub(crate) silence: u64,
+    /// Rounds until the skill is ready; 0 = ready.
+    pub(crate) cooldown: u64,
+    /// Expiry rounds of the onepunch boosts in force, oldest first.
+    pub(crate) boosts: VecDeque<u64>,
+    /// Respawned by its countdown at the start of this round (for `respawn-idle`).
+    pub(crate) revived: bool,
+    /// Whether its skill is backward, so that its states are logged.
+    keeps_history: bool,
+}
+
+impl Piece {
+    pub(crate) fn alive(&self) -> bool {
+        self.dead == 0
+    }
+}
+
+/// What backward restores.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Snapshot {
+    pos: Pos,
+    dir: Dir,
+    a: u32,
+    b: u32,
+    dead: u64,
+    freeze: u64,
+    silence: u64,
+}
+
+/// A guarantee broken while playing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RunError {
+    /// A backward of l at round H with H − l ≤ 0 ("数据保证不会回到游戏开始之前").
+    #[error("round {round}: piece {piece} casts backward {rounds}, before the first round")]
+    BackwardBeforeStart {
+        /// H.
+        round: u32,
+        /// 1-based piece index.
+        piece: usize,
+        /// l.
+        rounds: u32,
+    },
+}
+
+/// What a game prints: hupraise's numbers as they were cast, then the final positions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// One number per hupraise cast, in order.
+    pub matchings: Vec<usize>,
+    /// Final position of each piece.
+    pub positions: Vec<Pos>,
+}
+
+impl fmt::Display for Outcome {
+    /// The official output: one line per number, then `row col` per piece.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for pairs in &self.matchings {
+            writeln!(f, "{pairs}")?;
+        }
+        for pos in &self.positions {
+            writeln!(f, "{} {}", pos.row, pos.col)?;
+        }
+        Ok(())
+    }
+}
+
+/// A game being played.
+pub(crate) struct Arena<'g, S> {
+    pub(crate) game: &'g Game,
+    pub(crate) rules: Rules,
+    pub(crate) pieces: Vec<Piece>,
+    pub(crate) round: u32,
+    /// The last piece that cast toolihai, for firework.
+    pub(crate) last_toolihai: Option<usize>,
+    /// For each piece with backward, its snapshot of every round so far (index H − 1).
+    history: Vec<Vec<Snapshot>>,
+    pub(crate) matchings: Vec<usize>,
+    pub(crate) sink: S,
+    /// Scratch for the fights: per cell, the round it was last seen in (shifted left by two) and
+    /// the teams standing there then (bit 0 red, bit 1 blue).
+    pub(crate) cell_teams: Vec<u32>,
+    /// Hupraise's graph, built at the first cast.
+    pub(crate) hupraise: Option<crate::cast::Hupraise>,
+}
+
+/// Plays `game` under `rules`.
+pub fn play(game: &Game, rules: Rules) -> Result<Outcome, RunError> {
+    play_with(game, rules, NoEvents)
+}
+
+/// Plays `game` under `rules`, reporting every event to `sink`.
+pub fn play_with<S: Sink>(game: &Game, rules: Rules, sink: S) -> Result<Outcome, RunError> {
+    let mut arena = Arena::new(game, rules, sink);
+    for round in 1..=game.rounds() {
+        arena.play_round(round)?;
+    }
+    let positions: Vec<Pos> = arena.pieces.iter().map(|p| p.pos).collect();
+    let end = positions.clone();
+    arena.sink.emit(game.rounds(), || Event::End { positions: end });
+    Ok(Outcome { matchings: arena.matchings, positions })
+}
+
+impl<'g, S: Sink> Arena<'g, S> {
+    fn new(game: &'g Game, rules: Rules, sink: S) -> Self {
+        let pieces = game
+            .pieces()
+            .iter()
+            .map(|spec| Piece {
+                pos: spec.pos,
+                dir: spec.dir,
+                a: spec.a,
+                b: spec.b,
+                dead: 0,
+                freeze: 0,
+                silence: 0,
+                cooldown: u64::from(spec.first_cooldown),
+                boosts: VecDeque::new(),
+                revived: false,
+                keeps_history: matches!(spec.skill, Skill::Backward { .. }),
+            })
+            .collect();
+        Arena {
+            game,
+            rules,
+            pieces,
+            round: 0,
+            last_toolihai: None,
+            history: game
+                .pieces()
+                .iter()
+                .map(|spec| match spec.skill {
+                    // One snapshot a round (R ≤ 1000, checked when the game was built).
+                    Skill::Backward { .. } => Vec::with_capacity(game.rounds() as usize + 1),
+                    _ => Vec::new(),
+                })
+                .collect(),
+            matchings: Vec::new(),
+            sink,
+            cell_teams: vec![0; (game.grid().rows() * game.grid().cols()) as usize],
+            hupraise: None,
+        }
+    }
+
+    pub(crate) fn spec(&self, i: usize) -> &'g PieceSpec {
+        &self.game.pieces()[i]
+    }
+
+    fn play_round(&mut self, round: u32) -> Result<(), RunError> {
+        self.round = round;
+        // Steps (1) to (3) touch nothing but the piece itself (and the fixed board), so they run
+        // piece by piece in one pass.
+        for i in 0..self.pieces.len() {
+            if self.rules.hist_pre {
+                self.log(i);
+            }
+            self.count_down(i);
+            if !self.rules.hist_pre {
+                self.log(i);
+            }
+            self.step(i);
+        }
+        self.cast_all()?;
+        self.fights();
+        Ok(())
+    }
+
+    /// Step (1) for piece `i`.
+    fn count_down(&mut self, i: usize) {
+        let round = u64::from(self.round);
+        let rules = self.rules;
+        let piece = &mut self.pieces[i];
+        piece.revived = false;
+        if !piece.alive() {
+            piece.dead -= 1;
+            if piece.alive() {
+                self.respawn(i, None);
+                self.pieces[i].revived = true;
+            }
+        }
+        let piece = &mut self.pieces[i];
+        piece.cooldown = piece.cooldown.saturating_sub(1);
+        piece.silence = piece.silence.saturating_sub(1);
+        piece.freeze = piece.freeze.saturating_sub(1);
+        if piece.boosts.front() != Some(&round) {
+            return;
+        }
+        let Skill::Onepunch { boost, .. } = self.spec(i).skill else {
+            return;
+        };
+        let mut expired = false;
+        let piece = &mut self.pieces[i];
+        while piece.boosts.front() == Some(&round) {
+            piece.boosts.pop_front();
+            piece.a = piece.a.saturating_sub(boost);
+            // S7 punch-b: the text subtracts v from a once and caps b by the result; the official
+            // program caps b by the new a minus v again.
+            let cap = if rules.punch_b { piece.a } else { piece.a.saturating_sub(boost) };
+            piece.b = piece.b.min(cap);
+            expired = true;
+        }
+        if expired {
+            let (a, b) = (piece.a, piece.b);
+            self.sink.emit(self.round, || Event::BoostEnd { piece: i + 1, a, b });
+        }
+    }
+
+    /// Brings piece `i` back with its starting attributes, facing and position kept; `by` is the
+    /// viuganda caster.
+    pub(crate) fn respawn(&mut self, i: usize, by: Option<usize>) {
+        let spec = self.spec(i);
+        let piece = &mut self.pieces[i];
+        piece.dead = 0;
+        piece.a = spec.a;
+        piece.b = spec.b;
+        piece.boosts.clear();
+        if self.rules.cd_reset {
+            // `cd-reset`: the skill restarts its cooldown of z at respawn, counted from this
+            // round's count-down on.
+            piece.cooldown = u64::from(spec.cooldown);
+        }
+        if !self.rules.keep_silence {
+            piece.silence = 0;
+        }
+        if !self.rules.keep_freeze {
+            piece.freeze = 0;
+        }
+        let pos = piece.pos;
+        self.sink.emit(self.round, || Event::Respawn { piece: i + 1, pos, by: by.map(|b| b + 1) });
+    }
+
+    /// Step (2): a snapshot of piece `i`, kept only for pieces that can cast backward.
+    fn log(&mut self, i: usize) {
+        let piece = &self.pieces[i];
+        if piece.keeps_history {
+            self.history[i].push(Snapshot {
+                pos: piece.pos,
+                dir: piece.dir,
+                a: piece.a,
+                b: piece.b,
+                dead: piece.dead,
+                freeze: piece.freeze,
+                silence: piece.silence,
+            });
+        }
+    }
+
+    /// Restores piece `i` to the state logged at round `round - rounds`.
+    pub(crate) fn go_back(&mut self, i: usize, rounds: u32) -> Result<(), RunError> {
+        let target = self.round.checked_sub(rounds).filter(|&h| h >= 1);
+        let error = RunError::BackwardBeforeStart { round: self.round, piece: i + 1, rounds };
+        let target = target.ok_or(error.clone())?;
+        let snapshot = *self.history[i].get(target as usize - 1).ok_or(error)?;
+        let piece = &mut self.pieces[i];
+        piece.pos = snapshot.pos;
+        piece.dir = snapshot.dir;
+        piece.a = snapshot.a;
+        piece.b = snapshot.b;
+        piece.dead = snapshot.dead;
+        piece.freeze = snapshot.freeze;
+        piece.silence = snapshot.silence;
+        let s = snapshot;
+        self.sink.emit(self.round, || Event::Backward {
+            piece: i + 1,
+            to_round: target,
+            pos: s.pos,
+            dir: s.dir,
+            a: s.a,
+            b: s.b,
+        });
+        Ok(())
+    }
+
+    /// Step (3) for piece `i`: one step forward, or a turn-about when the edge or an obstacle is
+    /// in the way (the turn takes the whole step).
+    fn step(&mut self, i: usize) {
+        let piece = &self.pieces[i];
+        if !piece.alive() || piece.freeze > 0 || (self.rules.respawn_idle && piece.revived) {
+            return;
+        }
+        let (from, dir) = (piece.pos, piece.dir);
+        let to = from.step(dir);
+        if self.game.grid().is_blocked(to) {
+            let dir = dir.reversed();
+            self.pieces[i].dir = dir;
+            self.sink.emit(self.round, || Event::Turn { piece: i + 1, dir, cause: "blocked" });
+        } else {
+            self.pieces[i].pos = to;
+            self.sink.emit(self.round, || Event::Move { piece: i + 1, from, to });
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! `arbiter arena` end to end: official data, rule readings, errors, and the trace.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../arena/tests/fixtures");
+
+fn fixture(path: &str) -> String {
+    std::fs::read_to_string(format!("{FIXTURES}/{path}")).expect("fixture")
+}
+
+fn arbiter(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbiter runs");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn official_data_from_a_file() {
+    let output = arbiter(&["arena", &format!("{FIXTURES}/official/1.in")], "");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stdout), fixture("official/1.ans"));
+    assert!(output.stderr.is_empty());
+}
+
+#[test]
+fn published_sample_from_stdin_with_shadow_any() {
+    let output = arbiter(&["arena", "--rules", "official,+shadow-any"], &fixture("sample/1.in"));
+    assert!(output.status.success());
+    assert_eq!(text(&output.stdout), fixture("sample/1.ans"));
+}
+
+#[test]
+fn rule_switch_from_the_command_line() {
+    let input = fixture("rules/rabi-enemy.in");
+    let official = arbiter(&["arena", "--rules", "official"], &input);
+    assert_eq!(text(&official.stdout), fixture("rules/rabi-enemy.ref.out"));
+    let statement = arbiter(&["arena", "--rules", "statement"], &input);
+    assert_eq!(text(&statement.stdout), fixture("rules/rabi-enemy.alt.out"));
+    let back = arbiter(&["arena", "--rules", "statement,-rabi-enemy"], &input);
+    assert_eq!(text(&back.stdout), fixture("rules/rabi-enemy.ref.out"));
+}
+
+#[test]
+fn unknown_rule_switch_is_an_error() {
+    let output = arbiter(&["arena", "--rules", "official,+nope"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("unknown rule switch `nope`"));
+}
+
+/// Two games: the first complete, the second broken by `second`.
+fn second_game_error(second: &str) -> (String, String) {
+    let input = format!("2\n1 2 1 1\n0 0\n1 1 1 1 0 3 1 1 1 toolihai\n{second}");
+    let output = arbiter(&["arena"], &input);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    (text(&output.stdout), text(&output.stderr))
+}
+
+#[test]
+fn input_errors_keep_the_earlier_games() {
+    let cases = [
+        ("1 1 1 1\n0\n1 1 1 1 0 0 1 1 1 fly\n", "<stdin>:7:19: expected a skill name"),
+        (
+            "1 2 1 1\n0 0\n1 1 1 1 0 0 1 1 1 rabiribi\n",
+            "<stdin>:8:1: expected v (the sector's size) of rabiribi (piece 1, 0..=1000000000), found end of input",
+        ),
+        (
+            "1 1 1 1\n0\n1 1 1 1 2 0 1 1 1 toolihai\n",
+            "<stdin>:7:9: expected the team of piece 1 (0 red, 1 blue), found `2`",
+        ),
+        (
+            "1 2 1 1\n1 0\n1 1 1 1 0 0 1 1 1 toolihai\n",
+            "<stdin>:7:1: expected a free cell for piece 1, not an obstacle, found `1`",
+        ),
+        (
+            "1 2 1 1\n0 0\n1 3 1 1 0 0 1 1 1 toolihai\n",
+            "<stdin>:7:3: expected the column of piece 1 (1..=M), found `3`",
+        ),
+        ("1 1 201 1\n", "<stdin>:5:5: expected K, the number of pieces (1..=200), found `201`"),
+        ("101 1 1 1\n", "<stdin>:5:1: expected N, the number of rows (1..=100)"),
+        ("1 1 1 1001\n", "<stdin>:5:7: expected R, the number of rounds (1..=1000)"),
+        (
+            "1 1 1 1\n0\n1 1 1 1 0 0 1 1 1 onepunch 1001 1\n",
+            "<stdin>:7:28: expected v (the boost) of onepunch (piece 1, 0..=1000), found `1001`",
+        ),
+        (
+            "1 1 1 1\nx\n",
+            "<stdin>:6:1: expected a map cell (0 = free, else an obstacle), found `x`",
+        ),
+    ];
+    for (second, message) in cases {
+        let (stdout, stderr) = second_game_error(second);
+        assert_eq!(stdout, "1 2\n", "{second}");
+        assert!(stderr.starts_with(message), "{second}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+}
+
+#[test]
+fn too_many_games_is_an_error() {
+    let output = arbiter(&["arena"], "21\n");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        text(&output.stderr)
+            .starts_with("<stdin>:1:1: expected the number of games T (1..=20), found `21`")
+    );
+}
+
+#[test]
+fn backward_before_the_first_round_names_game_round_and_piece() {
+    let (stdout, stderr) = second_game_error("1 1 1 3\n0\n1 1 1 1 0 0 2 1 1 backward 2\n");
+    assert_eq!(stdout, "1 2\n");
+    assert_eq!(
+        stderr,
+        "<stdin>: game 2, round 2: piece 1 casts backward 2, before the first round\n"
+    );
+}
+
+#[test]
+fn extra_input_is_ignored_with_a_warning() {
+    let output = arbiter(&["arena"], "1\n1 1 1 1\n0\n1 1 1 1 0 0 1 1 1 toolihai\nextra\n");
+    assert!(output.status.success());
+    assert_eq!(text(&output.stdout), "1 1\n");
+    assert!(text(&output.stderr).contains("ignoring input after the last game"));
+}
+
+#[test]
+fn trace_ends_where_the_judge_does() {
+    let input = fixture("official/1.in");
+    let judge = text(&arbiter(&["arena"], &input).stdout);
+    let output = arbiter(&["arena", "trace"], &input);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let mut positions = String::new();
+    let mut matchings = String::new();
+    let mut kinds = std::collections::BTreeSet::new();
+    for line in text(&output.stdout).lines() {
+        let value: serde_json::Value = serde_json::from_str(line).expect("one JSON object a line");
+        let kind = value["kind"].as_str().unwrap().to_owned();
+        if kind == "matching" {
+            matchings.push_str(&format!("{}\n", value["pairs"]));
+        }
+        if kind == "end" {
+            positions.push_str(&matchings);
+            matchings.clear();
+            for pos in value["positions"].as_array().unwrap() {
+                positions.push_str(&format!("{} {}\n", pos["row"], pos["col"]));
+            }
+        }
+        kinds.insert(kind);
+    }
+    assert_eq!(positions, judge);
+    for kind in ["start", "move", "turn", "cast", "fight", "death", "respawn", "end"] {
+        assert!(kinds.contains(kind), "no {kind} event");
+    }
+}
+
+#[test]
+fn trace_one_game() {
+    let output = arbiter(&["arena", "trace", "--game", "3"], &fixture("sample/1.in"));
+    assert!(output.status.success());
+    let stdout = text(&output.stdout);
+    assert!(stdout.lines().all(|line| line.starts_with("{\"game\":3,")));
+    assert!(stdout.contains("\"kind\":\"backward\""));
+    let missing = arbiter(&["arena", "trace", "--game", "5"], &fixture("sample/1.in"));
+    assert_eq!(missing.status.code(), Some(2));
+}
