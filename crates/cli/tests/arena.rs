@@ -143,9 +143,18 @@ fn trace_ends_where_the_judge_does() {
     let mut positions = String::new();
     let mut matchings = String::new();
     let mut kinds = std::collections::BTreeSet::new();
-    for line in text(&output.stdout).lines() {
+    let stdout = text(&output.stdout);
+    for line in stdout.lines() {
+        // Two million events: parse only the kinds this test reads, but see every kind.
+        let kind = line.split("\"kind\":\"").nth(1).and_then(|rest| rest.split('"').next());
+        let kind = kind.expect("every event has a kind");
+        let first_of_its_kind = !kinds.contains(kind);
+        if !first_of_its_kind && kind != "matching" && kind != "end" {
+            continue;
+        }
+        kinds.insert(kind.to_owned());
         let value: serde_json::Value = serde_json::from_str(line).expect("one JSON object a line");
-        let kind = value["kind"].as_str().unwrap().to_owned();
+        assert_eq!(value["kind"].as_str(), Some(kind));
         if kind == "matching" {
             matchings.push_str(&format!("{}\n", value["pairs"]));
         }
@@ -156,7 +165,6 @@ fn trace_ends_where_the_judge_does() {
                 positions.push_str(&format!("{} {}\n", pos["row"], pos["col"]));
             }
         }
-        kinds.insert(kind);
     }
     assert_eq!(positions, judge);
     for kind in ["start", "move", "turn", "cast", "fight", "death", "respawn", "end"] {
