@@ -164,23 +164,46 @@ pub enum Reach {
 /// The leaps of one role from one square, resolved to squares. Leaps that land off the board are
 /// left out.
 #[derive(Debug, Clone, Copy)]
+///
+/// Kept to 25 bytes (squares as indices, not masks) so that all tables together stay in the
+/// first-level cache.
 struct LeapSet {
     len: u8,
     to: [u8; 8],
-    blockers: [Bitboard; 8],
     /// The blocking squares of each leap in the order they are crossed; [`NO_SQUARE`] pads.
     crossed: [[u8; MAX_BLOCKERS]; 8],
 }
 
 /// The most blocking points any leap has (the duck's two).
 const MAX_BLOCKERS: usize = 2;
-const NO_SQUARE: u8 = u8::MAX;
-const EMPTY_SET: LeapSet = LeapSet {
-    len: 0,
-    to: [0; 8],
-    blockers: [Bitboard::EMPTY; 8],
-    crossed: [[NO_SQUARE; MAX_BLOCKERS]; 8],
-};
+/// Pads `crossed`: bit 127 of a [`Bitboard`] lies beyond the 90 squares, so it is never occupied
+/// and padding never blocks.
+const NO_SQUARE: u8 = 127;
+/// Pads `to`: no square has this index, so a padding byte never matches a target.
+const NO_TARGET: u8 = u8::MAX;
+const EMPTY_SET: LeapSet =
+    LeapSet { len: 0, to: [NO_TARGET; 8], crossed: [[NO_SQUARE; MAX_BLOCKERS]; 8] };
+
+impl LeapSet {
+    /// The index of the leap landing on `to`, found without a loop: the eight targets are compared
+    /// at once as the bytes of one word (a data-dependent loop exit mispredicts on random moves).
+    #[inline]
+    fn find(&self, to: Square) -> Option<usize> {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        let diff = u64::from_le_bytes(self.to) ^ (ONES * to.index() as u64);
+        // A byte of `diff` is zero where the target matches; this sets its top bit (bytes above
+        // the lowest match may be set too, but the lowest set bit is exact).
+        let zero = diff.wrapping_sub(ONES) & !diff & (ONES << 7);
+        (zero != 0).then(|| zero.trailing_zeros() as usize / 8)
+    }
+
+    /// Whether leap `i` has none of its blocking points occupied.
+    #[inline]
+    fn clear(&self, i: usize, occupied: Bitboard) -> bool {
+        let [a, b] = self.crossed[i];
+        (occupied.0 >> a | occupied.0 >> b) & 1 == 0
+    }
+}
 
 const fn offset(sq: Square, d: Delta) -> Option<Square> {
     sq.offset(d.rows, d.cols)
@@ -192,23 +215,18 @@ const fn leap_set(leaps: &[Leap], from: Square) -> LeapSet {
     while i < leaps.len() {
         if let Some(to) = offset(from, leaps[i].to) {
             let n = set.len as usize;
-            let mut mask = Bitboard::EMPTY;
             let mut j = 0;
             assert!(leaps[i].blockers.len() <= MAX_BLOCKERS, "too many blocking points");
             while j < leaps[i].blockers.len() {
                 match offset(from, leaps[i].blockers[j]) {
-                    Some(b) => {
-                        mask = mask.with(b);
-                        set.crossed[n][j] = b.index() as u8;
-                    }
+                    Some(b) => set.crossed[n][j] = b.index() as u8,
                     None => {
                         panic!("a blocking point lies off the board while the landing does not")
                     }
                 }
                 j += 1;
             }
-            set.to[set.len as usize] = to.index() as u8;
-            set.blockers[set.len as usize] = mask;
+            set.to[n] = to.index() as u8;
             set.len += 1;
         }
         i += 1;
@@ -319,7 +337,7 @@ fn slide(d: usize, from: Square, occupied: Bitboard) -> Bitboard {
 /// including occupied squares it could capture on (own pieces are the caller's to remove).
 #[inline]
 pub fn targets(role: Role, from: Square, occupied: Bitboard) -> Bitboard {
-    if role == Role::Car {
+    if let Movement::Slides(_) = role.movement() {
         return slide(0, from, occupied)
             | slide(1, from, occupied)
             | slide(2, from, occupied)
@@ -328,7 +346,7 @@ pub fn targets(role: Role, from: Square, occupied: Bitboard) -> Bitboard {
     let set = &LEAPS[role.index()][from.index()];
     let mut reached = Bitboard::EMPTY;
     for i in 0..set.len as usize {
-        if !set.blockers[i].intersects(occupied) {
+        if set.clear(i, occupied) {
             reached = reached.with(square_of(set.to[i]));
         }
     }
@@ -417,8 +435,7 @@ pub(crate) fn reaches_from_source(
         Movement::Slides(_) => !line_between(from, to).1.intersects(occupied),
         Movement::Leaps(_) => {
             let set = &LEAPS[role.index()][from.index()];
-            let i = set.to[..set.len as usize].iter().position(|&t| usize::from(t) == to.index());
-            i.is_some_and(|i| !set.blockers[i].intersects(occupied))
+            set.find(to).is_some_and(|i| set.clear(i, occupied))
         }
     }
 }
