@@ -72,7 +72,7 @@ fn run_error(input: &Input, game: usize, error: RunError) -> CliError {
 /// the complete games stays when a later game is malformed.
 fn judge(path: Option<&Path>, rules: Rules) -> Result<(), CliError> {
     let input = Input::read(path)?;
-    let mut scanner = Scanner::new(&input.text);
+    let mut scanner = Scanner::new(input.text());
     let count = parse_count(&mut scanner).map_err(|e| input.error(e))?;
     let stdout = io::stdout();
     let mut out = stdout.lock();
@@ -101,7 +101,7 @@ struct Line<'a> {
 /// `arbiter arena trace`.
 fn trace(path: Option<&Path>, rules: Rules, only: Option<usize>) -> Result<(), CliError> {
     let input = Input::read(path)?;
-    let mut scanner = Scanner::new(&input.text);
+    let mut scanner = Scanner::new(input.text());
     let count = parse_count(&mut scanner).map_err(|e| input.error(e))?;
     if let Some(n) = only.filter(|&n| n == 0 || n > count) {
         return Err(CliError::Message(format!(

@@ -77,9 +77,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
 /// The official judge: the whole input is one record; `Yes` or `No` on stdout.
 fn run_record(file: &FileArg, explain: bool) -> Result<(), CliError> {
     let input = Input::read(file.file.as_deref())?;
-    let verdict = check_record(&input.text);
+    let verdict = check_record(input.text());
     if let (true, Verdict::No(mistake)) = (explain, &verdict) {
-        eprintln!("{}:{}", input.name, located(&input.text, mistake));
+        eprintln!("{}:{}", input.name, located(input.text(), mistake));
     }
     let mut stdout = io::stdout().lock();
     writeln!(stdout, "{verdict}")?;
@@ -104,7 +104,7 @@ fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
 /// One record per line, checked in parallel, answers in input order.
 fn run_lines(file: &FileArg, explain: bool) -> Result<(), CliError> {
     let input = Input::read(file.file.as_deref())?;
-    let lines: Vec<&str> = input.text.lines().collect();
+    let lines: Vec<&str> = input.text().lines().collect();
     let verdicts: Vec<Verdict> = lines.par_iter().map(|line| check_record(line)).collect();
     let mut out = BufWriter::new(io::stdout().lock());
     for (number, verdict) in verdicts.iter().enumerate() {
@@ -251,8 +251,8 @@ fn run_fix(args: FixArgs) -> Result<(), CliError> {
     let input = Input::read(args.input.file.as_deref())?;
     let mut out = BufWriter::new(io::stdout().lock());
     // A PGN file starts with a tag; a contest record with a move number.
-    if input.text.trim_start().starts_with('[') {
-        let fixed = fix_pgn(input.text.as_bytes(), args.dialect);
+    if input.text().trim_start().starts_with('[') {
+        let fixed = fix_pgn(input.text().as_bytes(), args.dialect);
         out.write_all(fixed.text.as_bytes())?;
         out.flush()?;
         for (game, error) in &fixed.syntax_errors {
@@ -266,14 +266,14 @@ fn run_fix(args: FixArgs) -> Result<(), CliError> {
         }
         return Ok(());
     }
-    match fix_record(&input.text, args.dialect) {
+    match fix_record(input.text(), args.dialect) {
         Ok(record) => {
             writeln!(out, "{record}")?;
             out.flush()?;
             Ok(())
         }
         Err(mistake) => {
-            Err(CliError::Message(format!("{}:{}", input.name, located(&input.text, &mistake))))
+            Err(CliError::Message(format!("{}:{}", input.name, located(input.text(), &mistake))))
         }
     }
 }

@@ -115,7 +115,7 @@ fn judge_file(
 ) -> Result<(), CliError> {
     let input = Input::read(file.file.as_deref())?;
     let mut stdout = io::stdout().lock();
-    let result = judge(&input.text, &mut stdout);
+    let result = judge(input.text(), &mut stdout);
     stdout.flush()?;
     match result {
         Ok(summary) => {

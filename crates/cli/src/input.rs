@@ -1,10 +1,12 @@
 //! Reading the input named on the command line, and the errors every subcommand reports.
 
-use std::fs;
+use std::fs::File;
 use std::io::{self, Read, Write};
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
 use arbiter_scan::ScanError;
+use memmap2::Mmap;
 
 /// Everything that ends a subcommand with exit status 2, printed as one line on stderr.
 #[derive(Debug, thiserror::Error)]
@@ -40,40 +42,70 @@ impl From<io::Error> for CliError {
     }
 }
 
-/// A whole input, read into memory, with the name its messages use.
+/// A whole input with the name its messages use.
 #[derive(Debug)]
 pub struct Input {
     /// The file name as given, or `<stdin>`.
     pub name: String,
-    /// The text; bytes that are not UTF-8 become U+FFFD and then fail to parse like any bad token.
-    pub text: String,
+    text: Text,
+}
+
+#[derive(Debug)]
+enum Text {
+    /// Read into memory; bytes that are not UTF-8 became U+FFFD and fail to parse like any bad
+    /// token.
+    Owned(String),
+    /// A regular file mapped into memory, checked to be UTF-8.
+    Mapped(Mmap),
 }
 
 impl Input {
     /// Reads `path`, or standard input when it is `None` or `-`.
+    ///
+    /// A regular file (standard input redirected from one included) is mapped rather than copied:
+    /// the official judges' inputs are read once, front to back, and mapping saves copying them.
     pub fn read(path: Option<&Path>) -> Result<Input, CliError> {
-        let mut bytes = Vec::new();
-        let name = match path {
+        let (name, file) = match path {
             Some(path) if path != Path::new("-") => {
                 let name = path.display().to_string();
-                bytes = fs::read(path)
-                    .map_err(|error| CliError::Read { source_name: name.clone(), error })?;
-                name
+                let file = File::open(path);
+                (name, file)
             }
             _ => {
-                let name = "<stdin>".to_owned();
-                io::stdin()
-                    .lock()
-                    .read_to_end(&mut bytes)
-                    .map_err(|error| CliError::Read { source_name: name.clone(), error })?;
-                name
+                let stdin = io::stdin().as_fd().try_clone_to_owned().map(File::from);
+                ("<stdin>".to_owned(), stdin)
             }
         };
+        let read_error = |error| CliError::Read { source_name: name.clone(), error };
+        let mut file = file.map_err(read_error)?;
+        let regular = file.metadata().map_err(read_error)?;
+        if regular.is_file() && regular.len() > 0 {
+            // SAFETY: the map is only read. If another process truncated or rewrote the file while
+            // we read it, we could see torn or vanishing bytes (or a SIGBUS on truncation); like
+            // other command-line tools that map their inputs, we accept that for files given to us.
+            if let Ok(map) = unsafe { Mmap::map(&file) } {
+                if std::str::from_utf8(&map).is_ok() {
+                    return Ok(Input { name, text: Text::Mapped(map) });
+                }
+            }
+        }
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(read_error)?;
         let text = match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
         };
-        Ok(Input { name, text })
+        Ok(Input { name, text: Text::Owned(text) })
+    }
+
+    /// The whole text.
+    pub fn text(&self) -> &str {
+        match &self.text {
+            Text::Owned(text) => text,
+            // SAFETY: checked to be UTF-8 in `read`; the bytes can only change under us through
+            // the outside modification already accepted there.
+            Text::Mapped(map) => unsafe { std::str::from_utf8_unchecked(map) },
+        }
     }
 
     /// A scan error located in this input.

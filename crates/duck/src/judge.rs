@@ -129,7 +129,7 @@ pub enum JudgeError {
 }
 
 /// Output is built in a buffer of about this size and handed to the writer when it fills.
-const CHUNK: usize = 1 << 16;
+const CHUNK: usize = 1 << 18;
 
 const INVALID: &[u8] = b"Invalid command\n";
 
