@@ -83,10 +83,10 @@ impl Input {
             // SAFETY: the map is only read. If another process truncated or rewrote the file while
             // we read it, we could see torn or vanishing bytes (or a SIGBUS on truncation); like
             // other command-line tools that map their inputs, we accept that for files given to us.
-            if let Ok(map) = unsafe { Mmap::map(&file) } {
-                if std::str::from_utf8(&map).is_ok() {
-                    return Ok(Input { name, text: Text::Mapped(map) });
-                }
+            if let Ok(map) = unsafe { Mmap::map(&file) }
+                && std::str::from_utf8(&map).is_ok()
+            {
+                return Ok(Input { name, text: Text::Mapped(map) });
             }
         }
         let mut bytes = Vec::new();
