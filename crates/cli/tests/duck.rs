@@ -246,3 +246,24 @@ fn perft_counts_match_the_published_numbers() {
     assert_eq!(sum, 1849);
     assert_eq!(arbiter(&["duck", "perft", "99"], "").status.code(), Some(2));
 }
+
+#[test]
+fn files_are_read_like_standard_input() {
+    // Regular files are mapped into memory; the answers and the error positions must not change.
+    let dir = std::env::temp_dir().join(format!("arbiter-duck-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases: [(&str, &[u8]); 3] =
+        [("good.in", b"1\n0 3 1 4\n"), ("bad.in", b"1\n0 \xff 1 4\n"), ("empty.in", b"")];
+    for (name, bytes) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let from_file = arbiter(&["duck", path.to_str().unwrap()], "");
+        let from_stdin = arbiter_bytes(&["duck"], bytes);
+        assert_eq!(from_file.stdout, from_stdin.stdout, "{name}");
+        assert_eq!(from_file.status.code(), from_stdin.status.code(), "{name}");
+        let (file_err, stdin_err) = (text(from_file.stderr), text(from_stdin.stderr));
+        let path_name = path.display().to_string();
+        assert_eq!(file_err.replace(&path_name, "<stdin>"), stdin_err, "{name}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
