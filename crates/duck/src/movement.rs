@@ -164,25 +164,28 @@ pub enum Reach {
 /// The leaps of one role from one square, resolved to squares. Leaps that land off the board are
 /// left out.
 #[derive(Debug, Clone, Copy)]
-///
-/// Kept to 25 bytes (squares as indices, not masks) so that all tables together stay in the
-/// first-level cache.
 struct LeapSet {
     len: u8,
     to: [u8; 8],
-    /// The blocking squares of each leap in the order they are crossed; [`NO_SQUARE`] pads.
+    /// The blocking squares of each leap as one set, for the test on the hot paths.
+    blockers: [Bitboard; 8],
+    /// The same squares in the order they are crossed, to name the one in the way; [`NO_SQUARE`]
+    /// pads.
     crossed: [[u8; MAX_BLOCKERS]; 8],
 }
 
 /// The most blocking points any leap has (the duck's two).
 const MAX_BLOCKERS: usize = 2;
-/// Pads `crossed`: bit 127 of a [`Bitboard`] lies beyond the 90 squares, so it is never occupied
-/// and padding never blocks.
-const NO_SQUARE: u8 = 127;
+/// Pads `crossed`.
+const NO_SQUARE: u8 = u8::MAX;
 /// Pads `to`: no square has this index, so a padding byte never matches a target.
 const NO_TARGET: u8 = u8::MAX;
-const EMPTY_SET: LeapSet =
-    LeapSet { len: 0, to: [NO_TARGET; 8], crossed: [[NO_SQUARE; MAX_BLOCKERS]; 8] };
+const EMPTY_SET: LeapSet = LeapSet {
+    len: 0,
+    to: [NO_TARGET; 8],
+    blockers: [Bitboard::EMPTY; 8],
+    crossed: [[NO_SQUARE; MAX_BLOCKERS]; 8],
+};
 
 impl LeapSet {
     /// The index of the leap landing on `to`, found without a loop: the eight targets are compared
@@ -200,8 +203,7 @@ impl LeapSet {
     /// Whether leap `i` has none of its blocking points occupied.
     #[inline]
     fn clear(&self, i: usize, occupied: Bitboard) -> bool {
-        let [a, b] = self.crossed[i];
-        (occupied.0 >> a | occupied.0 >> b) & 1 == 0
+        !self.blockers[i].intersects(occupied)
     }
 }
 
@@ -219,7 +221,10 @@ const fn leap_set(leaps: &[Leap], from: Square) -> LeapSet {
             assert!(leaps[i].blockers.len() <= MAX_BLOCKERS, "too many blocking points");
             while j < leaps[i].blockers.len() {
                 match offset(from, leaps[i].blockers[j]) {
-                    Some(b) => set.crossed[n][j] = b.index() as u8,
+                    Some(b) => {
+                        set.blockers[n] = set.blockers[n].with(b);
+                        set.crossed[n][j] = b.index() as u8;
+                    }
                     None => {
                         panic!("a blocking point lies off the board while the landing does not")
                     }
