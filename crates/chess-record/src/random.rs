@@ -8,6 +8,8 @@
 //! assert!(games.iter().all(|record| check_record(record).is_yes()));
 //! ```
 
+use rand_core::{Rng, SeedableRng};
+use rand_xoshiro::SplitMix64;
 use shakmaty::{Chess, Position};
 
 use crate::record::{Place, RecordWriter};
@@ -26,13 +28,13 @@ pub struct RandomGames {
 impl RandomGames {
     /// The stream for `seed`; the same seed always gives the same games.
     pub fn new(seed: u64) -> RandomGames {
-        RandomGames { rng: SplitMix64(seed) }
+        RandomGames { rng: SplitMix64::seed_from_u64(seed) }
     }
 
     /// The next game as its list of moves, for callers that want the moves themselves.
     pub fn next_moves(&mut self) -> Vec<shakmaty::Move> {
         let span = PLIES.end() - PLIES.start() + 1;
-        let length = PLIES.start() + self.rng.next() % span;
+        let length = PLIES.start() + self.rng.next_u64() % span;
         let mut pos = Chess::default();
         let mut moves = Vec::new();
         for _ in 0..length {
@@ -40,7 +42,7 @@ impl RandomGames {
             if legal.is_empty() {
                 break;
             }
-            let index = (self.rng.next() % legal.len() as u64) as usize;
+            let index = (self.rng.next_u64() % legal.len() as u64) as usize;
             let m = legal[index];
             pos.play_unchecked(m);
             moves.push(m);
@@ -70,18 +72,4 @@ pub fn record(moves: &[shakmaty::Move], dialect: Dialect) -> String {
         out.push(at, SanText::new(san, check, mate, dialect).as_str());
     }
     out.finish()
-}
-
-/// SplitMix64: a tiny, well-mixed generator; reproducibility matters here, not cryptography.
-#[derive(Clone, Debug)]
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 }

@@ -13,31 +13,14 @@
 
 use std::fmt::Write;
 
+use rand_core::{Rng, SeedableRng};
+use rand_xoshiro::SplitMix64;
+
 use crate::{Game, Role};
 
-/// A small, fast, reproducible pseudo-random stream (SplitMix64).
-#[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// The stream for `seed`.
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`), with negligible bias for small `n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
+/// A number in `0..n` (`n > 0`) from `rng`, with negligible bias for the small `n` used here.
+fn below(rng: &mut SplitMix64, n: usize) -> usize {
+    (rng.next_u64() % n as u64) as usize
 }
 
 /// An input of `commands` commands in the official format from one game that never ends.
@@ -48,14 +31,14 @@ impl SplitMix64 {
 /// same input; off-board commands are covered by the tests. Valid moves avoid captures whenever a quiet move exists, so the board stays
 /// full and check detection always has work to do; no move ever captures a captain.
 pub fn long_game(commands: usize, seed: u64) -> String {
-    let mut rng = SplitMix64::new(seed);
+    let mut rng = SplitMix64::seed_from_u64(seed);
     let mut game = Game::new();
     let mut text = String::with_capacity(commands * 8 + 16);
     let _ = writeln!(text, "{commands}");
     let mut moves = Vec::with_capacity(128);
     for _ in 0..commands {
-        if rng.below(3) == 0 {
-            let mut square = || (rng.below(10) as i64, rng.below(9) as i64);
+        if below(&mut rng, 3) == 0 {
+            let mut square = || (below(&mut rng, 10) as i64, below(&mut rng, 9) as i64);
             let (from, to) = (square(), square());
             let captures_captain = crate::Square::from_coords(to.0, to.1)
                 .and_then(|sq| game.board().piece_at(sq))
@@ -78,7 +61,7 @@ pub fn long_game(commands: usize, seed: u64) -> String {
                 .filter(|mv| board.piece_at(mv.to).is_none_or(|p| p.role != Role::Captain))
                 .collect()
         };
-        let Some(&&mv) = safe.get(rng.below(safe.len().max(1))) else {
+        let Some(&&mv) = safe.get(below(&mut rng, safe.len().max(1))) else {
             // No move that keeps the game going: repeat an invalid command instead.
             text.push_str("-1 -1 -1 -1\n");
             continue;

@@ -11,6 +11,8 @@ use std::cell::Cell;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
+use rand_core::{Rng, SeedableRng};
+use rand_xoshiro::SplitMix64;
 
 /// A position as the statement describes it: `grid[x][y]` is the piece on row x, column y.
 type Grid = [[Option<Piece>; 9]; 10];
@@ -124,7 +126,8 @@ fn compare(game: &Game) -> Vec<(Square, Square)> {
 }
 
 /// Plays `plies` random valid moves from `game`, comparing every position on the way.
-fn random_game(mut game: Game, mut seed: u64, plies: usize) -> usize {
+fn random_game(mut game: Game, seed: u64, plies: usize) -> usize {
+    let mut rng = SplitMix64::seed_from_u64(seed);
     let mut positions = 0;
     for _ in 0..plies {
         let moves = compare(&game);
@@ -132,12 +135,7 @@ fn random_game(mut game: Game, mut seed: u64, plies: usize) -> usize {
         if moves.is_empty() {
             break;
         }
-        // SplitMix64: a fixed, reproducible stream from the proptest seed.
-        seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        let (from, to) = moves[(z ^ (z >> 31)) as usize % moves.len()];
+        let (from, to) = moves[(rng.next_u64() % moves.len() as u64) as usize];
         let played = game.play(from, to).expect("a listed move is valid");
         let grid_after = grid(game.board());
         assert_eq!(played.check, !played.game_over && slow_check(&grid_after));
