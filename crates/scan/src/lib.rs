@@ -21,7 +21,7 @@
 
 #![warn(missing_docs)]
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 /// A place in the input: 1-based line, and 1-based column counted in characters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -63,8 +63,24 @@ impl fmt::Display for Found {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Found::End => f.write_str("end of input"),
-            Found::Token(text) => write!(f, "`{text}`"),
+            Found::Token(text) => {
+                f.write_str("`")?;
+                for c in text.chars() {
+                    write_visible(f, c)?;
+                }
+                f.write_str("`")
+            }
         }
+    }
+}
+
+/// Writes `c` so that it can be seen in a one-line message: control and invisible characters
+/// (a NUL, a byte-order mark, a zero-width space) are written as escapes such as `\u{feff}`.
+/// Quotes stay as they are: the token is already set off by backticks.
+fn write_visible(f: &mut fmt::Formatter<'_>, c: char) -> fmt::Result {
+    match c {
+        '\'' | '"' => f.write_char(c),
+        _ => write!(f, "{}", c.escape_debug()),
     }
 }
 
@@ -119,11 +135,20 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// The line and column of byte `offset`.
+    /// The line and column of byte `offset`. A line ends at LF, at CR LF, or at a CR alone (old
+    /// Mac text), so that the line numbers agree with what an editor shows.
     fn position_of(&self, offset: usize) -> Position {
         let before = &self.text[..offset];
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+        let line_start = before.rfind(['\n', '\r']).map_or(0, |i| i + 1);
+        let bytes = before.as_bytes();
+        let breaks = bytes
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| {
+                b == b'\n' || b == b'\r' && self.text.as_bytes().get(i + 1) != Some(&b'\n')
+            })
+            .count();
+        let line = breaks + 1;
         let column = before[line_start..].chars().count() + 1;
         let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         Position { line: clamp(line), column: clamp(column) }
@@ -321,6 +346,29 @@ mod tests {
         assert_eq!(scanner.position(), Position { line: 3, column: 4 });
         assert_eq!(scanner.next_token().map(|t| t.text), Some("é"));
         assert_eq!(scanner.position(), Position { line: 3, column: 6 });
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_line() {
+        let mut scanner = Scanner::new("1\r0 3\r\n1 x");
+        for _ in 0..4 {
+            scanner.int("n").unwrap();
+        }
+        assert_eq!(scanner.int("n").unwrap_err().position, Position { line: 3, column: 3 });
+        let mut scanner = Scanner::new("1\r\r\r\n\n x");
+        scanner.int("n").unwrap();
+        assert_eq!(scanner.int("n").unwrap_err().position, Position { line: 5, column: 2 });
+    }
+
+    #[test]
+    fn invisible_characters_are_escaped_in_messages() {
+        let shown = |text: &str| Scanner::new(text).int("n").unwrap_err().found.to_string();
+        assert_eq!(shown("\u{feff}1"), "`\\u{feff}1`");
+        assert_eq!(shown("a\0b"), "`a\\0b`");
+        assert_eq!(shown("\u{1b}[31m"), "`\\u{1b}[31m`");
+        assert_eq!(shown("\u{200b}7"), "`\\u{200b}7`");
+        // Printable text, quotes included, is shown as it is.
+        assert_eq!(shown("\"é'٣"), "`\"é'٣`");
     }
 
     #[test]
