@@ -14,8 +14,9 @@ pub enum CliError {
     /// Malformed input, at a line and column of a named source.
     #[error("{source_name}:{error}")]
     Scan { source_name: String, error: ScanError },
-    /// A file that cannot be read.
-    #[error("{source_name}: cannot read: {error}")]
+    /// A file that cannot be read. Like every input error it has the form
+    /// `FILE:LINE:COL: expected ..., found ...`; the place is the start of the file.
+    #[error("{source_name}:1:1: expected a readable file, found {}", unreadable(error))]
     Read { source_name: String, error: io::Error },
     /// Writing the output failed.
     #[error("cannot write output: {0}")]
@@ -30,6 +31,16 @@ pub enum CliError {
     /// The reader of our output went away (`arbiter duck | head`): stop quietly.
     #[error("broken pipe")]
     BrokenPipe,
+}
+
+/// What stands where a readable file was expected, in words.
+fn unreadable(error: &io::Error) -> String {
+    match error.kind() {
+        io::ErrorKind::NotFound => "no such file".to_owned(),
+        io::ErrorKind::PermissionDenied => "a file without read permission".to_owned(),
+        io::ErrorKind::IsADirectory => "a directory".to_owned(),
+        _ => format!("an error reading it: {error}"),
+    }
 }
 
 impl From<io::Error> for CliError {

@@ -90,7 +90,7 @@ fn unreadable_file_is_status_two() {
     let output = arbiter(&["chess", "no/such/file"], "");
     assert_eq!(output.status.code(), Some(2));
     assert!(output.stdout.is_empty());
-    assert!(text(&output.stderr).starts_with("no/such/file: cannot read"));
+    assert!(text(&output.stderr).starts_with("no/such/file:1:1: expected a readable file"));
 }
 
 const PGN: &str = r#"[Event "Test"]

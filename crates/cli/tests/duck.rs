@@ -145,8 +145,17 @@ fn an_unreadable_file() {
     let out = arbiter(&["duck", "/nonexistent/duck.in"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
-    let err = text(out.stderr);
-    assert!(err.starts_with("/nonexistent/duck.in: cannot read: "), "{err}");
+    assert_eq!(
+        text(out.stderr),
+        "/nonexistent/duck.in:1:1: expected a readable file, found no such file\n"
+    );
+    let dir = std::env::temp_dir();
+    let out = arbiter(&["duck", dir.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(out.stderr),
+        format!("{}:1:1: expected a readable file, found a directory\n", dir.display())
+    );
 }
 
 #[test]
