@@ -123,8 +123,9 @@ fn judge_file(
                 input::warn(
                     &input.name,
                     format_args!(
-                        "{position}: warning: ignoring input after the last of {} commands",
-                        summary.commands
+                        "{position}: warning: ignoring input after the last of {} command{}",
+                        summary.commands,
+                        if summary.commands == 1 { "" } else { "s" }
                     ),
                 );
             }

@@ -136,7 +136,10 @@ fn a_huge_count_is_read_as_a_stream() {
 fn extra_input_after_the_last_command_is_ignored_with_a_warning() {
     let (out, err, code) = duck("1\n0 3 1 4\n9 4 8 4\nanything\n");
     assert_eq!(out, "red guard;NA;no;no\n");
-    assert_eq!(err, "<stdin>:3:1: warning: ignoring input after the last of 1 commands\n");
+    assert_eq!(err, "<stdin>:3:1: warning: ignoring input after the last of 1 command\n");
+    assert_eq!(code, 0);
+    let (_, err, code) = duck("2\n0 3 1 4\n9 4 8 4\n\n  7");
+    assert_eq!(err, "<stdin>:5:3: warning: ignoring input after the last of 2 commands\n");
     assert_eq!(code, 0);
 }
 
