@@ -48,7 +48,8 @@ struct ExplainArgs {
     /// Print the board after each valid move.
     #[arg(long)]
     board: bool,
-    /// Colour the board: `auto` colours it when standard output is a terminal.
+    /// Colour the board: `auto` colours it when standard output is a terminal and the
+    /// environment variable `NO_COLOR` is unset or empty (<https://no-color.org>).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
 }
@@ -68,7 +69,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
             let ansi = match explain.color {
                 ColorChoice::Always => true,
                 ColorChoice::Never => false,
-                ColorChoice::Auto => io::stdout().is_terminal(),
+                ColorChoice::Auto => {
+                    io::stdout().is_terminal()
+                        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                }
             };
             let options = ExplainOptions { board: explain.board, ansi };
             judge_file(explain.input, |text, out| judge::explain(text, out, options))

@@ -279,3 +279,28 @@ fn files_are_read_like_standard_input() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Runs `arbiter duck explain --board` on a pseudo-terminal (util-linux `script`), so that
+/// standard output is a terminal, with `NO_COLOR` set to `no_color` if given.
+fn explain_on_a_terminal(no_color: Option<&str>) -> String {
+    let command = format!(
+        "printf '1\\n0 3 1 4\\n' | '{}' duck explain --board",
+        env!("CARGO_BIN_EXE_arbiter")
+    );
+    let mut script = Command::new("script");
+    script.args(["-qec", &command, "/dev/null"]).env_remove("NO_COLOR");
+    if let Some(value) = no_color {
+        script.env("NO_COLOR", value);
+    }
+    let out = script.stdin(Stdio::null()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    text(out.stdout)
+}
+
+#[test]
+fn the_board_is_coloured_on_a_terminal_unless_no_color_is_set() {
+    assert!(explain_on_a_terminal(None).contains("\x1b[1;31m帥\x1b[0m"));
+    assert!(explain_on_a_terminal(Some("")).contains("\x1b[1;31m帥\x1b[0m"));
+    let plain = explain_on_a_terminal(Some("1"));
+    assert!(plain.contains("帥") && !plain.contains('\x1b'), "{plain:?}");
+}
