@@ -210,6 +210,29 @@ fn explain_names_blockers_own_pieces_and_the_end_of_the_game() {
 }
 
 #[test]
+fn explain_names_each_blocking_square_and_broken_pattern() {
+    let input = "11\n\
+        2 0 4 3\n2 0 5 2\n3 0 5 0\n3 0 -1 0\n\
+        0 0 99999999999999999999 0\n-99999999999999999999 0 0 0\n\
+        3 2 2 3\n9 4 8 4\n2 3 1 3\n8 4 9 4\n0 2 2 4\n";
+    let out = arbiter(&["duck", "explain"], input);
+    assert_eq!(
+        text(out.stdout),
+        // The duck on (2,0) leaps (2,3) through (2,1) and then (3,2), where a soldier stands; its
+        // leap (3,2) is stopped at once by the soldier on (3,0).
+        "Invalid command\n# duck leg (3,2) is occupied by red soldier\n\
+         Invalid command\n# duck leg (3,0) is occupied by red soldier\n\
+         Invalid command\n# a soldier cannot move from (3,0) to (5,0)\n\
+         Invalid command\n# (-1,0) is off the board\n\
+         Invalid command\n# (huge,0) is off the board\n\
+         Invalid command\n# (-huge,0) is off the board\n\
+         red soldier;NA;no;no\nblue captain;NA;no;no\n\
+         red soldier;NA;no;no\nblue captain;NA;no;no\n\
+         Invalid command\n# elephant eye (1,3) is occupied by red soldier\n"
+    );
+}
+
+#[test]
 fn explain_board_draws_the_position_after_valid_moves() {
     let out = arbiter(&["duck", "explain", "--board", "--color", "never"], "1\n0 3 1 4\n");
     let expected = "red guard;NA;no;no\n\

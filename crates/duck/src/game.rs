@@ -126,7 +126,7 @@ pub enum Invalid {
         winner: Color,
     },
     /// A coordinate pair lies outside the 10×9 board.
-    #[error("({x},{y}) is off the board")]
+    #[error("({},{}) is off the board", Coordinate(*x), Coordinate(*y))]
     OffBoard {
         /// The row as given.
         x: i64,
@@ -177,6 +177,21 @@ pub enum Invalid {
         /// What stands there.
         by: Piece,
     },
+}
+
+/// A coordinate as given in a command. The judge reads numbers beyond `i64` as its extreme values
+/// (`arbiter_scan::Scanner::int`), so those stand for any larger number and are shown as `huge`
+/// rather than as a number the input did not contain.
+struct Coordinate(i64);
+
+impl fmt::Display for Coordinate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            i64::MAX => f.write_str("huge"),
+            value if value <= -i64::MAX => f.write_str("-huge"),
+            value => write!(f, "{value}"),
+        }
+    }
 }
 
 /// Why a position cannot start a game.
