@@ -120,6 +120,27 @@ fn the_count_must_be_a_non_negative_integer() {
 }
 
 #[test]
+fn numbers_are_read_as_scanf_reads_decimal_integers() {
+    // A sign is part of the number; exponents and digits of other scripts are not numbers.
+    let (out, err, code) = duck("+2\n+0 3 1 +4\n9 4 8 4\n");
+    assert_eq!(out, "red guard;NA;no;no\nblue captain;NA;no;no\n");
+    assert_eq!((err.as_str(), code), ("", 0));
+    // A byte-order mark is invisible, so the message shows it escaped.
+    let tokens = [("1e5", "1e5"), ("٣", "٣"), ("0x1", "0x1"), ("\u{feff}1", "\\u{feff}1")];
+    for (token, shown) in tokens {
+        let (out, err, code) = duck(&format!("1\n0 3 {token} 4\n"));
+        assert_eq!(out, "");
+        assert_eq!(
+            err,
+            format!(
+                "<stdin>:2:5: expected the destination row x2 of command 1 (an integer), found `{shown}`\n"
+            )
+        );
+        assert_eq!(code, 2);
+    }
+}
+
+#[test]
 fn a_huge_count_is_read_as_a_stream() {
     for count in ["1000000000000000000", "99999999999999999999999999999"] {
         let (out, err, code) = duck(&format!("{count}\n0 3 1 4\n"));
