@@ -16,7 +16,7 @@ use std::fmt::Write;
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::SplitMix64;
 
-use crate::{Game, Role};
+use crate::{Game, Role, Square};
 
 /// A number in `0..n` (`n > 0`) from `rng`, with negligible bias for the small `n` used here.
 fn below(rng: &mut SplitMix64, n: usize) -> usize {
@@ -26,10 +26,11 @@ fn below(rng: &mut SplitMix64, n: usize) -> usize {
 /// An input of `commands` commands in the official format from one game that never ends.
 ///
 /// About two commands in three are valid moves; the rest are random squares, which are almost
-/// always invalid (empty or enemy source, own piece on the target, not in the pattern). They stay
-/// on the board so that reference solutions which index arrays without bounds checks can read the
-/// same input; off-board commands are covered by the tests. Valid moves avoid captures whenever a quiet move exists, so the board stays
-/// full and check detection always has work to do; no move ever captures a captain.
+/// always invalid (empty or enemy source, own piece on the target, not in the pattern). Every
+/// command stays on the board so that reference solutions which index arrays without bounds
+/// checks can read the same input; off-board commands are covered by the tests. Valid moves avoid
+/// captures whenever a quiet move exists, so the board stays full and check detection always has
+/// work to do; no move ever captures a captain.
 pub fn long_game(commands: usize, seed: u64) -> String {
     let mut rng = SplitMix64::seed_from_u64(seed);
     let mut game = Game::new();
@@ -40,7 +41,7 @@ pub fn long_game(commands: usize, seed: u64) -> String {
         if below(&mut rng, 3) == 0 {
             let mut square = || (below(&mut rng, 10) as i64, below(&mut rng, 9) as i64);
             let (from, to) = (square(), square());
-            let captures_captain = crate::Square::from_coords(to.0, to.1)
+            let captures_captain = Square::from_coords(to.0, to.1)
                 .and_then(|sq| game.board().piece_at(sq))
                 .is_some_and(|p| p.role == Role::Captain);
             if !captures_captain {
@@ -62,8 +63,11 @@ pub fn long_game(commands: usize, seed: u64) -> String {
                 .collect()
         };
         let Some(&&mv) = safe.get(below(&mut rng, safe.len().max(1))) else {
-            // No move that keeps the game going: repeat an invalid command instead.
-            text.push_str("-1 -1 -1 -1\n");
+            // No move keeps the game going: move from an empty square instead, which is invalid
+            // and changes nothing. At most 32 of the 90 squares hold a piece.
+            if let Some(sq) = Square::all().find(|&sq| board.piece_at(sq).is_none()) {
+                let _ = writeln!(text, "{} {} {} {}", sq.row(), sq.col(), sq.row(), sq.col());
+            }
             continue;
         };
         let _ = game.play(mv.from, mv.to);
