@@ -27,7 +27,7 @@ use crate::game::Team;
 use crate::gcc_sort;
 use crate::rules::TieOrder;
 use crate::sim::Arena;
-use crate::strength::Strength;
+use crate::strength::{self, Strength};
 
 impl<S: Sink> Arena<'_, S> {
     fn strength(&self, i: usize) -> Strength {
@@ -62,17 +62,24 @@ impl<S: Sink> Arena<'_, S> {
         (0..self.pieces.len()).filter(fighting).collect()
     }
 
-    /// Whether two contenders of one side in one cell are equally strong; `contenders` is
-    /// ordered by cell.
-    fn any_tie(&self, contenders: &[usize]) -> bool {
-        contenders.iter().enumerate().any(|(k, &x)| {
-            contenders[k + 1..]
-                .iter()
-                .take_while(|&&y| self.pieces[y].pos == self.pieces[x].pos)
-                .any(|&y| {
-                    self.spec(y).team == self.spec(x).team && self.strength(x) == self.strength(y)
-                })
-        })
+    /// Each piece of `side` with the rank of its strength within the side
+    /// ([`strength::ranks`]), in the order given.
+    fn keyed(&self, side: &[usize]) -> Vec<(u32, usize)> {
+        let strengths: Vec<Strength> = side.iter().map(|&x| self.strength(x)).collect();
+        strength::ranks(&strengths).into_iter().zip(side.iter().copied()).collect()
+    }
+
+    /// Where each piece stands in the official program's listing of all pieces by cell
+    /// (libstdc++'s `std::sort`), which decides where equally strong pieces start.
+    fn listing_by_cell(&self) -> Vec<u32> {
+        let cell: Vec<(i32, i32)> = self.pieces.iter().map(|p| (p.pos.row, p.pos.col)).collect();
+        let mut all: Vec<u32> = (0..self.pieces.len() as u32).collect();
+        gcc_sort::sort_by(&mut all, |&x, &y| cell[x as usize] < cell[y as usize]);
+        let mut place = vec![0u32; all.len()];
+        for (k, &x) in all.iter().enumerate() {
+            place[x as usize] = k as u32;
+        }
+        place
     }
 
     /// Runs every fight of this round, cells in (row, column) order.
@@ -82,21 +89,7 @@ impl<S: Sink> Arena<'_, S> {
             return;
         }
         order.sort_by_key(|&x| self.pieces[x].pos);
-        // The official program lists all pieces by cell with `std::sort`, which decides where
-        // equally strong pieces start. Without ties in any fighting side the order cannot matter,
-        // and the plain listing is enough.
-        if self.rules.tie == TieOrder::Gcc && self.any_tie(&order) {
-            let mut contender = vec![false; self.pieces.len()];
-            for &x in &order {
-                contender[x] = true;
-            }
-            let cell: Vec<(i32, i32)> =
-                self.pieces.iter().map(|p| (p.pos.row, p.pos.col)).collect();
-            let mut all: Vec<usize> = (0..self.pieces.len()).collect();
-            gcc_sort::sort_by(&mut all, |&x, &y| cell[x] < cell[y]);
-            all.retain(|&x| contender[x]);
-            order = all;
-        }
+        let mut listing: Option<Vec<u32>> = None;
         let mut start = 0;
         while start < order.len() {
             let pos = self.pieces[order[start]].pos;
@@ -109,31 +102,46 @@ impl<S: Sink> Arena<'_, S> {
                 }
             }
             if !sides[0].is_empty() && !sides[1].is_empty() {
-                let [red, blue] = sides;
+                let [mut red, mut blue] = sides.map(|side| self.keyed(&side));
+                // Without equally strong pieces in a side, any sort ends in the one order by
+                // strength; with them, the official order of the cell's pieces decides.
+                let tied = |side: &[(u32, usize)]| {
+                    side.iter().map(|&(rank, _)| rank as usize + 1).max() < Some(side.len())
+                };
+                if self.rules.tie == TieOrder::Gcc && (tied(&red) || tied(&blue)) {
+                    let place = listing.get_or_insert_with(|| self.listing_by_cell());
+                    red.sort_by_key(|&(_, x)| place[x]);
+                    blue.sort_by_key(|&(_, x)| place[x]);
+                }
                 self.fight_cell(red, blue);
             }
             start = end;
         }
     }
 
-    /// Sorts one side so that its fighter is last.
-    fn rank(&self, side: &mut [usize]) {
+    /// Sorts one side by rank so that its fighter is last.
+    fn rank(&self, side: &mut [(u32, usize)]) {
         match self.rules.tie {
-            TieOrder::Gcc => gcc_sort::sort_by(side, |&x, &y| self.strength(x) < self.strength(y)),
-            TieOrder::HighestIndex => {
-                side.sort_by(|&x, &y| self.strength(x).cmp(&self.strength(y)).then(x.cmp(&y)))
-            }
+            TieOrder::Gcc => gcc_sort::sort_by(side, |x, y| x.0 < y.0),
+            TieOrder::HighestIndex => side.sort_unstable(),
             TieOrder::LowestIndex => {
-                side.sort_by(|&x, &y| self.strength(x).cmp(&self.strength(y)).then(y.cmp(&x)))
+                side.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(y.1.cmp(&x.1)))
             }
         }
     }
 
-    /// The duels of one cell.
-    fn fight_cell(&mut self, mut red: Vec<usize>, mut blue: Vec<usize>) {
+    /// Ranks the remaining pieces of a side again, after a duel weakened one of them.
+    fn rerank(&self, side: &mut Vec<(u32, usize)>) {
+        let pieces: Vec<usize> = side.iter().map(|&(_, x)| x).collect();
+        *side = self.keyed(&pieces);
+        self.rank(side);
+    }
+
+    /// The duels of one cell; each side is given in the order its sort starts from.
+    fn fight_cell(&mut self, mut red: Vec<(u32, usize)>, mut blue: Vec<(u32, usize)>) {
         self.rank(&mut red);
         self.rank(&mut blue);
-        while let (Some(&r), Some(&b)) = (red.last(), blue.last()) {
+        while let (Some(&(_, r)), Some(&(_, b))) = (red.last(), blue.last()) {
             let (sr, sb) = (self.strength(r), self.strength(b));
             let loser = match sr.cmp(&sb) {
                 Ordering::Less => Some(r),
@@ -171,8 +179,8 @@ impl<S: Sink> Arena<'_, S> {
                 }
             }
             if self.rules.fight_best {
-                self.rank(&mut red);
-                self.rank(&mut blue);
+                self.rerank(&mut red);
+                self.rerank(&mut blue);
             }
         }
     }
