@@ -96,3 +96,16 @@ fn crowded_random_inputs_match_the_official_program() {
         assert_eq!(run(&input, "official"), fixture(&format!("random/{n}.ans")), "random/{n}");
     }
 }
+
+/// Inputs built to make strength comparisons hard (`fixtures/adversarial/`), answered by the
+/// official program: 100 pieces of C(a, 1) with a near 10^6 that differ by 1, boosted every round
+/// (1), and 200 pieces whose strengths tie exactly while written differently, C(104, 39) =
+/// C(103, 40), C(78, 2) = C(15, 5) = C(14, 6) and more (2).
+#[test]
+fn adversarial_strengths_match_the_official_program() {
+    for n in 1..=2 {
+        let input = fixture(&format!("adversarial/{n}.in"));
+        let expected = fixture(&format!("adversarial/{n}.ans"));
+        assert_eq!(run(&input, "official"), expected, "adversarial/{n}");
+    }
+}
