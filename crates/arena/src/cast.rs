@@ -64,11 +64,7 @@ impl<S: Sink> Arena<'_, S> {
                 Skill::Dsaigao { distance, radius, rounds } => {
                     self.dsaigao(i, distance, radius, rounds)
                 }
-                Skill::Gugugugu => {
-                    skipped[spec.team.index()] = true;
-                    let team = spec.team;
-                    self.sink.emit(self.round, || Event::Skip { team, by: i + 1 });
-                }
+                Skill::Gugugugu => self.gugugugu(i, &mut skipped),
                 Skill::Backward { rounds } => self.go_back(i, rounds)?,
                 Skill::Hupraise => self.hupraise(i),
             }
@@ -79,6 +75,16 @@ impl<S: Sink> Arena<'_, S> {
     /// toolihai: no effect, but firework remembers the last piece (of either team) that cast it.
     fn toolihai(&mut self, i: usize) {
         self.last_toolihai = Some(i);
+    }
+
+    /// gugugugu: every piece of the caster's team that has not cast yet this round (the higher
+    /// indices) skips casting. A skipped piece is not casting, so its cooldown stays at 0 and it
+    /// casts as soon as it can, next round at the latest; pieces with lower indices already cast.
+    /// The other team is not affected. `skipped` holds, per team, whether this happened.
+    fn gugugugu(&mut self, i: usize, skipped: &mut [bool; 2]) {
+        let team = self.spec(i).team;
+        skipped[team.index()] = true;
+        self.sink.emit(self.round, || Event::Skip { team, by: i + 1 });
     }
 
     /// faceking: every living piece, the caster, frozen and silenced ones included, turns 90°
@@ -94,8 +100,13 @@ impl<S: Sink> Arena<'_, S> {
         }
     }
 
-    /// onepunch: a += v now; at the start of round H + l the boost expires (see the count-down
-    /// step). Boosts stack and expire separately.
+    /// onepunch: a += v now; at the start of round H + l the boost expires, in step (1) of that
+    /// round (`count_down` in [`crate::sim`]). Boosts stack and expire separately.
+    ///
+    /// S7 `punch-b`: at expiry the statement sets (a, b) to (max(a − v, 0), min(b, max(a − v,
+    /// 0))); the official program lowers a first and then caps b by max(a′ − v, 0) with a′ the
+    /// new a, so v is taken off twice for b. Official: (a, b) → (a′, min(b, max(a′ − v, 0))),
+    /// a′ = max(a − v, 0); `+punch-b` follows the text. The rule lives in `count_down`.
     fn onepunch(&mut self, i: usize, boost: u32, rounds: u32) {
         let expiry = u64::from(self.round) + u64::from(rounds);
         let piece = &mut self.pieces[i];

@@ -206,7 +206,8 @@ impl<'g, S: Sink> Arena<'g, S> {
         Ok(())
     }
 
-    /// Step (1) for piece `i`.
+    /// Step (1) for piece `i`: respawn when the death countdown runs out, then cooldown, silence
+    /// and freeze count down and the onepunch boosts cast at H − l expire (S7 `punch-b` below).
     fn count_down(&mut self, i: usize) {
         let round = u64::from(self.round);
         let rules = self.rules;
@@ -286,7 +287,19 @@ impl<'g, S: Sink> Arena<'g, S> {
         }
     }
 
-    /// Restores piece `i` to the state logged at round `round - rounds`.
+    /// backward of l cast at round H: piece `i` takes back the state logged for it in round H − l.
+    ///
+    /// Restored: position, facing, a, b, the death countdown (alive or not, and when it
+    /// respawns), the freeze and the silence counters, as they were after step (1) of round
+    /// H − l, i.e. after that round's respawns, count-downs and boost expiries (`hist-pre` logs
+    /// them before step (1) instead). Not restored: the cooldown (the statement: "技能刷新时间并不
+    /// 会回到第 H−l 回合的时间"; it was just set to z by this cast), and the onepunch boost queue,
+    /// which the official program does not log either (boosts in force would expire on schedule
+    /// and subtract from the restored a; as a piece has one skill, a backward caster never has
+    /// boosts, so this cannot show).
+    ///
+    /// An l with H − l ≤ 0 breaks the statement's guarantee ("数据保证不会回到游戏开始之前") and is
+    /// [`RunError::BackwardBeforeStart`].
     pub(crate) fn go_back(&mut self, i: usize, rounds: u32) -> Result<(), RunError> {
         let target = self.round.checked_sub(rounds).filter(|&h| h >= 1);
         let error = RunError::BackwardBeforeStart { round: self.round, piece: i + 1, rounds };
