@@ -64,7 +64,7 @@ fn parse_piece(input: &mut Scanner<'_>, grid: &Grid, i: i64) -> Result<PieceSpec
     let team = input.int_in(0, 1, &format!("the team of piece {i} (0 red, 1 blue)"))?;
     let dir = input.int_in(0, 3, &format!("the facing of piece {i} (0..=3)"))?;
     let timer = |input: &mut Scanner<'_>, what: &str| {
-        input.int_in(1, limits::TIMER, &format!("{what} of piece {i} (a positive integer)"))
+        input.int_in(1, limits::TIMER, &format!("{what} of piece {i} (1..={})", limits::TIMER))
     };
     let first_cooldown = timer(input, "f")?;
     let cooldown = timer(input, "z")?;

@@ -72,7 +72,7 @@ fn input_errors_keep_the_earlier_games() {
         ("1 1 1 1\n0\n1 1 1 1 0 0 1 1 1 fly\n", "<stdin>:7:19: expected a skill name"),
         (
             "1 2 1 1\n0 0\n1 1 1 1 0 0 1 1 1 rabiribi\n",
-            "<stdin>:8:1: expected v (the sector's size) of rabiribi (piece 1, 0..=1000000000), found end of input",
+            "<stdin>:8:1: expected v (the sector's size) of rabiribi (piece 1, 0..=2147483647), found end of input",
         ),
         (
             "1 1 1 1\n0\n1 1 1 1 2 0 1 1 1 toolihai\n",
@@ -92,6 +92,14 @@ fn input_errors_keep_the_earlier_games() {
         (
             "1 1 1 1\n0\n1 1 1 1 0 0 1 1 1 onepunch 1001 1\n",
             "<stdin>:7:28: expected v (the boost) of onepunch (piece 1, 0..=1000), found `1001`",
+        ),
+        (
+            "1 1 1 1\n0\n1 1 1 1 0 0 1 2147483648 1 toolihai\n",
+            "<stdin>:7:15: expected z of piece 1 (1..=2147483647), found `2147483648`",
+        ),
+        (
+            "1 1 1 1\n0\n1 1 1 1 0 0 0 1 1 toolihai\n",
+            "<stdin>:7:13: expected f of piece 1 (1..=2147483647), found `0`",
         ),
         (
             "1 1 1 1\nx\n",
