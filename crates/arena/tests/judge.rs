@@ -109,3 +109,31 @@ fn adversarial_strengths_match_the_official_program() {
         assert_eq!(run(&input, "official"), expected, "adversarial/{n}");
     }
 }
+
+/// The `statement` preset is the text at S1–S9 at once: each case of S1–S9 prints its other
+/// reading under it. rabi-alive's case is played without S1 (`-rabi-enemy`): S1 alone already
+/// stops the ally in its sector from being pushed, which changes the output the case tells
+/// S2 by.
+#[test]
+fn statement_preset_reads_the_text_at_s1_to_s9() {
+    let points = [
+        "rabi-enemy",
+        "rabi-alive",
+        "rabi-shadow",
+        "rabi-narrow",
+        "rabi-down",
+        "wave-cw",
+        "punch-b",
+        "fight-best",
+        "effect-max",
+    ];
+    let mut failures = Vec::new();
+    for name in points {
+        let input = fixture(&format!("rules/{name}.in"));
+        let rules = if name == "rabi-alive" { "statement,-rabi-enemy" } else { "statement" };
+        if run(&input, rules) != fixture(&format!("rules/{name}.alt.out")) {
+            failures.push(format!("{name} under {rules}"));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
