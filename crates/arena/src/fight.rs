@@ -65,6 +65,9 @@ impl<S: Sink> Arena<'_, S> {
     /// Each piece of `side` with the rank of its strength within the side
     /// ([`strength::ranks`]), in the order given.
     fn keyed(&self, side: &[usize]) -> Vec<(u32, usize)> {
+        if let [x] = side {
+            return vec![(0, *x)];
+        }
         let strengths: Vec<Strength> = side.iter().map(|&x| self.strength(x)).collect();
         strength::ranks(&strengths).into_iter().zip(side.iter().copied()).collect()
     }
