@@ -349,53 +349,58 @@ pub(crate) struct Hupraise {
     matching: Matching,
     /// Each piece's team and its index among the pieces of that team.
     side: Vec<(Team, usize)>,
-    /// The pieces of each team.
-    members: [Vec<usize>; 2],
-    /// The a each piece had at the last update; `None` leaves it out.
-    value: Vec<Option<u32>>,
+    /// The a each piece of each team had at the last update, by index within the team;
+    /// [`Hupraise::ABSENT`] leaves the piece out. Kept per team so that redoing a piece's edges
+    /// reads the other team's values in one pass.
+    values: [Vec<u32>; 2],
 }
 
 impl Hupraise {
+    /// The value of a piece left out of the matching (a never comes near it: at most 1000 plus
+    /// 1000 boosts of 1000).
+    const ABSENT: u32 = u32::MAX;
+
     fn new(game: &Game) -> Hupraise {
-        let mut members = [Vec::new(), Vec::new()];
+        let mut counts = [0usize; 2];
         let side = game
             .pieces()
             .iter()
-            .enumerate()
-            .map(|(j, spec)| {
-                let list = &mut members[spec.team.index()];
-                list.push(j);
-                (spec.team, list.len() - 1)
+            .map(|spec| {
+                let count = &mut counts[spec.team.index()];
+                *count += 1;
+                (spec.team, *count - 1)
             })
             .collect();
-        let matching = Matching::new(members[0].len(), members[1].len());
-        Hupraise { matching, side, members, value: vec![None; game.pieces().len()] }
+        let matching = Matching::new(counts[0], counts[1]);
+        let values = counts.map(|count| vec![Self::ABSENT; count]);
+        Hupraise { matching, side, values }
     }
 
-    fn pairable(x: Option<u32>, y: Option<u32>) -> bool {
-        matches!((x, y), (Some(x), Some(y)) if (x ^ y) % 3 == 0)
+    fn pairable(x: u32, y: u32) -> bool {
+        x != Self::ABSENT && y != Self::ABSENT && (x ^ y) % 3 == 0
     }
 
-    /// Sets piece `j`'s value, redoing its edges if it changed.
+    /// Sets piece `j`'s value (`None` leaves it out), redoing its edges if it changed.
     #[inline]
     fn update(&mut self, j: usize, value: Option<u32>) {
-        if self.value[j] != value {
-            self.change(j, value);
+        let value = value.unwrap_or(Self::ABSENT);
+        let (team, k) = self.side[j];
+        if self.values[team.index()][k] != value {
+            self.change(team, k, value);
         }
     }
 
-    /// Redoes the edges of piece `j`, whose value becomes `value`.
-    fn change(&mut self, j: usize, value: Option<u32>) {
-        self.value[j] = value;
-        let (team, k) = self.side[j];
+    /// Redoes the edges of the `k`-th piece of `team`, whose value becomes `value`.
+    fn change(&mut self, team: Team, k: usize, value: u32) {
+        self.values[team.index()][k] = value;
         match team {
             Team::Red => {
-                let (blue, values) = (&self.members[1], &self.value);
-                self.matching.set_row(k, |r| Self::pairable(value, values[blue[r]]));
+                let blue = &self.values[1];
+                self.matching.set_row(k, |r| Self::pairable(value, blue[r]));
             }
             Team::Blue => {
-                let (red, values) = (&self.members[0], &self.value);
-                self.matching.set_column(k, |l| Self::pairable(values[red[l]], value));
+                let red = &self.values[0];
+                self.matching.set_column(k, |l| Self::pairable(red[l], value));
             }
         }
     }
