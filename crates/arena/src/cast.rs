@@ -42,15 +42,15 @@ impl<S: Sink> Arena<'_, S> {
     pub(crate) fn cast_all(&mut self) -> Result<(), RunError> {
         let mut skipped = [false; 2];
         for i in 0..self.pieces.len() {
-            let spec = self.spec(i);
             let piece = &self.pieces[i];
             let idle = self.rules.respawn_idle && piece.revived;
             if !piece.alive() || piece.cooldown > 0 || piece.silence > 0 || idle {
                 continue;
             }
-            if skipped[spec.team.index()] {
+            if skipped[piece.team.index()] {
                 continue;
             }
+            let spec = self.spec(i);
             self.pieces[i].cooldown = u64::from(spec.cooldown);
             let skill = spec.skill;
             self.sink.emit(self.round, || Event::Cast { piece: i + 1, skill: skill.kind().name() });
@@ -184,7 +184,7 @@ impl<S: Sink> Arena<'_, S> {
         let ((fr, fc), (sr, sc)) = frame;
         for j in 0..self.pieces.len() {
             if j == i
-                || (self.rules.rabi_enemy && self.spec(j).team == team)
+                || (self.rules.rabi_enemy && self.pieces[j].team == team)
                 || (self.rules.rabi_alive && !self.pieces[j].alive())
             {
                 continue;

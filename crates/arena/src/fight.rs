@@ -25,6 +25,7 @@ use std::cmp::Ordering;
 use crate::event::{Event, Sink};
 use crate::game::Team;
 use crate::gcc_sort;
+use crate::grid::{Grid, Pos};
 use crate::rules::TieOrder;
 use crate::sim::Arena;
 use crate::strength::{self, Strength};
@@ -36,18 +37,15 @@ impl<S: Sink> Arena<'_, S> {
 
     /// The living pieces standing in a cell with a living enemy, in index order.
     fn contenders(&mut self) -> Vec<usize> {
-        let grid = self.game.grid();
         // Each cell holds (round << 2) | teams seen this round, so nothing needs clearing.
         let stamp = self.round << 2;
+        let cell_of = cell_index(self.game.grid());
         let mut any = false;
-        let specs = self.game.pieces();
-        for (piece, spec) in self.pieces.iter().zip(specs) {
+        for piece in &self.pieces {
             if piece.alive() {
-                let cell = &mut self.cell_teams[grid.index(piece.pos)];
-                if *cell & !3 != stamp {
-                    *cell = stamp;
-                }
-                *cell |= 1 << spec.team.index();
+                let cell = &mut self.cell_teams[cell_of(piece.pos)];
+                let seen = if *cell & !3 == stamp { *cell } else { stamp };
+                *cell = seen | 1 << piece.team.index();
                 any |= *cell & 3 == 3;
             }
         }
@@ -57,7 +55,7 @@ impl<S: Sink> Arena<'_, S> {
         let teams = &self.cell_teams;
         let fighting = |x: &usize| {
             let piece = &self.pieces[*x];
-            piece.alive() && teams[grid.index(piece.pos)] == stamp | 3
+            piece.alive() && teams[cell_of(piece.pos)] == stamp | 3
         };
         (0..self.pieces.len()).filter(fighting).collect()
     }
@@ -195,4 +193,16 @@ impl<S: Sink> Arena<'_, S> {
         let respawn_round = u64::from(self.round) + u64::from(respawn);
         self.sink.emit(self.round, || Event::Death { piece: x + 1, pos, respawn_round });
     }
+}
+
+/// The index of a cell in [`Arena::cell_teams`]: row × (M + 1) + column, one multiplication
+/// and no subtraction for 1-based coordinates.
+pub(crate) fn cell_index(grid: &Grid) -> impl Fn(Pos) -> usize {
+    let width = grid.cols() as usize + 1;
+    move |pos: Pos| pos.row as usize * width + pos.col as usize
+}
+
+/// The length of [`Arena::cell_teams`] for `grid` (see [`cell_index`]).
+pub(crate) fn cell_count(grid: &Grid) -> usize {
+    (grid.rows() as usize + 1) * (grid.cols() as usize + 1)
 }

@@ -23,7 +23,7 @@ use std::collections::VecDeque;
 use std::fmt;
 
 use crate::event::{Event, NoEvents, Sink};
-use crate::game::{Game, PieceSpec};
+use crate::game::{Game, PieceSpec, Team};
 use crate::grid::{Dir, Pos};
 use crate::rules::Rules;
 use crate::skill::Skill;
@@ -49,6 +49,8 @@ pub(crate) struct Piece {
     pub(crate) revived: bool,
     /// Whether its skill is backward, so that its states are logged.
     keeps_history: bool,
+    /// Its team (a copy of the spec's, next to the state the per-round loops read).
+    pub(crate) team: Team,
 }
 
 impl Piece {
@@ -118,8 +120,8 @@ pub(crate) struct Arena<'g, S> {
     history: Vec<Vec<Snapshot>>,
     pub(crate) matchings: Vec<usize>,
     pub(crate) sink: S,
-    /// Scratch for the fights: per cell, the round it was last seen in (shifted left by two) and
-    /// the teams standing there then (bit 0 red, bit 1 blue).
+    /// Scratch for the fights: per cell (indexed by `fight::cell_index`), the round it was last
+    /// seen in (shifted left by two) and the teams standing there then (bit 0 red, bit 1 blue).
     pub(crate) cell_teams: Vec<u32>,
     /// Hupraise's graph, built at the first cast.
     pub(crate) hupraise: Option<crate::cast::Hupraise>,
@@ -159,6 +161,7 @@ impl<'g, S: Sink> Arena<'g, S> {
                 boosts: VecDeque::new(),
                 revived: false,
                 keeps_history: matches!(spec.skill, Skill::Backward { .. }),
+                team: spec.team,
             })
             .collect();
         Arena {
@@ -178,7 +181,7 @@ impl<'g, S: Sink> Arena<'g, S> {
                 .collect(),
             matchings: Vec::new(),
             sink,
-            cell_teams: vec![0; (game.grid().rows() * game.grid().cols()) as usize],
+            cell_teams: vec![0; crate::fight::cell_count(game.grid())],
             hupraise: None,
         }
     }
