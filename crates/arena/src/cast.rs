@@ -377,7 +377,7 @@ impl Hupraise {
     }
 
     fn pairable(x: u32, y: u32) -> bool {
-        x != Self::ABSENT && y != Self::ABSENT && (x ^ y) % 3 == 0
+        x != Self::ABSENT && y != Self::ABSENT && (x ^ y).is_multiple_of(3)
     }
 
     /// Sets piece `j`'s value (`None` leaves it out), redoing its edges if it changed.
