@@ -1,6 +1,7 @@
 #!/bin/sh
-# Skill arena timings: the official data (20 games) and the generated maximum-size input
-# (T = 20, N = M = 100, K = 200, R = 1000, seed 2018); best and median wall-clock milliseconds of
+# Skill arena timings: the official data (20 games), the generated maximum-size input
+# (T = 20, N = M = 100, K = 200, R = 1000, seed 2018) and the near-tie input
+# (fixtures/adversarial/1.in); best and median wall-clock milliseconds of
 # $RUNS runs (default 10) of the release binary, process start and file reading included.
 #
 #   bench/arena.sh [REFERENCE.cpp]
@@ -16,6 +17,7 @@ trap 'rm -rf "$work"' EXIT
 cargo build --quiet --release -p arbiter-cli
 cargo run --quiet --release -p arbiter-arena --example max_input 2018 > "$work/max.in"
 cp crates/arena/tests/fixtures/official/1.in "$work/official.in"
+cp crates/arena/tests/fixtures/adversarial/1.in "$work/near-ties.in"
 if [ -n "$reference" ]; then
     g++ -O2 -o "$work/reference" "$reference"
 fi
@@ -37,7 +39,7 @@ best() {
 }
 
 printf '%-36s %9s %9s\n' "input / program" "best ms" "median ms"
-for name in official max; do
+for name in official max near-ties; do
     times=$(best "$work/$name.in" "$work/$name.arbiter" target/release/arbiter arena)
     printf '%-36s %9s %9s\n' "$name / arbiter arena" $times
     if [ -n "$reference" ]; then

@@ -1,4 +1,5 @@
-//! Criterion benchmarks: the official data (20 games) and the generated maximum-size input.
+//! Criterion benchmarks: the official data (20 games), the generated maximum-size input and the
+//! adversarial strength inputs.
 //! Run with `cargo bench -p arbiter-arena --bench arena`.
 
 use arbiter_arena::generate::{Size, input};
@@ -7,6 +8,8 @@ use arbiter_arena::rules::Rules;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const OFFICIAL: &str = include_str!("../tests/fixtures/official/1.in");
+const NEAR_TIES: &str = include_str!("../tests/fixtures/adversarial/1.in");
+const EXACT_TIES: &str = include_str!("../tests/fixtures/adversarial/2.in");
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("arena");
@@ -20,6 +23,12 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("official data, --rules statement", |b| {
         b.iter(|| judge(OFFICIAL, Rules::statement(), |_| {}).expect("valid"))
+    });
+    group.bench_function("adversarial near-ties (adversarial/1.in)", |b| {
+        b.iter(|| judge(NEAR_TIES, Rules::official(), |_| {}).expect("valid"))
+    });
+    group.bench_function("adversarial exact ties (adversarial/2.in)", |b| {
+        b.iter(|| judge(EXACT_TIES, Rules::official(), |_| {}).expect("valid"))
     });
     group.finish();
 }

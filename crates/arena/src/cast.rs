@@ -42,15 +42,15 @@ impl<S: Sink> Arena<'_, S> {
     pub(crate) fn cast_all(&mut self) -> Result<(), RunError> {
         let mut skipped = [false; 2];
         for i in 0..self.pieces.len() {
-            let spec = self.spec(i);
             let piece = &self.pieces[i];
             let idle = self.rules.respawn_idle && piece.revived;
             if !piece.alive() || piece.cooldown > 0 || piece.silence > 0 || idle {
                 continue;
             }
-            if skipped[spec.team.index()] {
+            if skipped[piece.team.index()] {
                 continue;
             }
+            let spec = self.spec(i);
             self.pieces[i].cooldown = u64::from(spec.cooldown);
             let skill = spec.skill;
             self.sink.emit(self.round, || Event::Cast { piece: i + 1, skill: skill.kind().name() });
@@ -64,11 +64,7 @@ impl<S: Sink> Arena<'_, S> {
                 Skill::Dsaigao { distance, radius, rounds } => {
                     self.dsaigao(i, distance, radius, rounds)
                 }
-                Skill::Gugugugu => {
-                    skipped[spec.team.index()] = true;
-                    let team = spec.team;
-                    self.sink.emit(self.round, || Event::Skip { team, by: i + 1 });
-                }
+                Skill::Gugugugu => self.gugugugu(i, &mut skipped),
                 Skill::Backward { rounds } => self.go_back(i, rounds)?,
                 Skill::Hupraise => self.hupraise(i),
             }
@@ -79,6 +75,16 @@ impl<S: Sink> Arena<'_, S> {
     /// toolihai: no effect, but firework remembers the last piece (of either team) that cast it.
     fn toolihai(&mut self, i: usize) {
         self.last_toolihai = Some(i);
+    }
+
+    /// gugugugu: every piece of the caster's team that has not cast yet this round (the higher
+    /// indices) skips casting. A skipped piece is not casting, so its cooldown stays at 0 and it
+    /// casts as soon as it can, next round at the latest; pieces with lower indices already cast.
+    /// The other team is not affected. `skipped` holds, per team, whether this happened.
+    fn gugugugu(&mut self, i: usize, skipped: &mut [bool; 2]) {
+        let team = self.spec(i).team;
+        skipped[team.index()] = true;
+        self.sink.emit(self.round, || Event::Skip { team, by: i + 1 });
     }
 
     /// faceking: every living piece, the caster, frozen and silenced ones included, turns 90°
@@ -94,8 +100,13 @@ impl<S: Sink> Arena<'_, S> {
         }
     }
 
-    /// onepunch: a += v now; at the start of round H + l the boost expires (see the count-down
-    /// step). Boosts stack and expire separately.
+    /// onepunch: a += v now; at the start of round H + l the boost expires, in step (1) of that
+    /// round (`count_down` in [`crate::sim`]). Boosts stack and expire separately.
+    ///
+    /// S7 `punch-b`: at expiry the statement sets (a, b) to (max(a − v, 0), min(b, max(a − v,
+    /// 0))); the official program lowers a first and then caps b by max(a′ − v, 0) with a′ the
+    /// new a, so v is taken off twice for b. Official: (a, b) → (a′, min(b, max(a′ − v, 0))),
+    /// a′ = max(a − v, 0); `+punch-b` follows the text. The rule lives in `count_down`.
     fn onepunch(&mut self, i: usize, boost: u32, rounds: u32) {
         let expiry = u64::from(self.round) + u64::from(rounds);
         let piece = &mut self.pieces[i];
@@ -173,7 +184,7 @@ impl<S: Sink> Arena<'_, S> {
         let ((fr, fc), (sr, sc)) = frame;
         for j in 0..self.pieces.len() {
             if j == i
-                || (self.rules.rabi_enemy && self.spec(j).team == team)
+                || (self.rules.rabi_enemy && self.pieces[j].team == team)
                 || (self.rules.rabi_alive && !self.pieces[j].alive())
             {
                 continue;
@@ -338,53 +349,58 @@ pub(crate) struct Hupraise {
     matching: Matching,
     /// Each piece's team and its index among the pieces of that team.
     side: Vec<(Team, usize)>,
-    /// The pieces of each team.
-    members: [Vec<usize>; 2],
-    /// The a each piece had at the last update; `None` leaves it out.
-    value: Vec<Option<u32>>,
+    /// The a each piece of each team had at the last update, by index within the team;
+    /// [`Hupraise::ABSENT`] leaves the piece out. Kept per team so that redoing a piece's edges
+    /// reads the other team's values in one pass.
+    values: [Vec<u32>; 2],
 }
 
 impl Hupraise {
+    /// The value of a piece left out of the matching (a never comes near it: at most 1000 plus
+    /// 1000 boosts of 1000).
+    const ABSENT: u32 = u32::MAX;
+
     fn new(game: &Game) -> Hupraise {
-        let mut members = [Vec::new(), Vec::new()];
+        let mut counts = [0usize; 2];
         let side = game
             .pieces()
             .iter()
-            .enumerate()
-            .map(|(j, spec)| {
-                let list = &mut members[spec.team.index()];
-                list.push(j);
-                (spec.team, list.len() - 1)
+            .map(|spec| {
+                let count = &mut counts[spec.team.index()];
+                *count += 1;
+                (spec.team, *count - 1)
             })
             .collect();
-        let matching = Matching::new(members[0].len(), members[1].len());
-        Hupraise { matching, side, members, value: vec![None; game.pieces().len()] }
+        let matching = Matching::new(counts[0], counts[1]);
+        let values = counts.map(|count| vec![Self::ABSENT; count]);
+        Hupraise { matching, side, values }
     }
 
-    fn pairable(x: Option<u32>, y: Option<u32>) -> bool {
-        matches!((x, y), (Some(x), Some(y)) if (x ^ y) % 3 == 0)
+    fn pairable(x: u32, y: u32) -> bool {
+        x != Self::ABSENT && y != Self::ABSENT && (x ^ y).is_multiple_of(3)
     }
 
-    /// Sets piece `j`'s value, redoing its edges if it changed.
+    /// Sets piece `j`'s value (`None` leaves it out), redoing its edges if it changed.
     #[inline]
     fn update(&mut self, j: usize, value: Option<u32>) {
-        if self.value[j] != value {
-            self.change(j, value);
+        let value = value.unwrap_or(Self::ABSENT);
+        let (team, k) = self.side[j];
+        if self.values[team.index()][k] != value {
+            self.change(team, k, value);
         }
     }
 
-    /// Redoes the edges of piece `j`, whose value becomes `value`.
-    fn change(&mut self, j: usize, value: Option<u32>) {
-        self.value[j] = value;
-        let (team, k) = self.side[j];
+    /// Redoes the edges of the `k`-th piece of `team`, whose value becomes `value`.
+    fn change(&mut self, team: Team, k: usize, value: u32) {
+        self.values[team.index()][k] = value;
         match team {
             Team::Red => {
-                let (blue, values) = (&self.members[1], &self.value);
-                self.matching.set_row(k, |r| Self::pairable(value, values[blue[r]]));
+                let blue = &self.values[1];
+                self.matching.set_row(k, |r| Self::pairable(value, blue[r]));
             }
             Team::Blue => {
-                let (red, values) = (&self.members[0], &self.value);
-                self.matching.set_column(k, |l| Self::pairable(values[red[l]], value));
+                let red = &self.values[0];
+                self.matching.set_column(k, |l| Self::pairable(red[l], value));
             }
         }
     }

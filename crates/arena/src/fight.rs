@@ -25,9 +25,10 @@ use std::cmp::Ordering;
 use crate::event::{Event, Sink};
 use crate::game::Team;
 use crate::gcc_sort;
+use crate::grid::{Grid, Pos};
 use crate::rules::TieOrder;
 use crate::sim::Arena;
-use crate::strength::Strength;
+use crate::strength::{self, Strength};
 
 impl<S: Sink> Arena<'_, S> {
     fn strength(&self, i: usize) -> Strength {
@@ -36,18 +37,15 @@ impl<S: Sink> Arena<'_, S> {
 
     /// The living pieces standing in a cell with a living enemy, in index order.
     fn contenders(&mut self) -> Vec<usize> {
-        let grid = self.game.grid();
         // Each cell holds (round << 2) | teams seen this round, so nothing needs clearing.
         let stamp = self.round << 2;
+        let cell_of = cell_index(self.game.grid());
         let mut any = false;
-        let specs = self.game.pieces();
-        for (piece, spec) in self.pieces.iter().zip(specs) {
+        for piece in &self.pieces {
             if piece.alive() {
-                let cell = &mut self.cell_teams[grid.index(piece.pos)];
-                if *cell & !3 != stamp {
-                    *cell = stamp;
-                }
-                *cell |= 1 << spec.team.index();
+                let cell = &mut self.cell_teams[cell_of(piece.pos)];
+                let seen = if *cell & !3 == stamp { *cell } else { stamp };
+                *cell = seen | 1 << piece.team.index();
                 any |= *cell & 3 == 3;
             }
         }
@@ -57,22 +55,32 @@ impl<S: Sink> Arena<'_, S> {
         let teams = &self.cell_teams;
         let fighting = |x: &usize| {
             let piece = &self.pieces[*x];
-            piece.alive() && teams[grid.index(piece.pos)] == stamp | 3
+            piece.alive() && teams[cell_of(piece.pos)] == stamp | 3
         };
         (0..self.pieces.len()).filter(fighting).collect()
     }
 
-    /// Whether two contenders of one side in one cell are equally strong; `contenders` is
-    /// ordered by cell.
-    fn any_tie(&self, contenders: &[usize]) -> bool {
-        contenders.iter().enumerate().any(|(k, &x)| {
-            contenders[k + 1..]
-                .iter()
-                .take_while(|&&y| self.pieces[y].pos == self.pieces[x].pos)
-                .any(|&y| {
-                    self.spec(y).team == self.spec(x).team && self.strength(x) == self.strength(y)
-                })
-        })
+    /// Each piece of `side` with the rank of its strength within the side
+    /// ([`strength::ranks`]), in the order given.
+    fn keyed(&self, side: &[usize]) -> Vec<(u32, usize)> {
+        if let [x] = side {
+            return vec![(0, *x)];
+        }
+        let strengths: Vec<Strength> = side.iter().map(|&x| self.strength(x)).collect();
+        strength::ranks(&strengths).into_iter().zip(side.iter().copied()).collect()
+    }
+
+    /// Where each piece stands in the official program's listing of all pieces by cell
+    /// (libstdc++'s `std::sort`), which decides where equally strong pieces start.
+    fn listing_by_cell(&self) -> Vec<u32> {
+        let cell: Vec<(i32, i32)> = self.pieces.iter().map(|p| (p.pos.row, p.pos.col)).collect();
+        let mut all: Vec<u32> = (0..self.pieces.len() as u32).collect();
+        gcc_sort::sort_by(&mut all, |&x, &y| cell[x as usize] < cell[y as usize]);
+        let mut place = vec![0u32; all.len()];
+        for (k, &x) in all.iter().enumerate() {
+            place[x as usize] = k as u32;
+        }
+        place
     }
 
     /// Runs every fight of this round, cells in (row, column) order.
@@ -82,21 +90,7 @@ impl<S: Sink> Arena<'_, S> {
             return;
         }
         order.sort_by_key(|&x| self.pieces[x].pos);
-        // The official program lists all pieces by cell with `std::sort`, which decides where
-        // equally strong pieces start. Without ties in any fighting side the order cannot matter,
-        // and the plain listing is enough.
-        if self.rules.tie == TieOrder::Gcc && self.any_tie(&order) {
-            let mut contender = vec![false; self.pieces.len()];
-            for &x in &order {
-                contender[x] = true;
-            }
-            let cell: Vec<(i32, i32)> =
-                self.pieces.iter().map(|p| (p.pos.row, p.pos.col)).collect();
-            let mut all: Vec<usize> = (0..self.pieces.len()).collect();
-            gcc_sort::sort_by(&mut all, |&x, &y| cell[x] < cell[y]);
-            all.retain(|&x| contender[x]);
-            order = all;
-        }
+        let mut listing: Option<Vec<u32>> = None;
         let mut start = 0;
         while start < order.len() {
             let pos = self.pieces[order[start]].pos;
@@ -109,31 +103,46 @@ impl<S: Sink> Arena<'_, S> {
                 }
             }
             if !sides[0].is_empty() && !sides[1].is_empty() {
-                let [red, blue] = sides;
+                let [mut red, mut blue] = sides.map(|side| self.keyed(&side));
+                // Without equally strong pieces in a side, any sort ends in the one order by
+                // strength; with them, the official order of the cell's pieces decides.
+                let tied = |side: &[(u32, usize)]| {
+                    side.iter().map(|&(rank, _)| rank as usize + 1).max() < Some(side.len())
+                };
+                if self.rules.tie == TieOrder::Gcc && (tied(&red) || tied(&blue)) {
+                    let place = listing.get_or_insert_with(|| self.listing_by_cell());
+                    red.sort_by_key(|&(_, x)| place[x]);
+                    blue.sort_by_key(|&(_, x)| place[x]);
+                }
                 self.fight_cell(red, blue);
             }
             start = end;
         }
     }
 
-    /// Sorts one side so that its fighter is last.
-    fn rank(&self, side: &mut [usize]) {
+    /// Sorts one side by rank so that its fighter is last.
+    fn rank(&self, side: &mut [(u32, usize)]) {
         match self.rules.tie {
-            TieOrder::Gcc => gcc_sort::sort_by(side, |&x, &y| self.strength(x) < self.strength(y)),
-            TieOrder::HighestIndex => {
-                side.sort_by(|&x, &y| self.strength(x).cmp(&self.strength(y)).then(x.cmp(&y)))
-            }
+            TieOrder::Gcc => gcc_sort::sort_by(side, |x, y| x.0 < y.0),
+            TieOrder::HighestIndex => side.sort_unstable(),
             TieOrder::LowestIndex => {
-                side.sort_by(|&x, &y| self.strength(x).cmp(&self.strength(y)).then(y.cmp(&x)))
+                side.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(y.1.cmp(&x.1)))
             }
         }
     }
 
-    /// The duels of one cell.
-    fn fight_cell(&mut self, mut red: Vec<usize>, mut blue: Vec<usize>) {
+    /// Ranks the remaining pieces of a side again, after a duel weakened one of them.
+    fn rerank(&self, side: &mut Vec<(u32, usize)>) {
+        let pieces: Vec<usize> = side.iter().map(|&(_, x)| x).collect();
+        *side = self.keyed(&pieces);
+        self.rank(side);
+    }
+
+    /// The duels of one cell; each side is given in the order its sort starts from.
+    fn fight_cell(&mut self, mut red: Vec<(u32, usize)>, mut blue: Vec<(u32, usize)>) {
         self.rank(&mut red);
         self.rank(&mut blue);
-        while let (Some(&r), Some(&b)) = (red.last(), blue.last()) {
+        while let (Some(&(_, r)), Some(&(_, b))) = (red.last(), blue.last()) {
             let (sr, sb) = (self.strength(r), self.strength(b));
             let loser = match sr.cmp(&sb) {
                 Ordering::Less => Some(r),
@@ -171,8 +180,8 @@ impl<S: Sink> Arena<'_, S> {
                 }
             }
             if self.rules.fight_best {
-                self.rank(&mut red);
-                self.rank(&mut blue);
+                self.rerank(&mut red);
+                self.rerank(&mut blue);
             }
         }
     }
@@ -184,4 +193,16 @@ impl<S: Sink> Arena<'_, S> {
         let respawn_round = u64::from(self.round) + u64::from(respawn);
         self.sink.emit(self.round, || Event::Death { piece: x + 1, pos, respawn_round });
     }
+}
+
+/// The index of a cell in [`Arena::cell_teams`]: row × (M + 1) + column, one multiplication
+/// and no subtraction for 1-based coordinates.
+pub(crate) fn cell_index(grid: &Grid) -> impl Fn(Pos) -> usize {
+    let width = grid.cols() as usize + 1;
+    move |pos: Pos| pos.row as usize * width + pos.col as usize
+}
+
+/// The length of [`Arena::cell_teams`] for `grid` (see [`cell_index`]).
+pub(crate) fn cell_count(grid: &Grid) -> usize {
+    (grid.rows() as usize + 1) * (grid.cols() as usize + 1)
 }

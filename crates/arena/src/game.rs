@@ -78,8 +78,9 @@ pub mod limits {
     pub const ROUNDS: i64 = 1000;
     /// Largest starting attribute.
     pub const ATTRIBUTE: i64 = 1000;
-    /// Largest f, z or r accepted (the statement gives none; this keeps sums in range).
-    pub const TIMER: i64 = 1_000_000_000;
+    /// Largest f, z or r accepted. The statement gives no bound; this is the largest value the
+    /// official program's `int` holds (see the crate docs, "Input limits").
+    pub const TIMER: i64 = i32::MAX as i64;
 }
 
 /// A guarantee of the statement that a game breaks.

@@ -49,35 +49,58 @@ pub fn parse_game(input: &mut Scanner<'_>) -> Result<Game, ScanError> {
     Game::new(grid, pieces, rounds).map_err(|e| input.error_here(e.to_string()))
 }
 
+/// The next token as an integer in `min..=max`, like [`Scanner::int_in`], with the message
+/// built only for an error: a piece has a dozen numbers and the messages name the piece.
+fn int_in(
+    input: &mut Scanner<'_>,
+    min: i64,
+    max: i64,
+    expected: impl FnOnce() -> String,
+) -> Result<i64, ScanError> {
+    let before = input.clone();
+    match input.try_int() {
+        Some(value) if (min..=max).contains(&value) => Ok(value),
+        _ => {
+            *input = before;
+            Err(input.error_here(expected()))
+        }
+    }
+}
+
 fn parse_piece(input: &mut Scanner<'_>, grid: &Grid, i: i64) -> Result<PieceSpec, ScanError> {
     let before = input.clone();
-    let row = input.int_in(1, i64::from(grid.rows()), &format!("the row of piece {i} (1..=N)"))?;
+    let row = int_in(input, 1, i64::from(grid.rows()), || format!("the row of piece {i} (1..=N)"))?;
     let col =
-        input.int_in(1, i64::from(grid.cols()), &format!("the column of piece {i} (1..=M)"))?;
+        int_in(input, 1, i64::from(grid.cols()), || format!("the column of piece {i} (1..=M)"))?;
     let pos = Pos::new(row as i32, col as i32);
     if grid.is_blocked(pos) {
         *input = before;
         return Err(input.error_here(format!("a free cell for piece {i}, not an obstacle")));
     }
-    let a = input.int_in(0, limits::ATTRIBUTE, &format!("a of piece {i} (0..=1000)"))?;
-    let b = input.int_in(0, a, &format!("b of piece {i} (0..=a)"))?;
-    let team = input.int_in(0, 1, &format!("the team of piece {i} (0 red, 1 blue)"))?;
-    let dir = input.int_in(0, 3, &format!("the facing of piece {i} (0..=3)"))?;
+    let a = int_in(input, 0, limits::ATTRIBUTE, || format!("a of piece {i} (0..=1000)"))?;
+    let b = int_in(input, 0, a, || format!("b of piece {i} (0..=a)"))?;
+    let team = int_in(input, 0, 1, || format!("the team of piece {i} (0 red, 1 blue)"))?;
+    let dir = int_in(input, 0, 3, || format!("the facing of piece {i} (0..=3)"))?;
     let timer = |input: &mut Scanner<'_>, what: &str| {
-        input.int_in(1, limits::TIMER, &format!("{what} of piece {i} (a positive integer)"))
+        int_in(input, 1, limits::TIMER, || format!("{what} of piece {i} (1..={})", limits::TIMER))
     };
     let first_cooldown = timer(input, "f")?;
     let cooldown = timer(input, "z")?;
     let respawn = timer(input, "r")?;
-    let names = SkillKind::ALL.map(SkillKind::name).join(", ");
-    let expected = format!("a skill name ({names})");
-    let token = input.word(&expected)?;
-    let kind: SkillKind = token.text.parse().map_err(|_| input.error_at(token, &expected))?;
+    let expected = || {
+        let names = SkillKind::ALL.map(SkillKind::name).join(", ");
+        format!("a skill name ({names})")
+    };
+    let token = match input.next_token() {
+        Some(token) => token,
+        None => return Err(input.error_here(expected())),
+    };
+    let kind: SkillKind = token.text.parse().map_err(|_| input.error_at(token, expected()))?;
     let mut args = [0i64; 3];
     for (k, what) in kind.parameters().iter().enumerate() {
         let (min, max) = (kind.minimum(k), kind.maximum(k));
-        let expected = format!("{what} of {kind} (piece {i}, {min}..={max})");
-        args[k] = input.int_in(min, max, &expected)?;
+        args[k] =
+            int_in(input, min, max, || format!("{what} of {kind} (piece {i}, {min}..={max})"))?;
     }
     let skill = Skill::from_args(kind, &args[..kind.arity()])
         .ok_or_else(|| input.error_here(format!("parameters of {kind}")))?;

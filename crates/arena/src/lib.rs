@@ -16,6 +16,20 @@
 //! readings), [`sim`] (the round loop), [`cast`] (the skills' effects, one function each),
 //! [`fight`] (the duels in a cell), [`strength`] (exact C(a, b) comparison),
 //! [`gcc_sort`] (libstdc++'s `std::sort`), [`matching`] (hupraise), [`event`] (the trace).
+//!
+//! # Input limits
+//!
+//! Every value the statement allows is accepted. Where the statement bounds a value, a larger
+//! one is malformed input even when the official program's `int` reader would take it: T ≤ 20,
+//! 1 ≤ N, M ≤ 100, 1 ≤ K ≤ 200, 1 ≤ R ≤ 1000 (the official program's arrays are sized by
+//! these, so beyond them it writes out of bounds), starting a ≤ 1000 with 0 ≤ b ≤ a, onepunch
+//! boosts v ≤ 1000 (its table of ln n! stops at 10^6, which these bounds keep attributes
+//! near), team 0 or 1, facing 0..=3, a start on a free cell. A map cell is any integer, an
+//! obstacle when it is not 0. Where the statement gives only a
+//! sign, the official `int` decides the top: f, z, r in 1..=2^31 − 1, the durations of onepunch,
+//! firework and 2dsaigao in 1..=2^31 − 1, every other skill parameter in 0..=2^31 − 1. A value
+//! above 2^31 − 1 overflows the official reader and is malformed here. All of these are checked
+//! while reading ([`io`]), with the position of the offending token.
 
 #![warn(missing_docs)]
 

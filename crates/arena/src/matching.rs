@@ -53,6 +53,9 @@ pub struct Matching {
     size: usize,
     /// Right vertices not yet visited in the current search.
     unvisited: Vec<u64>,
+    /// Whether an edge may have changed since the last `maximize`: if not, the matching is
+    /// still maximum and the searches from the free vertices would fail again.
+    changed: bool,
 }
 
 impl Matching {
@@ -67,6 +70,7 @@ impl Matching {
             right_partner: vec![NONE; right],
             size: 0,
             unvisited: vec![0; words],
+            changed: true,
         }
     }
 
@@ -86,6 +90,7 @@ impl Matching {
 
     /// Replaces the edges of left vertex `l` by `edge(r)` for every right vertex `r`.
     pub fn set_row(&mut self, l: usize, edge: impl Fn(usize) -> bool) {
+        self.changed = true;
         let start = l * self.words;
         for w in 0..self.words {
             let end = ((w + 1) * 64).min(self.right);
@@ -100,6 +105,7 @@ impl Matching {
 
     /// Replaces the edges of right vertex `r` by `edge(l)` for every left vertex `l`.
     pub fn set_column(&mut self, r: usize, edge: impl Fn(usize) -> bool) {
+        self.changed = true;
         let (word, bit) = (r / 64, 1u64 << (r % 64));
         for l in 0..self.left_partner.len() {
             let cell = &mut self.adjacency[l * self.words + word];
@@ -116,6 +122,7 @@ impl Matching {
 
     /// Adds or removes the edge (`l`, `r`).
     pub fn set_edge(&mut self, l: usize, r: usize, on: bool) {
+        self.changed = true;
         let word = &mut self.adjacency[l * self.words + r / 64];
         if on {
             *word |= 1 << (r % 64);
@@ -129,6 +136,10 @@ impl Matching {
 
     /// Extends the current pairs to a maximum matching and returns its size.
     pub fn maximize(&mut self) -> usize {
+        if !self.changed {
+            return self.size;
+        }
+        self.changed = false;
         // A failed search changes nothing, and the right vertices it visited lead to no free
         // vertex until the matching changes: they stay visited for the next searches.
         self.unvisited.fill(u64::MAX);

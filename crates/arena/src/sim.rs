@@ -23,7 +23,7 @@ use std::collections::VecDeque;
 use std::fmt;
 
 use crate::event::{Event, NoEvents, Sink};
-use crate::game::{Game, PieceSpec};
+use crate::game::{Game, PieceSpec, Team};
 use crate::grid::{Dir, Pos};
 use crate::rules::Rules;
 use crate::skill::Skill;
@@ -49,6 +49,8 @@ pub(crate) struct Piece {
     pub(crate) revived: bool,
     /// Whether its skill is backward, so that its states are logged.
     keeps_history: bool,
+    /// Its team (a copy of the spec's, next to the state the per-round loops read).
+    pub(crate) team: Team,
 }
 
 impl Piece {
@@ -118,8 +120,8 @@ pub(crate) struct Arena<'g, S> {
     history: Vec<Vec<Snapshot>>,
     pub(crate) matchings: Vec<usize>,
     pub(crate) sink: S,
-    /// Scratch for the fights: per cell, the round it was last seen in (shifted left by two) and
-    /// the teams standing there then (bit 0 red, bit 1 blue).
+    /// Scratch for the fights: per cell (indexed by `fight::cell_index`), the round it was last
+    /// seen in (shifted left by two) and the teams standing there then (bit 0 red, bit 1 blue).
     pub(crate) cell_teams: Vec<u32>,
     /// Hupraise's graph, built at the first cast.
     pub(crate) hupraise: Option<crate::cast::Hupraise>,
@@ -159,6 +161,7 @@ impl<'g, S: Sink> Arena<'g, S> {
                 boosts: VecDeque::new(),
                 revived: false,
                 keeps_history: matches!(spec.skill, Skill::Backward { .. }),
+                team: spec.team,
             })
             .collect();
         Arena {
@@ -178,7 +181,7 @@ impl<'g, S: Sink> Arena<'g, S> {
                 .collect(),
             matchings: Vec::new(),
             sink,
-            cell_teams: vec![0; (game.grid().rows() * game.grid().cols()) as usize],
+            cell_teams: vec![0; crate::fight::cell_count(game.grid())],
             hupraise: None,
         }
     }
@@ -206,7 +209,8 @@ impl<'g, S: Sink> Arena<'g, S> {
         Ok(())
     }
 
-    /// Step (1) for piece `i`.
+    /// Step (1) for piece `i`: respawn when the death countdown runs out, then cooldown, silence
+    /// and freeze count down and the onepunch boosts cast at H − l expire (S7 `punch-b` below).
     fn count_down(&mut self, i: usize) {
         let round = u64::from(self.round);
         let rules = self.rules;
@@ -286,7 +290,19 @@ impl<'g, S: Sink> Arena<'g, S> {
         }
     }
 
-    /// Restores piece `i` to the state logged at round `round - rounds`.
+    /// backward of l cast at round H: piece `i` takes back the state logged for it in round H − l.
+    ///
+    /// Restored: position, facing, a, b, the death countdown (alive or not, and when it
+    /// respawns), the freeze and the silence counters, as they were after step (1) of round
+    /// H − l, i.e. after that round's respawns, count-downs and boost expiries (`hist-pre` logs
+    /// them before step (1) instead). Not restored: the cooldown (the statement: "技能刷新时间并不
+    /// 会回到第 H−l 回合的时间"; it was just set to z by this cast), and the onepunch boost queue,
+    /// which the official program does not log either (boosts in force would expire on schedule
+    /// and subtract from the restored a; as a piece has one skill, a backward caster never has
+    /// boosts, so this cannot show).
+    ///
+    /// An l with H − l ≤ 0 breaks the statement's guarantee ("数据保证不会回到游戏开始之前") and is
+    /// [`RunError::BackwardBeforeStart`].
     pub(crate) fn go_back(&mut self, i: usize, rounds: u32) -> Result<(), RunError> {
         let target = self.round.checked_sub(rounds).filter(|&h| h >= 1);
         let error = RunError::BackwardBeforeStart { round: self.round, piece: i + 1, rounds };

@@ -179,8 +179,11 @@ pub enum Skill {
     Hupraise,
 }
 
-/// Largest skill parameter accepted (the statement gives no bound; this keeps sums in range).
-pub const MAX_PARAMETER: i64 = 1_000_000_000;
+/// Largest skill parameter accepted other than onepunch's boost. The statement gives no bound;
+/// this is the largest value the official program's `int` holds (see the crate docs, "Input
+/// limits"). Durations add up in 64 bits, and a wave longer than the board's cycle skips whole
+/// cycles, so any such value plays in bounded time.
+pub const MAX_PARAMETER: i64 = i32::MAX as i64;
 
 /// Largest onepunch boost (the statement: boosts do not exceed 1000).
 pub const MAX_BOOST: i64 = 1000;

@@ -96,3 +96,44 @@ fn crowded_random_inputs_match_the_official_program() {
         assert_eq!(run(&input, "official"), fixture(&format!("random/{n}.ans")), "random/{n}");
     }
 }
+
+/// Inputs built to make strength comparisons hard (`fixtures/adversarial/`), answered by the
+/// official program: 100 pieces of C(a, 1) with a near 10^6 that differ by 1, boosted every round
+/// (1), and 200 pieces whose strengths tie exactly while written differently, C(104, 39) =
+/// C(103, 40), C(78, 2) = C(15, 5) = C(14, 6) and more (2).
+#[test]
+fn adversarial_strengths_match_the_official_program() {
+    for n in 1..=2 {
+        let input = fixture(&format!("adversarial/{n}.in"));
+        let expected = fixture(&format!("adversarial/{n}.ans"));
+        assert_eq!(run(&input, "official"), expected, "adversarial/{n}");
+    }
+}
+
+/// The `statement` preset is the text at S1–S9 at once: each case of S1–S9 prints its other
+/// reading under it. rabi-alive's case is played without S1 (`-rabi-enemy`): S1 alone already
+/// stops the ally in its sector from being pushed, which changes the output the case tells
+/// S2 by.
+#[test]
+fn statement_preset_reads_the_text_at_s1_to_s9() {
+    let points = [
+        "rabi-enemy",
+        "rabi-alive",
+        "rabi-shadow",
+        "rabi-narrow",
+        "rabi-down",
+        "wave-cw",
+        "punch-b",
+        "fight-best",
+        "effect-max",
+    ];
+    let mut failures = Vec::new();
+    for name in points {
+        let input = fixture(&format!("rules/{name}.in"));
+        let rules = if name == "rabi-alive" { "statement,-rabi-enemy" } else { "statement" };
+        if run(&input, rules) != fixture(&format!("rules/{name}.alt.out")) {
+            failures.push(format!("{name} under {rules}"));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}

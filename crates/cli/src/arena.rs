@@ -75,7 +75,8 @@ fn judge(path: Option<&Path>, rules: Rules) -> Result<(), CliError> {
     let mut scanner = Scanner::new(input.text());
     let count = parse_count(&mut scanner).map_err(|e| input.error(e))?;
     let stdout = io::stdout();
-    let mut out = stdout.lock();
+    // Standard output is line-buffered: a game's lines go out in one write, not one each.
+    let mut out = io::BufWriter::new(stdout.lock());
     for number in 1..=count {
         let game = parse_game(&mut scanner).map_err(|e| input.error(e))?;
         let outcome = play(&game, rules).map_err(|e| run_error(&input, number, e))?;

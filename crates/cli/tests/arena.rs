@@ -72,7 +72,7 @@ fn input_errors_keep_the_earlier_games() {
         ("1 1 1 1\n0\n1 1 1 1 0 0 1 1 1 fly\n", "<stdin>:7:19: expected a skill name"),
         (
             "1 2 1 1\n0 0\n1 1 1 1 0 0 1 1 1 rabiribi\n",
-            "<stdin>:8:1: expected v (the sector's size) of rabiribi (piece 1, 0..=1000000000), found end of input",
+            "<stdin>:8:1: expected v (the sector's size) of rabiribi (piece 1, 0..=2147483647), found end of input",
         ),
         (
             "1 1 1 1\n0\n1 1 1 1 2 0 1 1 1 toolihai\n",
@@ -92,6 +92,14 @@ fn input_errors_keep_the_earlier_games() {
         (
             "1 1 1 1\n0\n1 1 1 1 0 0 1 1 1 onepunch 1001 1\n",
             "<stdin>:7:28: expected v (the boost) of onepunch (piece 1, 0..=1000), found `1001`",
+        ),
+        (
+            "1 1 1 1\n0\n1 1 1 1 0 0 1 2147483648 1 toolihai\n",
+            "<stdin>:7:15: expected z of piece 1 (1..=2147483647), found `2147483648`",
+        ),
+        (
+            "1 1 1 1\n0\n1 1 1 1 0 0 0 1 1 toolihai\n",
+            "<stdin>:7:13: expected f of piece 1 (1..=2147483647), found `0`",
         ),
         (
             "1 1 1 1\nx\n",
@@ -135,44 +143,6 @@ fn extra_input_is_ignored_with_a_warning() {
 }
 
 #[test]
-fn trace_ends_where_the_judge_does() {
-    let input = fixture("official/1.in");
-    let judge = text(&arbiter(&["arena"], &input).stdout);
-    let output = arbiter(&["arena", "trace"], &input);
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    let mut positions = String::new();
-    let mut matchings = String::new();
-    let mut kinds = std::collections::BTreeSet::new();
-    let stdout = text(&output.stdout);
-    for line in stdout.lines() {
-        // Two million events: parse only the kinds this test reads, but see every kind.
-        let kind = line.split("\"kind\":\"").nth(1).and_then(|rest| rest.split('"').next());
-        let kind = kind.expect("every event has a kind");
-        let first_of_its_kind = !kinds.contains(kind);
-        if !first_of_its_kind && kind != "matching" && kind != "end" {
-            continue;
-        }
-        kinds.insert(kind.to_owned());
-        let value: serde_json::Value = serde_json::from_str(line).expect("one JSON object a line");
-        assert_eq!(value["kind"].as_str(), Some(kind));
-        if kind == "matching" {
-            matchings.push_str(&format!("{}\n", value["pairs"]));
-        }
-        if kind == "end" {
-            positions.push_str(&matchings);
-            matchings.clear();
-            for pos in value["positions"].as_array().unwrap() {
-                positions.push_str(&format!("{} {}\n", pos["row"], pos["col"]));
-            }
-        }
-    }
-    assert_eq!(positions, judge);
-    for kind in ["start", "move", "turn", "cast", "fight", "death", "respawn", "end"] {
-        assert!(kinds.contains(kind), "no {kind} event");
-    }
-}
-
-#[test]
 fn trace_one_game() {
     let output = arbiter(&["arena", "trace", "--game", "3"], &fixture("sample/1.in"));
     assert!(output.status.success());
@@ -181,4 +151,114 @@ fn trace_one_game() {
     assert!(stdout.contains("\"kind\":\"backward\""));
     let missing = arbiter(&["arena", "trace", "--game", "5"], &fixture("sample/1.in"));
     assert_eq!(missing.status.code(), Some(2));
+}
+
+/// What the replay reads of an event; every other field is ignored.
+#[derive(serde::Deserialize)]
+struct Replayed {
+    game: usize,
+    kind: String,
+    piece: Option<usize>,
+    from: Option<Cell>,
+    to: Option<Cell>,
+    pos: Option<Cell>,
+    pieces: Option<Vec<StartPiece>>,
+    positions: Option<Vec<Cell>>,
+    pairs: Option<usize>,
+}
+
+#[derive(serde::Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+struct Cell {
+    row: i32,
+    col: i32,
+}
+
+#[derive(serde::Deserialize)]
+struct StartPiece {
+    pos: Cell,
+}
+
+/// Rebuilds every piece's position from the trace alone (`start`, then each `move`, `knockback`,
+/// `backward` and `respawn`, checking that a move or a push starts where the piece stands and
+/// that a piece respawns where it lies), and prints what the judge would: the `matching`
+/// numbers, then the final positions. Returns that text and the kinds seen.
+fn replay(trace: &str) -> (String, std::collections::BTreeSet<String>) {
+    let mut printed = String::new();
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut positions: Vec<Cell> = Vec::new();
+    let mut game = 0;
+    for (number, line) in trace.lines().enumerate() {
+        let event: Replayed = serde_json::from_str(line).expect("one JSON object a line");
+        let at = |what: &str| format!("line {}: {what}: {line}", number + 1);
+        let piece = event.piece.map(|p| p - 1);
+        match event.kind.as_str() {
+            "start" => {
+                assert_eq!(event.game, game + 1, "{}", at("games in order"));
+                game = event.game;
+                positions =
+                    event.pieces.expect("start lists the pieces").iter().map(|p| p.pos).collect();
+            }
+            "move" | "knockback" => {
+                let piece = piece.expect("a piece");
+                assert_eq!(
+                    Some(positions[piece]),
+                    event.from,
+                    "{}",
+                    at("starts where the piece is")
+                );
+                positions[piece] = event.to.expect("a destination");
+            }
+            "backward" => positions[piece.expect("a piece")] = event.pos.expect("a position"),
+            "respawn" => {
+                let piece = piece.expect("a piece");
+                assert_eq!(Some(positions[piece]), event.pos, "{}", at("respawns where it lies"));
+            }
+            "matching" => printed.push_str(&format!("{}\n", event.pairs.expect("pairs"))),
+            "end" => {
+                let end = event.positions.expect("final positions");
+                assert_eq!(end, positions, "{}", at("the end event agrees with the replay"));
+                for cell in &positions {
+                    printed.push_str(&format!("{} {}\n", cell.row, cell.col));
+                }
+            }
+            _ => {}
+        }
+        kinds.insert(event.kind);
+    }
+    (printed, kinds)
+}
+
+#[test]
+fn replaying_the_trace_gives_the_judges_output() {
+    let official = fixture("official/1.in");
+    let output = arbiter(&["arena", "trace"], &official);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let (replayed, kinds) = replay(&text(&output.stdout));
+    assert_eq!(replayed, fixture("official/1.ans"));
+    for kind in [
+        "start",
+        "move",
+        "turn",
+        "cast",
+        "knockback",
+        "silence",
+        "freeze",
+        "matching",
+        "fight",
+        "death",
+        "respawn",
+        "backward",
+        "end",
+    ] {
+        assert!(kinds.contains(kind), "no {kind} event in the official data's trace");
+    }
+
+    let size = arbiter_arena::generate::Size { games: 3, side: 6, pieces: 40, rounds: 300 };
+    let random = arbiter_arena::generate::input(size, 2024);
+    for rules in ["official", "statement"] {
+        let judge = arbiter(&["arena", "--rules", rules], &random);
+        let output = arbiter(&["arena", "trace", "--rules", rules], &random);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        assert_eq!(replay(&text(&output.stdout)).0, text(&judge.stdout), "{rules}");
+    }
 }
