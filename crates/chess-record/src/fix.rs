@@ -17,7 +17,7 @@ use shakmaty::{CastlingMode, Chess, Color};
 use crate::fault::Mistake;
 use crate::pgn::split_games;
 use crate::reading::read_move;
-use crate::record::{Place, RecordWriter};
+use crate::record::{Place, RecordWriter, words};
 use crate::spelling::Dialect;
 
 /// Rewrites a contest record with every move in its canonical spelling in `dialect`.
@@ -28,7 +28,7 @@ use crate::spelling::Dialect;
 pub fn fix_record(record: &str, dialect: Dialect) -> Result<String, Mistake> {
     let mut pos = Chess::default();
     let mut out = RecordWriter::default();
-    for token in record.split_ascii_whitespace() {
+    for token in words(record) {
         let text = strip_move_number(token);
         if text.is_empty() || matches!(text, "1-0" | "0-1" | "1/2-1/2" | "*" | "e.p.") {
             continue;

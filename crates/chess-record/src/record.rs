@@ -1,8 +1,11 @@
 //! The contest record format: `1. e4 d5 2. exd5 ...` on one line, checked move by move.
 //!
-//! Tokens are separated by any run of ASCII whitespace. White's move follows its move number
-//! (`1.`, a token of its own), black's move follows white's; only the last round may lack black's
-//! move; an empty record is valid (SPEC §4).
+//! Tokens are separated by any run of whitespace: the characters C's `isspace` accepts (space,
+//! tab, line feed, vertical tab, form feed, carriage return). A UTF-8 byte order mark at the very
+//! start is ignored like leading whitespace, since editors add it unasked; anywhere else it is
+//! part of a token. White's move follows its move number (`1.`, a token of its own), black's
+//! move follows white's; only the last round may lack black's move; an empty record is valid
+//! (SPEC §4).
 //!
 //! ```
 //! use arbiter_chess_record::{check_record, Fault, Verdict};
@@ -56,7 +59,7 @@ pub fn check_record(record: &str) -> Verdict {
 /// canonical spellings of `dialect`.
 pub fn check_record_in(record: &str, dialect: Dialect) -> Verdict {
     let mut pos = Chess::default();
-    let mut tokens = record.split_ascii_whitespace();
+    let mut tokens = words(record);
     let mut plies = 0u32;
     let mistake = |at: Place, token: &str, fault: Fault| {
         let offset = if token.is_empty() {
@@ -129,6 +132,41 @@ impl Place {
         let side = pos.turn();
         let before = move_number.saturating_sub(1).saturating_mul(2);
         Place { ply: before.saturating_add(side.fold_wb(1, 2)), move_number, side }
+    }
+}
+
+/// The byte order mark, which a file may start with.
+pub(crate) const BOM: &str = "\u{feff}";
+
+/// Whether `byte` separates tokens: C's `isspace` in the "C" locale.
+pub(crate) const fn is_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r')
+}
+
+/// The tokens of `text` (without a leading byte order mark), as slices of it.
+pub(crate) fn words(text: &str) -> Words<'_> {
+    Words { rest: text.strip_prefix(BOM).unwrap_or(text) }
+}
+
+/// Iterator over the whitespace-separated tokens of a text; see [`words`].
+pub(crate) struct Words<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let bytes = self.rest.as_bytes();
+        let Some(start) = bytes.iter().position(|&b| !is_space(b)) else {
+            self.rest = "";
+            return None;
+        };
+        let len = bytes[start..].iter().position(|&b| is_space(b)).unwrap_or(bytes.len() - start);
+        // Both cuts are at ASCII bytes, hence at character boundaries.
+        let token = &self.rest[start..start + len];
+        self.rest = &self.rest[start + len..];
+        Some(token)
     }
 }
 

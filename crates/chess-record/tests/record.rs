@@ -44,6 +44,13 @@ fn cases() -> Vec<Case> {
         yes("only whitespace", " \t\r\n\r\n "),
         // §4.6: any whitespace run separates tokens; CR and leading/trailing space are ignored.
         yes("odd whitespace", "  1.\te4\r\n\r\n e5 \r\n"),
+        // §2: any whitespace run separates tokens, vertical tab and form feed too (C's isspace).
+        yes("vertical tab and form feed", "1. e4 e5\x0b2. Nf3\x0cNc6\x0b"),
+        // A byte order mark at the start is ignored like leading whitespace (a decision of this
+        // crate: editors add it unasked)...
+        yes("byte order mark", "\u{feff}1. e4 e5"),
+        // ...but elsewhere it is a character of a token, and `\u{feff}e5` is no move.
+        no("byte order mark inside", "1. e4 \u{feff}e5", 2, |f| *f == Fault::NotAMove),
         // §4.6: only the last round may lack black's move.
         yes("last round without black", "1. e4 e5 2. Nf3"),
         no("round without black", "1. e4 2. d4", 2, |f| *f == Fault::MissingBlackMove),
