@@ -21,7 +21,7 @@ use std::fmt::{self, Write as _};
 use shakmaty::{Chess, Color, Position};
 
 use crate::fault::{Fault, Mistake};
-use crate::reading::read_move;
+use crate::reading::{game_over, read_move};
 use crate::spelling::Dialect;
 
 /// The verdict on a record: `Yes` with the number of plies, or `No` with the first mistake.
@@ -84,10 +84,14 @@ pub fn check_record_in(record: &str, dialect: Dialect) -> Verdict {
             (_, None) => return Verdict::Yes { plies },
             (Color::White, Some(token)) => {
                 if !is_move_number(token, number) {
-                    return mistake(at, token, Fault::MoveNumber { expected: number });
+                    return mistake(
+                        at,
+                        token,
+                        after_end(&pos, Fault::MoveNumber { expected: number }),
+                    );
                 }
                 let Some(token) = tokens.next() else {
-                    return mistake(at, "", Fault::MissingMove);
+                    return mistake(at, "", after_end(&pos, Fault::MissingMove));
                 };
                 if let Err(fault) = step(&mut pos, token, dialect) {
                     return mistake(at, token, fault);
@@ -99,13 +103,28 @@ pub fn check_record_in(record: &str, dialect: Dialect) -> Verdict {
                         Fault::NotAMove if is_move_number(token, number + 1) => {
                             Fault::MissingBlackMove
                         }
+                        Fault::NotAMove if is_black_move_number(token) => Fault::BlackMoveNumber,
                         fault => fault,
                     };
-                    return mistake(at, token, fault);
+                    return mistake(at, token, after_end(&pos, fault));
                 }
             }
         }
         plies += 1;
+    }
+}
+
+/// The fault to report for `fault`, found in `pos`: when the game has already ended, that is
+/// what is wrong (after checkmate or stalemate nothing may follow, not even a move number), not
+/// that black's move is missing or a move number is out of place.
+fn after_end(pos: &Chess, fault: Fault) -> Fault {
+    match fault {
+        Fault::MoveNumber { .. }
+        | Fault::MissingBlackMove
+        | Fault::BlackMoveNumber
+        | Fault::MissingMove
+        | Fault::NotAMove => game_over(pos).unwrap_or(fault),
+        fault => fault,
     }
 }
 
@@ -178,6 +197,14 @@ fn is_move_number(token: &str, number: u32) -> bool {
     !digits.starts_with('0')
         && digits.bytes().all(|b| b.is_ascii_digit())
         && digits.parse::<u32>().is_ok_and(|n| n == number)
+}
+
+/// Whether `token` is PGN's number for black's move: digits, then two dots or more (`1...`).
+fn is_black_move_number(token: &str) -> bool {
+    let digits = token.trim_end_matches('.');
+    token.len() - digits.len() >= 2
+        && !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Writes moves in the record layout, `1. e4 e5 2. Nf3`, numbering white's moves.

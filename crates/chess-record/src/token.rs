@@ -1,7 +1,8 @@
 //! Reading a move token tolerantly: what a writer meant, whatever dialect or slip they used.
 //!
 //! shakmaty's SAN parser accepts only `e8=Q` for a promotion and ignores a `+` or `#`; this module
-//! also accepts `e8Q` and `0-0`, and keeps the suffix as written, so that the strict comparison
+//! also accepts `e8Q`, `0-0`, a dash between two squares (`e2-e4`, `Ng1-f3`) and an en passant
+//! mark (`exd6e.p.`, `exd6ep`), and keeps the suffix as written, so that the strict comparison
 //! with the canonical spelling can say exactly what differs.
 //!
 //! ```
@@ -28,6 +29,8 @@ pub struct MoveToken<'a> {
     suffix_len: usize,
     zero_castling: bool,
     promotion_equals: bool,
+    dash: bool,
+    en_passant_mark: bool,
 }
 
 /// Error when a token cannot be read as a move at all (an annotation, a result, `e.p.`, ...).
@@ -40,10 +43,14 @@ impl<'a> MoveToken<'a> {
     pub fn read(text: &'a str) -> Result<MoveToken<'a>, ParseMoveTokenError> {
         let body = text.trim_end_matches(['+', '#']);
         let suffix_len = text.len() - body.len();
-        let bytes = body.as_bytes();
+        let marked = body.strip_suffix("e.p.").or_else(|| body.strip_suffix("ep"));
+        let en_passant_mark = marked.is_some();
+        let bytes = marked.unwrap_or(body).as_bytes();
         if bytes.len() > MAX_BODY {
             return Err(ParseMoveTokenError);
         }
+        let (buf, len, dash) = without_dash(bytes);
+        let bytes = &buf[..len];
         let (san, zero_castling) = match bytes {
             b"0-0" => (San::Castle(CastlingSide::KingSide), true),
             b"0-0-0" => (San::Castle(CastlingSide::QueenSide), true),
@@ -59,6 +66,8 @@ impl<'a> MoveToken<'a> {
             suffix_len,
             zero_castling,
             promotion_equals: bytes.contains(&b'='),
+            dash,
+            en_passant_mark,
         })
     }
 
@@ -73,6 +82,8 @@ impl<'a> MoveToken<'a> {
             suffix_len: usize::from(san_plus.suffix.is_some()),
             zero_castling: false,
             promotion_equals: matches!(san_plus.san, San::Normal { promotion: Some(_), .. }),
+            dash: false,
+            en_passant_mark: false,
         }
     }
 
@@ -100,6 +111,16 @@ impl<'a> MoveToken<'a> {
     pub fn has_promotion_equals(&self) -> bool {
         self.promotion_equals
     }
+
+    /// Whether a dash stood between the source and the destination square (`e2-e4`).
+    pub fn has_dash(&self) -> bool {
+        self.dash
+    }
+
+    /// Whether the move ended with an en passant mark (`e.p.` or `ep`).
+    pub fn has_en_passant_mark(&self) -> bool {
+        self.en_passant_mark
+    }
 }
 
 impl<'a> TryFrom<&'a str> for MoveToken<'a> {
@@ -108,6 +129,28 @@ impl<'a> TryFrom<&'a str> for MoveToken<'a> {
     fn try_from(text: &'a str) -> Result<MoveToken<'a>, ParseMoveTokenError> {
         MoveToken::read(text)
     }
+}
+
+/// The body (at most [`MAX_BODY`] bytes) with the dash of long algebraic notation (`e2-e4`,
+/// `Ng1-f3`) taken out: a buffer, its length, and whether there was a dash. Only a dash between
+/// two squares is taken: `O-O` and `0-0` keep theirs.
+fn without_dash(bytes: &[u8]) -> ([u8; MAX_BODY], usize, bool) {
+    let mut buf = [0u8; MAX_BODY];
+    let square = |s: &[u8]| matches!(s, [b'a'..=b'h', b'1'..=b'8', ..]);
+    let dash = bytes
+        .iter()
+        .position(|&b| b == b'-')
+        .filter(|&at| at >= 2 && square(&bytes[at - 2..]) && square(&bytes[at + 1..]));
+    let mut len = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if Some(i) != dash
+            && let Some(slot) = buf.get_mut(len)
+        {
+            *slot = b;
+            len += 1;
+        }
+    }
+    (buf, len, dash.is_some())
 }
 
 /// Parses a SAN body, inserting the `=` that the contest dialect leaves out (`e8Q` → `e8=Q`).
