@@ -16,7 +16,7 @@
 //! ```
 
 use shakmaty::CastlingSide;
-use shakmaty::san::{San, SanPlus};
+use shakmaty::san::San;
 
 /// The longest token worth reading: a SAN body is at most 7 bytes (`Qa1xb2Q`).
 const MAX_BODY: usize = 12;
@@ -69,22 +69,6 @@ impl<'a> MoveToken<'a> {
             dash,
             en_passant_mark,
         })
-    }
-
-    /// A token already parsed as SAN (by pgn-reader), written back as `text`.
-    ///
-    /// `text` must be the standard spelling of `san_plus` ([`SanText`](crate::SanText) writes
-    /// it); this skips parsing it again.
-    pub fn from_san_plus(text: &'a str, san_plus: SanPlus) -> MoveToken<'a> {
-        MoveToken {
-            text,
-            san: san_plus.san,
-            suffix_len: usize::from(san_plus.suffix.is_some()),
-            zero_castling: false,
-            promotion_equals: matches!(san_plus.san, San::Normal { promotion: Some(_), .. }),
-            dash: false,
-            en_passant_mark: false,
-        }
     }
 
     /// The token as written.
