@@ -49,8 +49,12 @@ impl<'a> MoveToken<'a> {
         if bytes.len() > MAX_BODY {
             return Err(ParseMoveTokenError);
         }
-        let (buf, len, dash) = without_dash(bytes);
-        let bytes = &buf[..len];
+        // Most tokens have no dash: they are parsed in place, without a copy.
+        let mut buf = [0u8; MAX_BODY];
+        let (bytes, dash) = match without_dash(bytes, &mut buf) {
+            Some(len) => (&buf[..len], true),
+            None => (bytes, false),
+        };
         let (san, zero_castling) = match bytes {
             b"0-0" => (San::Castle(CastlingSide::KingSide), true),
             b"0-0-0" => (San::Castle(CastlingSide::QueenSide), true),
@@ -115,26 +119,19 @@ impl<'a> TryFrom<&'a str> for MoveToken<'a> {
     }
 }
 
-/// The body (at most [`MAX_BODY`] bytes) with the dash of long algebraic notation (`e2-e4`,
-/// `Ng1-f3`) taken out: a buffer, its length, and whether there was a dash. Only a dash between
-/// two squares is taken: `O-O` and `0-0` keep theirs.
-fn without_dash(bytes: &[u8]) -> ([u8; MAX_BODY], usize, bool) {
-    let mut buf = [0u8; MAX_BODY];
+/// Writes into `buf` the body (at most [`MAX_BODY`] bytes) with the dash of long algebraic
+/// notation (`e2-e4`, `Ng1-f3`) taken out, and returns its length; `None` when there is no such
+/// dash. Only a dash between two squares counts: `O-O` and `0-0` keep theirs.
+fn without_dash(bytes: &[u8], buf: &mut [u8; MAX_BODY]) -> Option<usize> {
     let square = |s: &[u8]| matches!(s, [b'a'..=b'h', b'1'..=b'8', ..]);
-    let dash = bytes
-        .iter()
-        .position(|&b| b == b'-')
-        .filter(|&at| at >= 2 && square(&bytes[at - 2..]) && square(&bytes[at + 1..]));
-    let mut len = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if Some(i) != dash
-            && let Some(slot) = buf.get_mut(len)
-        {
-            *slot = b;
-            len += 1;
-        }
+    let at = bytes.iter().position(|&b| b == b'-')?;
+    if at < 2 || !square(&bytes[at - 2..]) || !square(&bytes[at + 1..]) {
+        return None;
     }
-    (buf, len, dash.is_some())
+    let (head, tail) = (&bytes[..at], &bytes[at + 1..]);
+    buf.get_mut(..head.len())?.copy_from_slice(head);
+    buf.get_mut(head.len()..head.len() + tail.len())?.copy_from_slice(tail);
+    Some(head.len() + tail.len())
 }
 
 /// Parses a SAN body, inserting the `=` that the contest dialect leaves out (`e8Q` → `e8=Q`).
