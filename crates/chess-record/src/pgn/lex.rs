@@ -152,7 +152,12 @@ impl<'a> Lexer<'a> {
 
     fn token(&mut self, kind: Kind<'a>, start: usize, end: usize) -> Token<'a> {
         let at = self.at(start);
-        self.advance(end);
+        // Only a `{comment}` can hold a line break: a word ends at whitespace.
+        if kind == Kind::Comment {
+            self.advance(end);
+        } else {
+            self.pos = end;
+        }
         Token { kind, span: start..end, at, depth: self.opened.len() }
     }
 
@@ -297,7 +302,6 @@ impl<'a> Lexer<'a> {
             // `12e4`: no move number; the word fails as a move and says so.
             return self.token(Kind::Move(word), start, end);
         }
-        self.advance(start + digits + dots);
         self.token(Kind::Move(&word[digits + dots..]), start + digits + dots, end)
     }
 
@@ -362,8 +366,20 @@ impl<'a> Iterator for Lexer<'a> {
 
 /// Whether `byte` ends a word of the movetext (a move, number or result).
 fn ends_word(byte: u8) -> bool {
-    is_space(byte) || b"{}()[]\";$!?".contains(&byte)
+    WORD_END[usize::from(byte)]
 }
+
+/// The bytes that end a word, as a table: the lexer looks at every byte of the movetext.
+const WORD_END: [bool; 256] = {
+    let mut table = [false; 256];
+    let ends = b" \t\n\x0b\x0c\r{}()[]\";$!?";
+    let mut i = 0;
+    while i < ends.len() {
+        table[ends[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 fn is_result(word: &[u8]) -> bool {
     matches!(word, b"1-0" | b"0-1" | b"1/2-1/2" | b"*") || word == "½-½".as_bytes()

@@ -241,7 +241,8 @@ impl<'a> GameText<'a> {
             white: "?".to_owned(),
             black: "?".to_owned(),
             fen: None,
-            moves: Vec::new(),
+            // Most games are shorter than this: a few growths at most.
+            moves: Vec::with_capacity(128),
             syntax_error: None,
         };
         for token in Lexer::new(self.text, self.line) {
