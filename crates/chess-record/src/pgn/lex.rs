@@ -382,7 +382,9 @@ const WORD_END: [bool; 256] = {
 };
 
 fn is_result(word: &[u8]) -> bool {
-    matches!(word, b"1-0" | b"0-1" | b"1/2-1/2" | b"*") || word == "½-½".as_bytes()
+    // The first byte rules out nearly every word (moves start with a letter) before any compare.
+    matches!(word.first(), Some(b'0' | b'1' | b'*' | 0xc2))
+        && (matches!(word, b"1-0" | b"0-1" | b"1/2-1/2" | b"*") || word == "½-½".as_bytes())
 }
 
 #[cfg(test)]
