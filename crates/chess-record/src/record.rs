@@ -159,8 +159,20 @@ pub(crate) const BOM: &str = "\u{feff}";
 
 /// Whether `byte` separates tokens: C's `isspace` in the "C" locale.
 pub(crate) const fn is_space(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r')
+    SPACE[byte as usize]
 }
+
+/// The bytes [`is_space`] accepts, as a table: every byte of a record is looked up.
+const SPACE: [bool; 256] = {
+    let mut table = [false; 256];
+    let spaces = b" \t\n\x0b\x0c\r";
+    let mut i = 0;
+    while i < spaces.len() {
+        table[spaces[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// The tokens of `text` (without a leading byte order mark), as slices of it.
 pub(crate) fn words(text: &str) -> Words<'_> {
@@ -191,12 +203,18 @@ impl<'a> Iterator for Words<'a> {
 
 /// Whether `token` is exactly `{number}.`: no leading zeros, no other text.
 fn is_move_number(token: &str, number: u32) -> bool {
+    // Compared digit by digit from the last, without parsing: this runs once per round.
     let Some(digits) = token.strip_suffix('.') else {
         return false;
     };
-    !digits.starts_with('0')
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && digits.parse::<u32>().is_ok_and(|n| n == number)
+    let mut rest = number;
+    for &digit in digits.as_bytes().iter().rev() {
+        if rest == 0 || u32::from(digit) != u32::from(b'0') + rest % 10 {
+            return false;
+        }
+        rest /= 10;
+    }
+    rest == 0 && !digits.is_empty()
 }
 
 /// Whether `token` is PGN's number for black's move: digits, then two dots or more (`1...`).
