@@ -4,7 +4,8 @@
 #   bash bench/chess.sh [GAMES] [SEED]      (defaults: 10000 games, seed 2026)
 #
 # Builds release, generates reproducible random legal games (one contest record per line),
-# times `arbiter chess --each-line` on one core and on all cores (best of 5), and times
+# times `arbiter chess --each-line` on one core and on all cores (best of 10: five runs before
+# python-chess and five after), and times
 # bench/chess_baseline.py (python-chess) on the same file (once: it runs for half a minute);
 # prints plies/s and the ratios in wall-clock and in CPU time.
 # Then the same games as PGN: `arbiter chess pgn` against pgn-extract, when it is installed.
@@ -78,6 +79,17 @@ py=$({ TIMEFORMAT='%R %U %S'; time python3 bench/chess_baseline.py "$records" >"
 read -r py_wall py_user py_sys <<<"$py"
 py="$py_wall $(echo "$py_user + $py_sys" | bc -l)"
 check_all_yes "python-chess"
+
+# Five more runs of each after python-chess's half minute: a neighbour's build that took every
+# core before it may be gone after it. The best of all ten counts.
+better() { # "WALL CPU" "WALL CPU": the least of each
+    local aw ac bw bc
+    read -r aw ac <<<"$1"
+    read -r bw bc <<<"$2"
+    echo "$(echo "if ($aw < $bw) $aw else $bw" | bc -l) $(echo "if ($ac < $bc) $ac else $bc" | bc -l)"
+}
+one=$(better "$one" "$(RAYON_NUM_THREADS=1 best_of 5 "$arbiter" chess --each-line "$records")")
+all=$(better "$all" "$(best_of 5 "$arbiter" chess --each-line "$records")")
 
 report() { # name "WALL CPU"
     local wall cpu
