@@ -4,7 +4,8 @@
 //! The source is cut into games first ([`split_games`]); each game is then read and checked on
 //! its own, so games can be read and checked in parallel, and broken syntax in one game leaves
 //! the next one readable. Only the mainline's moves are checked; variations are read for their
-//! syntax only.
+//! syntax only. Move numbers are read but not checked: PGN's import format lets them be missing,
+//! glued to the move (`12.e4`) or written `12...`.
 //!
 //! ```
 //! use arbiter_chess_record::pgn::{Mode, PgnGames};
