@@ -36,13 +36,57 @@ pub struct Mistake {
     pub fault: Fault,
 }
 
-/// Shows an empty token (the record ended) as `<end>`.
+/// Shows an empty token (the record ended) as `<end>`, any other as [`Shown`].
 struct TokenDisplay<'a>(&'a str);
 
 impl fmt::Display for TokenDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.0.is_empty() { "<end>" } else { self.0 })
+        if self.0.is_empty() { f.write_str("<end>") } else { Shown(self.0).fmt(f) }
     }
+}
+
+/// The most characters of input text a message echoes.
+const SHOWN_CHARS: usize = 40;
+
+/// Text from the input as a message echoes it: at most 40 characters, then `…`; control
+/// characters, other whitespace than the space, and invisible marks such as the byte order mark
+/// written as escapes (`\t`, `\u{feff}`), so that a message stays one short line that shows
+/// what is really there.
+///
+/// ```
+/// use arbiter_chess_record::Shown;
+///
+/// assert_eq!(Shown("e4\u{b}").to_string(), "e4\\u{b}");
+/// assert_eq!(Shown(&"x".repeat(100)).to_string(), format!("{}…", "x".repeat(40)));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Shown<'a>(pub &'a str);
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, c) in self.0.chars().enumerate() {
+            if i == SHOWN_CHARS {
+                return f.write_str("…");
+            }
+            match c {
+                '\t' => f.write_str("\\t")?,
+                '\n' => f.write_str("\\n")?,
+                '\r' => f.write_str("\\r")?,
+                ' ' => f.write_str(" ")?,
+                c if c.is_control() || c.is_whitespace() || is_invisible(c) => {
+                    write!(f, "\\u{{{:x}}}", u32::from(c))?;
+                }
+                c => write!(f, "{c}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Format characters that print as nothing: the byte order mark (zero-width no-break space),
+/// zero-width spaces and joiners, direction marks and overrides.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{feff}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{00ad}')
 }
 
 /// What is wrong with a token.
@@ -55,9 +99,11 @@ pub enum Fault {
     },
     /// A move number stands where black's move belongs: only the last round may lack it.
     MissingBlackMove,
+    /// Black's move is numbered like PGN does (`1...`): this format numbers white's moves only.
+    BlackMoveNumber,
     /// The record ends right after a move number.
     MissingMove,
-    /// Not a move at all: an annotation, comment, result, `e.p.` or other text.
+    /// Not a move at all: an annotation, comment, result, a lone `e.p.` or other text.
     NotAMove,
     /// No legal move fits the token.
     Illegal(Illegal),
@@ -69,7 +115,16 @@ pub enum Fault {
         to: Square,
         /// Whether it captures there.
         capture: bool,
-        /// The canonical spelling of every move that fits.
+        /// How many pieces of that kind can make a legal move there.
+        pieces: usize,
+        /// How many of them stand where the token says (all of them when it names no file or
+        /// rank).
+        fitting: usize,
+        /// The file the token names the piece on, if any.
+        file: Option<File>,
+        /// The rank the token names the piece on, if any.
+        rank: Option<Rank>,
+        /// The canonical spelling of every move that fits the token.
         alternatives: Vec<String>,
     },
     /// A pawn reaches the last rank but the token names no promotion piece.
@@ -97,26 +152,38 @@ impl fmt::Display for Fault {
             Fault::MissingBlackMove => {
                 f.write_str("black's move is missing: only the last round may lack it")
             }
+            Fault::BlackMoveNumber => f.write_str(
+                "a move number for black's move (`N...`) is not allowed in this format: \
+                 black's move follows white's without a number",
+            ),
             Fault::MissingMove => f.write_str("the record ends after a move number"),
             Fault::NotAMove => f.write_str(
-                "not a move (annotations, comments, `e.p.` and results have no place in a record)",
+                "not a move in algebraic notation (annotations, comments, `e.p.` and results \
+                 have no place in a record)",
             ),
             Fault::Illegal(illegal) => write!(f, "illegal move: {illegal}"),
-            Fault::Ambiguous { role, to, capture, alternatives } => write!(
-                f,
-                "{} {} can {} {to}; write {}",
-                number_word(alternatives.len()),
-                plural(*role),
-                if *capture { "capture on" } else { "move to" },
-                Alternatives(alternatives)
-            ),
+            Fault::Ambiguous { role, to, capture, pieces, fitting, file, rank, alternatives } => {
+                let verb = if *capture { "capture on" } else { "move to" };
+                write!(f, "{} {} can {verb} {to}", number_word(*pieces), plural(*role))?;
+                if fitting < pieces {
+                    write!(f, ", {} of them ", number_word(*fitting))?;
+                    match (file, rank) {
+                        (Some(file), None) => write!(f, "on the {}-file", file.char())?,
+                        (None, Some(rank)) => write!(f, "on rank {}", rank.char())?,
+                        _ => f.write_str("as written")?,
+                    }
+                }
+                write!(f, "; write {}", Alternatives(alternatives))
+            }
             Fault::MissingPromotion { alternatives } => write!(
                 f,
                 "a promotion must name the new piece; write {}",
                 Alternatives(alternatives)
             ),
             Fault::Misspelled { canonical, rule } => write!(f, "{rule}; write {canonical}"),
-            Fault::AfterGameEnd(ending) => write!(f, "no move may follow {ending}"),
+            Fault::AfterGameEnd(ending) => {
+                write!(f, "the game is already over ({ending}): no move may follow")
+            }
         }
     }
 }
@@ -281,6 +348,10 @@ pub enum Rule {
     ExtraMateSign,
     /// Pawn moves are written without a letter (`e4`, not `Pe4`).
     PawnLetter,
+    /// En passant is written like any pawn capture, without `e.p.`.
+    EnPassantMark,
+    /// SAN names the destination only, with no dash after a source square (`e2-e4`).
+    Dash,
     /// Any other difference (a lower-case promotion piece, ...).
     Spelling,
 }
@@ -307,6 +378,8 @@ impl fmt::Display for Rule {
             Rule::MissingMateSign => "the move mates, so standard SAN ends it with #",
             Rule::ExtraMateSign => "# marks mate only, and this move only checks",
             Rule::PawnLetter => "pawn moves are written without a letter",
+            Rule::EnPassantMark => "en passant is written like any pawn capture, without e.p.",
+            Rule::Dash => "SAN writes no dash between two squares",
             Rule::Spelling => "not the canonical spelling",
         })
     }
@@ -336,9 +409,16 @@ fn plural(role: Role) -> &'static str {
 
 fn number_word(n: usize) -> &'static str {
     match n {
+        1 => "one",
         2 => "two",
         3 => "three",
         4 => "four",
+        5 => "five",
+        6 => "six",
+        7 => "seven",
+        8 => "eight",
+        9 => "nine",
+        10 => "ten",
         _ => "several",
     }
 }

@@ -8,16 +8,16 @@
 //! # Ok::<_, arbiter_chess_record::Mistake>(())
 //! ```
 
-use std::ops::ControlFlow;
+use std::ops::Range;
 
-use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use pgn_reader::RawTag;
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color};
+use shakmaty::{CastlingMode, Chess};
 
 use crate::fault::Mistake;
-use crate::pgn::split_games;
+use crate::pgn::{GameError, GameText, Kind, Lexer, Located, split_games};
 use crate::reading::read_move;
-use crate::record::{Place, RecordWriter};
+use crate::record::{BOM, Place, RecordWriter, is_space, words};
 use crate::spelling::Dialect;
 
 /// Rewrites a contest record with every move in its canonical spelling in `dialect`.
@@ -28,7 +28,7 @@ use crate::spelling::Dialect;
 pub fn fix_record(record: &str, dialect: Dialect) -> Result<String, Mistake> {
     let mut pos = Chess::default();
     let mut out = RecordWriter::default();
-    for token in record.split_ascii_whitespace() {
+    for token in words(record) {
         let text = strip_move_number(token);
         if text.is_empty() || matches!(text, "1-0" | "0-1" | "1/2-1/2" | "*" | "e.p.") {
             continue;
@@ -60,214 +60,180 @@ fn strip_move_number(token: &str) -> &str {
     }
 }
 
-/// A PGN source rewritten: the text, and the moves that could not be read (game number and
-/// mistake). Moves after such a mistake in the same line are copied as they were.
+/// Whether `text` is PGN rather than a contest record, judged by PGN's own features: after an
+/// optional byte order mark and whitespace it starts with a tag pair (`[`) or an escape line
+/// (`%`), or it holds a comment (`{` or `;`), a variation (`(`), an annotation (`$`, `!`, `?`) or a
+/// result (`1-0`, `0-1`, `1/2-1/2`, `*` as a token of its own). A contest record has none of
+/// these.
+///
+/// ```
+/// use arbiter_chess_record::fix::looks_like_pgn;
+///
+/// assert!(looks_like_pgn("1. e4 {c} e5 *"));
+/// assert!(looks_like_pgn("\u{feff}[White \"A\"]"));
+/// assert!(!looks_like_pgn("1. e4 e5 2. Nf3"));
+/// ```
+pub fn looks_like_pgn(text: &str) -> bool {
+    let body = text
+        .strip_prefix(BOM)
+        .unwrap_or(text)
+        .trim_start_matches(|c: char| u8::try_from(c).is_ok_and(is_space));
+    body.starts_with(['[', '%'])
+        || text.contains(['{', ';', '(', '$', '!', '?'])
+        || words(text).any(|word| matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*"))
+}
+
+/// A PGN source rewritten, and the problems that kept parts of it as they were.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FixedPgn {
-    /// The rewritten games.
+    /// The source with its moves rewritten.
     pub text: String,
-    /// Each move that could not be rewritten, with its game number.
-    pub mistakes: Vec<(usize, Mistake)>,
-    /// Each syntax error, with its game number.
-    pub syntax_errors: Vec<(usize, String)>,
+    /// Each problem with the number of its game: a move that could not be read (it and the
+    /// moves after it in its line are kept as written), broken syntax or a bad `FEN` tag (the
+    /// whole game is kept as written).
+    pub problems: Vec<(usize, GameError)>,
 }
 
-/// Rewrites every game of a PGN source into canonical SAN in `dialect`, keeping tags, comments,
-/// NAGs, variations and results. A game with a token pgn-reader cannot read is copied unchanged,
-/// since rewriting it would lose that token.
+/// Rewrites every move of a PGN source into its canonical spelling in `dialect`, mainline and
+/// variations alike; every other byte (tags, comments, `;` comments, `%` lines, NAGs, move
+/// numbers, results, line breaks) is kept as it was, so the rewrite is the smallest change.
+///
+/// Reading is tolerant: any spelling that denotes exactly one legal move is rewritten (`0-0`,
+/// `bxa8Q`, `Qh4++`, `e2-e4`, `exd6e.p.`), and a lone `e.p.` after an en passant capture is
+/// dropped.
+///
+/// ```
+/// use arbiter_chess_record::{fix::fix_pgn, Dialect};
+///
+/// let fixed = fix_pgn(b"[White \"A\"]\n\n1. f3 e5 {!} 2. g4 Qh4++ ; mate\n0-1\n", Dialect::Standard);
+/// assert_eq!(fixed.text, "[White \"A\"]\n\n1. f3 e5 {!} 2. g4 Qh4# ; mate\n0-1\n");
+/// assert!(fixed.problems.is_empty());
+/// ```
 pub fn fix_pgn(text: &[u8], dialect: Dialect) -> FixedPgn {
-    let mut rewriter = Rewriter { dialect, games: 0, fixed: FixedPgn::default() };
+    let mut out = Vec::with_capacity(text.len());
+    let mut copied = 0;
+    let mut problems = Vec::new();
     for game in split_games(text) {
-        rewriter.games = game.index;
-        if let Some((line, token)) = game.unreadable_token() {
-            let error =
-                format!("line {line}: `{token}` is not a move in SAN; game copied as it was");
-            rewriter.fixed.syntax_errors.push((game.index, error));
-            rewriter.fixed.text.push_str(&String::from_utf8_lossy(game.text));
-            if !rewriter.fixed.text.ends_with("\n\n") {
-                rewriter.fixed.text.push_str(if rewriter.fixed.text.ends_with('\n') {
-                    "\n"
-                } else {
-                    "\n\n"
-                });
-            }
-            continue;
+        let (edits, found) = fix_game(&game, dialect);
+        for (span, replacement) in edits {
+            let (start, end) = (game.offset + span.start, game.offset + span.end);
+            out.extend_from_slice(&text[copied..start]);
+            out.extend_from_slice(replacement.as_bytes());
+            copied = end;
         }
-        if let Err(error) = Reader::new(game.text).read_game(&mut rewriter) {
-            rewriter.fixed.syntax_errors.push((game.index, error.to_string()));
-        }
+        problems.extend(found.into_iter().map(|problem| (game.index, problem)));
     }
-    rewriter.fixed
-}
-
-struct Rewriter {
-    dialect: Dialect,
-    games: usize,
-    fixed: FixedPgn,
+    out.extend_from_slice(&text[copied..]);
+    let text = match String::from_utf8(out) {
+        Ok(text) => text,
+        Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+    };
+    FixedPgn { text, problems }
 }
 
 /// One line of play: the position now, the one before its last move (where a variation
-/// starts), and whether a move of this line could not be read.
+/// starts), whether its last move took en passant, and whether a move of it could not be read.
 #[derive(Clone)]
 struct Line {
     pos: Chess,
     before: Chess,
+    en_passant: bool,
     broken: bool,
 }
 
-struct Movetext {
-    line: Line,
-    outer: Vec<Line>,
-    tokens: Vec<String>,
-    need_number: bool,
+impl Line {
+    fn new(pos: Chess) -> Line {
+        Line { before: pos.clone(), pos, en_passant: false, broken: false }
+    }
 }
 
-struct Tags {
-    lines: Vec<String>,
-    start: Result<Chess, String>,
-}
+/// A byte range of a game's text and what replaces it.
+type Edit = (Range<usize>, String);
 
-impl Visitor for Rewriter {
-    type Tags = Tags;
-    type Movetext = Movetext;
-    type Output = ();
-
-    fn begin_tags(&mut self) -> ControlFlow<(), Tags> {
-        ControlFlow::Continue(Tags { lines: Vec::new(), start: Ok(Chess::default()) })
-    }
-
-    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-        let name = String::from_utf8_lossy(name);
-        // The raw value keeps its escapes, so it is written back exactly as read.
-        let raw = String::from_utf8_lossy(value.as_bytes());
-        tags.lines.push(format!("[{name} \"{raw}\"]"));
-        if name == "FEN" {
-            tags.start = Fen::from_ascii(&value.decode())
-                .map_err(|error| error.to_string())
-                .and_then(|fen| {
-                    fen.into_position(CastlingMode::Standard).map_err(|error| error.to_string())
-                });
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<(), Movetext> {
-        for line in &tags.lines {
-            self.fixed.text.push_str(line);
-            self.fixed.text.push('\n');
-        }
-        if !tags.lines.is_empty() {
-            self.fixed.text.push('\n');
-        }
-        let (pos, broken) = match tags.start {
-            Ok(pos) => (pos, false),
-            Err(error) => {
-                self.fixed.syntax_errors.push((self.games, format!("bad FEN tag: {error}")));
-                (Chess::default(), true)
-            }
-        };
-        ControlFlow::Continue(Movetext {
-            line: Line { before: pos.clone(), pos, broken },
-            outer: Vec::new(),
-            tokens: Vec::new(),
-            need_number: true,
-        })
-    }
-
-    fn san(&mut self, text: &mut Movetext, san_plus: SanPlus) -> ControlFlow<()> {
-        let line = &mut text.line;
-        let at = Place::of(&line.pos);
-        // The move number and its move form one token, so that wrapping never parts them.
-        let mut token = match (at.side, text.need_number) {
-            (Color::White, _) => format!("{}. ", at.move_number),
-            (Color::Black, true) => format!("{}... ", at.move_number),
-            (Color::Black, false) => String::new(),
-        };
-        text.need_number = false;
-        let written = san_plus.to_string();
-        if line.broken {
-            token.push_str(&written);
-            text.tokens.push(token);
-            return ControlFlow::Continue(());
-        }
-        let before = line.pos.clone();
-        match read_move(&mut line.pos, &written, self.dialect) {
-            Ok(reading) => {
-                line.before = before;
-                token.push_str(reading.canonical.as_str());
-                text.tokens.push(token);
-            }
-            Err(fault) => {
-                line.broken = true;
-                let mistake = Mistake {
-                    ply: at.ply,
-                    move_number: at.move_number,
-                    side: at.side,
-                    token: written.clone(),
-                    offset: None,
-                    fault,
-                };
-                self.fixed.mistakes.push((self.games, mistake));
-                token.push_str(&written);
-                text.tokens.push(token);
+/// The edits that fix one game, and the problems that kept something as it was. A game with
+/// broken syntax or a bad `FEN` tag gets no edit.
+fn fix_game(game: &GameText<'_>, dialect: Dialect) -> (Vec<Edit>, Vec<GameError>) {
+    let tokens = match Lexer::new(game.text, game.line).collect::<Result<Vec<_>, _>>() {
+        Ok(tokens) => tokens,
+        Err(error) => return (Vec::new(), vec![GameError::Syntax(error)]),
+    };
+    let mut start = Chess::default();
+    for token in &tokens {
+        if let Kind::Tag { name: b"FEN", value } = token.kind {
+            let fen = RawTag(value).decode();
+            let position = Fen::from_ascii(&fen).map_err(|e| e.to_string()).and_then(|fen| {
+                fen.into_position(CastlingMode::Standard).map_err(|e| e.to_string())
+            });
+            match position {
+                Ok(position) => start = position,
+                Err(message) => {
+                    return (Vec::new(), vec![GameError::Fen { at: token.at, message }]);
+                }
             }
         }
-        ControlFlow::Continue(())
     }
-
-    fn nag(&mut self, text: &mut Movetext, nag: Nag) -> ControlFlow<()> {
-        text.tokens.push(nag.to_string());
-        ControlFlow::Continue(())
-    }
-
-    fn comment(&mut self, text: &mut Movetext, comment: RawComment<'_>) -> ControlFlow<()> {
-        text.tokens.push(format!("{{{}}}", String::from_utf8_lossy(comment.as_bytes())));
-        text.need_number = true;
-        ControlFlow::Continue(())
-    }
-
-    fn begin_variation(&mut self, text: &mut Movetext) -> ControlFlow<(), Skip> {
-        // A variation replaces the last move: it starts from the position before it.
-        let start = text.line.before.clone();
-        let line = Line { pos: start.clone(), before: start, broken: text.line.broken };
-        text.outer.push(std::mem::replace(&mut text.line, line));
-        text.tokens.push("(".to_owned());
-        text.need_number = true;
-        ControlFlow::Continue(Skip(false))
-    }
-
-    fn end_variation(&mut self, text: &mut Movetext) -> ControlFlow<()> {
-        if let Some(line) = text.outer.pop() {
-            text.line = line;
-            text.tokens.push(")".to_owned());
-            text.need_number = true;
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn outcome(&mut self, text: &mut Movetext, outcome: Outcome) -> ControlFlow<()> {
-        text.tokens.push(outcome.to_string());
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, text: Movetext) {
-        // Close variations left open, then wrap at 79 columns as PGN export does.
-        let closing = std::iter::repeat_n(")".to_owned(), text.outer.len());
-        let mut column = 0;
-        for token in text.tokens.into_iter().chain(closing) {
-            let glue = !(token == ")" || column == 0 || self.fixed.text.ends_with('('));
-            if column > 0 && column + usize::from(glue) + token.len() > 79 {
-                self.fixed.text.push('\n');
-                column = 0;
-            } else if glue {
-                self.fixed.text.push(' ');
-                column += 1;
+    let mut edits = Vec::new();
+    let mut problems = Vec::new();
+    let mut line = Line::new(start);
+    // Bounded by the lexer's nesting limit.
+    let mut outer: Vec<Line> = Vec::new();
+    for token in &tokens {
+        match token.kind {
+            Kind::Open => {
+                // A variation replaces the last move: it starts from the position before it.
+                let variation = Line { broken: line.broken, ..Line::new(line.before.clone()) };
+                outer.push(std::mem::replace(&mut line, variation));
             }
-            column += token.len();
-            self.fixed.text.push_str(&token);
+            Kind::Close => {
+                if let Some(up) = outer.pop() {
+                    line = up;
+                }
+            }
+            Kind::Move(written) => {
+                let en_passant = std::mem::take(&mut line.en_passant);
+                if line.broken {
+                    continue;
+                }
+                if matches!(written, b"e.p." | b"ep") && en_passant {
+                    // The mark goes, with the blanks before it on its line.
+                    let blanks = game.text[..token.span.start]
+                        .iter()
+                        .rev()
+                        .take_while(|&&b| b == b' ' || b == b'\t')
+                        .count();
+                    edits.push((token.span.start - blanks..token.span.end, String::new()));
+                    continue;
+                }
+                let at = Place::of(&line.pos);
+                let before = line.pos.clone();
+                let token_text = String::from_utf8_lossy(written);
+                match read_move(&mut line.pos, &token_text, dialect) {
+                    Ok(reading) => {
+                        line.before = before;
+                        line.en_passant = reading.played.is_en_passant();
+                        if reading.rule.is_some() {
+                            edits.push((token.span.clone(), reading.canonical.to_string()));
+                        }
+                    }
+                    Err(fault) => {
+                        line.broken = true;
+                        let mistake = Mistake {
+                            ply: at.ply,
+                            move_number: at.move_number,
+                            side: at.side,
+                            token: token_text.into_owned(),
+                            offset: None,
+                            fault,
+                        };
+                        let located = Located { at: token.at, mistake };
+                        problems.push(GameError::Move(Box::new(located)));
+                    }
+                }
+            }
+            _ => {}
         }
-        self.fixed.text.push_str("\n\n");
     }
+    (edits, problems)
 }
 
 #[cfg(test)]

@@ -19,7 +19,8 @@
 use shakmaty::attacks;
 use shakmaty::san::San;
 use shakmaty::{
-    Bitboard, CastlingSide, Chess, File, Move, MoveList, Piece, Position, Rank, Role, Square,
+    Bitboard, CastlingSide, Chess, EnPassantMode, File, Move, MoveList, Piece, Position, Rank,
+    Role, Square,
 };
 
 use crate::fault::{CastlingBar, Ending, Fault, Illegal, Rule};
@@ -134,13 +135,16 @@ fn ambiguity(pos: &Chess, candidates: &MoveList, target: Target, dialect: Dialec
         .to_string()
     };
     let alternatives: Vec<String> = fitting.clone().map(spell).collect();
-    let mut sources = fitting.map(|m| m.from());
-    let first_source = sources.next().flatten();
-    if promotion.is_none() && sources.all(|s| s == first_source) {
+    let sources = |moves: &mut dyn Iterator<Item = &Move>| {
+        moves.fold(Bitboard::EMPTY, |set, m| m.from().map_or(set, |from| set.with(from))).count()
+    };
+    let fitting = sources(&mut fitting.clone());
+    if promotion.is_none() && fitting == 1 {
         Fault::MissingPromotion { alternatives }
     } else {
         let capture = candidates.first().is_some_and(|m| m.is_capture());
-        Fault::Ambiguous { role, to, capture, alternatives }
+        let pieces = sources(&mut candidates.iter());
+        Fault::Ambiguous { role, to, capture, pieces, fitting, file, rank, alternatives }
     }
 }
 
@@ -159,9 +163,16 @@ fn unreachable(pos: &Chess, target: Target) -> Fault {
         let passed =
             to.offset(-forward).filter(|&sq| (pos.them() & pos.board().pawns()).contains(sq));
         let ep_rank = to.rank() == pos.turn().fold_wb(Rank::Sixth, Rank::Third);
-        let available = pos.en_passant_moves().iter().any(|m| m.to() == to);
-        if passed.is_some() && ep_rank && !available {
-            return Fault::Illegal(Illegal::EnPassantGone { to });
+        if passed.is_some() && ep_rank {
+            // The square is set after every double step, legal capture or not: it tells a
+            // capture that comes too late from one that would expose the king.
+            if pos.ep_square(EnPassantMode::Always) != Some(to) {
+                return Fault::Illegal(Illegal::EnPassantGone { to });
+            }
+            let capturers = pos.our(Role::Pawn) & attacks::pawn_attacks(!pos.turn(), to);
+            if file.is_some_and(|file| (capturers & Bitboard::from_file(file)).any()) {
+                return Fault::Illegal(Illegal::KingInCheck { role, to });
+            }
         }
     }
     // A piece that could go there if its king were not in check (pseudo-legal): a pin, an
@@ -210,7 +221,7 @@ fn pseudo_sources(pos: &Chess, role: Role, to: Square) -> Bitboard {
 }
 
 /// `Some(AfterGameEnd)` when the side to move has no legal move.
-fn game_over(pos: &Chess) -> Option<Fault> {
+pub(crate) fn game_over(pos: &Chess) -> Option<Fault> {
     if !pos.legal_moves().is_empty() {
         return None;
     }
@@ -267,6 +278,12 @@ fn broken_rule(token: &MoveToken<'_>, san: San, after: &Chess, dialect: Dialect)
     }
     if token.text().starts_with('P') {
         return Rule::PawnLetter;
+    }
+    if token.has_en_passant_mark() {
+        return Rule::EnPassantMark;
+    }
+    if token.has_dash() {
+        return Rule::Dash;
     }
     if let (
         San::Normal { role, file, rank, capture, .. },

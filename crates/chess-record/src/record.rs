@@ -1,8 +1,11 @@
 //! The contest record format: `1. e4 d5 2. exd5 ...` on one line, checked move by move.
 //!
-//! Tokens are separated by any run of ASCII whitespace. White's move follows its move number
-//! (`1.`, a token of its own), black's move follows white's; only the last round may lack black's
-//! move; an empty record is valid (SPEC §4).
+//! Tokens are separated by any run of whitespace: the characters C's `isspace` accepts (space,
+//! tab, line feed, vertical tab, form feed, carriage return). A UTF-8 byte order mark at the very
+//! start is ignored like leading whitespace, since editors add it unasked; anywhere else it is
+//! part of a token. White's move follows its move number (`1.`, a token of its own), black's
+//! move follows white's; only the last round may lack black's move; an empty record is valid
+//! (SPEC §4).
 //!
 //! ```
 //! use arbiter_chess_record::{check_record, Fault, Verdict};
@@ -18,7 +21,7 @@ use std::fmt::{self, Write as _};
 use shakmaty::{Chess, Color, Position};
 
 use crate::fault::{Fault, Mistake};
-use crate::reading::read_move;
+use crate::reading::{game_over, read_move};
 use crate::spelling::Dialect;
 
 /// The verdict on a record: `Yes` with the number of plies, or `No` with the first mistake.
@@ -56,7 +59,7 @@ pub fn check_record(record: &str) -> Verdict {
 /// canonical spellings of `dialect`.
 pub fn check_record_in(record: &str, dialect: Dialect) -> Verdict {
     let mut pos = Chess::default();
-    let mut tokens = record.split_ascii_whitespace();
+    let mut tokens = words(record);
     let mut plies = 0u32;
     let mistake = |at: Place, token: &str, fault: Fault| {
         let offset = if token.is_empty() {
@@ -81,10 +84,14 @@ pub fn check_record_in(record: &str, dialect: Dialect) -> Verdict {
             (_, None) => return Verdict::Yes { plies },
             (Color::White, Some(token)) => {
                 if !is_move_number(token, number) {
-                    return mistake(at, token, Fault::MoveNumber { expected: number });
+                    return mistake(
+                        at,
+                        token,
+                        after_end(&pos, Fault::MoveNumber { expected: number }),
+                    );
                 }
                 let Some(token) = tokens.next() else {
-                    return mistake(at, "", Fault::MissingMove);
+                    return mistake(at, "", after_end(&pos, Fault::MissingMove));
                 };
                 if let Err(fault) = step(&mut pos, token, dialect) {
                     return mistake(at, token, fault);
@@ -96,13 +103,28 @@ pub fn check_record_in(record: &str, dialect: Dialect) -> Verdict {
                         Fault::NotAMove if is_move_number(token, number + 1) => {
                             Fault::MissingBlackMove
                         }
+                        Fault::NotAMove if is_black_move_number(token) => Fault::BlackMoveNumber,
                         fault => fault,
                     };
-                    return mistake(at, token, fault);
+                    return mistake(at, token, after_end(&pos, fault));
                 }
             }
         }
         plies += 1;
+    }
+}
+
+/// The fault to report for `fault`, found in `pos`: when the game has already ended, that is
+/// what is wrong (after checkmate or stalemate nothing may follow, not even a move number), not
+/// that black's move is missing or a move number is out of place.
+fn after_end(pos: &Chess, fault: Fault) -> Fault {
+    match fault {
+        Fault::MoveNumber { .. }
+        | Fault::MissingBlackMove
+        | Fault::BlackMoveNumber
+        | Fault::MissingMove
+        | Fault::NotAMove => game_over(pos).unwrap_or(fault),
+        fault => fault,
     }
 }
 
@@ -132,14 +154,75 @@ impl Place {
     }
 }
 
+/// The byte order mark, which a file may start with.
+pub(crate) const BOM: &str = "\u{feff}";
+
+/// Whether `byte` separates tokens: C's `isspace` in the "C" locale.
+pub(crate) const fn is_space(byte: u8) -> bool {
+    SPACE[byte as usize]
+}
+
+/// The bytes [`is_space`] accepts, as a table: every byte of a record is looked up.
+const SPACE: [bool; 256] = {
+    let mut table = [false; 256];
+    let spaces = b" \t\n\x0b\x0c\r";
+    let mut i = 0;
+    while i < spaces.len() {
+        table[spaces[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// The tokens of `text` (without a leading byte order mark), as slices of it.
+pub(crate) fn words(text: &str) -> Words<'_> {
+    Words { rest: text.strip_prefix(BOM).unwrap_or(text) }
+}
+
+/// Iterator over the whitespace-separated tokens of a text; see [`words`].
+pub(crate) struct Words<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let bytes = self.rest.as_bytes();
+        let Some(start) = bytes.iter().position(|&b| !is_space(b)) else {
+            self.rest = "";
+            return None;
+        };
+        let len = bytes[start..].iter().position(|&b| is_space(b)).unwrap_or(bytes.len() - start);
+        // Both cuts are at ASCII bytes, hence at character boundaries.
+        let token = &self.rest[start..start + len];
+        self.rest = &self.rest[start + len..];
+        Some(token)
+    }
+}
+
 /// Whether `token` is exactly `{number}.`: no leading zeros, no other text.
 fn is_move_number(token: &str, number: u32) -> bool {
+    // Compared digit by digit from the last, without parsing: this runs once per round.
     let Some(digits) = token.strip_suffix('.') else {
         return false;
     };
-    !digits.starts_with('0')
+    let mut rest = number;
+    for &digit in digits.as_bytes().iter().rev() {
+        if rest == 0 || u32::from(digit) != u32::from(b'0') + rest % 10 {
+            return false;
+        }
+        rest /= 10;
+    }
+    rest == 0 && !digits.is_empty()
+}
+
+/// Whether `token` is PGN's number for black's move: digits, then two dots or more (`1...`).
+fn is_black_move_number(token: &str) -> bool {
+    let digits = token.trim_end_matches('.');
+    token.len() - digits.len() >= 2
+        && !digits.is_empty()
         && digits.bytes().all(|b| b.is_ascii_digit())
-        && digits.parse::<u32>().is_ok_and(|n| n == number)
 }
 
 /// Writes moves in the record layout, `1. e4 e5 2. Nf3`, numbering white's moves.

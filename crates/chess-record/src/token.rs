@@ -1,7 +1,8 @@
 //! Reading a move token tolerantly: what a writer meant, whatever dialect or slip they used.
 //!
 //! shakmaty's SAN parser accepts only `e8=Q` for a promotion and ignores a `+` or `#`; this module
-//! also accepts `e8Q` and `0-0`, and keeps the suffix as written, so that the strict comparison
+//! also accepts `e8Q`, `0-0`, a dash between two squares (`e2-e4`, `Ng1-f3`) and an en passant
+//! mark (`exd6e.p.`, `exd6ep`), and keeps the suffix as written, so that the strict comparison
 //! with the canonical spelling can say exactly what differs.
 //!
 //! ```
@@ -15,7 +16,7 @@
 //! ```
 
 use shakmaty::CastlingSide;
-use shakmaty::san::{San, SanPlus};
+use shakmaty::san::San;
 
 /// The longest token worth reading: a SAN body is at most 7 bytes (`Qa1xb2Q`).
 const MAX_BODY: usize = 12;
@@ -28,6 +29,8 @@ pub struct MoveToken<'a> {
     suffix_len: usize,
     zero_castling: bool,
     promotion_equals: bool,
+    dash: bool,
+    en_passant_mark: bool,
 }
 
 /// Error when a token cannot be read as a move at all (an annotation, a result, `e.p.`, ...).
@@ -40,10 +43,18 @@ impl<'a> MoveToken<'a> {
     pub fn read(text: &'a str) -> Result<MoveToken<'a>, ParseMoveTokenError> {
         let body = text.trim_end_matches(['+', '#']);
         let suffix_len = text.len() - body.len();
-        let bytes = body.as_bytes();
+        let marked = body.strip_suffix("e.p.").or_else(|| body.strip_suffix("ep"));
+        let en_passant_mark = marked.is_some();
+        let bytes = marked.unwrap_or(body).as_bytes();
         if bytes.len() > MAX_BODY {
             return Err(ParseMoveTokenError);
         }
+        // Most tokens have no dash: they are parsed in place, without a copy.
+        let mut buf = [0u8; MAX_BODY];
+        let (bytes, dash) = match without_dash(bytes, &mut buf) {
+            Some(len) => (&buf[..len], true),
+            None => (bytes, false),
+        };
         let (san, zero_castling) = match bytes {
             b"0-0" => (San::Castle(CastlingSide::KingSide), true),
             b"0-0-0" => (San::Castle(CastlingSide::QueenSide), true),
@@ -59,21 +70,9 @@ impl<'a> MoveToken<'a> {
             suffix_len,
             zero_castling,
             promotion_equals: bytes.contains(&b'='),
+            dash,
+            en_passant_mark,
         })
-    }
-
-    /// A token already parsed as SAN (by pgn-reader), written back as `text`.
-    ///
-    /// `text` must be the standard spelling of `san_plus` ([`SanText`](crate::SanText) writes
-    /// it); this skips parsing it again.
-    pub fn from_san_plus(text: &'a str, san_plus: SanPlus) -> MoveToken<'a> {
-        MoveToken {
-            text,
-            san: san_plus.san,
-            suffix_len: usize::from(san_plus.suffix.is_some()),
-            zero_castling: false,
-            promotion_equals: matches!(san_plus.san, San::Normal { promotion: Some(_), .. }),
-        }
     }
 
     /// The token as written.
@@ -100,6 +99,16 @@ impl<'a> MoveToken<'a> {
     pub fn has_promotion_equals(&self) -> bool {
         self.promotion_equals
     }
+
+    /// Whether a dash stood between the source and the destination square (`e2-e4`).
+    pub fn has_dash(&self) -> bool {
+        self.dash
+    }
+
+    /// Whether the move ended with an en passant mark (`e.p.` or `ep`).
+    pub fn has_en_passant_mark(&self) -> bool {
+        self.en_passant_mark
+    }
 }
 
 impl<'a> TryFrom<&'a str> for MoveToken<'a> {
@@ -108,6 +117,21 @@ impl<'a> TryFrom<&'a str> for MoveToken<'a> {
     fn try_from(text: &'a str) -> Result<MoveToken<'a>, ParseMoveTokenError> {
         MoveToken::read(text)
     }
+}
+
+/// Writes into `buf` the body (at most [`MAX_BODY`] bytes) with the dash of long algebraic
+/// notation (`e2-e4`, `Ng1-f3`) taken out, and returns its length; `None` when there is no such
+/// dash. Only a dash between two squares counts: `O-O` and `0-0` keep theirs.
+fn without_dash(bytes: &[u8], buf: &mut [u8; MAX_BODY]) -> Option<usize> {
+    let square = |s: &[u8]| matches!(s, [b'a'..=b'h', b'1'..=b'8', ..]);
+    let at = bytes.iter().position(|&b| b == b'-')?;
+    if at < 2 || !square(&bytes[at - 2..]) || !square(&bytes[at + 1..]) {
+        return None;
+    }
+    let (head, tail) = (&bytes[..at], &bytes[at + 1..]);
+    buf.get_mut(..head.len())?.copy_from_slice(head);
+    buf.get_mut(head.len()..head.len() + tail.len())?.copy_from_slice(tail);
+    Some(head.len() + tail.len())
 }
 
 /// Parses a SAN body, inserting the `=` that the contest dialect leaves out (`e8Q` → `e8=Q`).

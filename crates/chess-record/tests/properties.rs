@@ -1,6 +1,6 @@
 //! Properties over random legal games and arbitrary text.
 
-use arbiter_chess_record::fix::{fix_pgn, fix_record};
+use arbiter_chess_record::fix::{fix_pgn, fix_record, looks_like_pgn};
 use arbiter_chess_record::pgn::{GameError, Mode, PgnGames};
 use arbiter_chess_record::random::{RandomGames, record};
 use arbiter_chess_record::{Dialect, Verdict, check_record};
@@ -90,10 +90,10 @@ proptest! {
         all[at] = if token.ends_with('#') { token.replace('#', "+") } else { mutate(token, 0) };
         let pgn = format!("[White \"W\"]\n\n{} *\n", all.join(" "));
         let report = PgnGames::new(pgn.as_bytes()).next().map(|game| game.check(Mode::Strict));
-        let Some(Err(GameError::Move(mistake))) = report.map(|report| report.result) else {
+        let Some(Err(GameError::Move(located))) = report.map(|report| report.result) else {
             return Err(TestCaseError::fail(format!("{token} -> {} accepted", all[at])));
         };
-        prop_assert_eq!(mistake.ply as usize, ply + 1);
+        prop_assert_eq!(located.mistake.ply as usize, ply + 1);
     }
 
     /// A wrong move number is caught.
@@ -104,15 +104,22 @@ proptest! {
         prop_assert!(!check_record(&wrong).is_yes());
     }
 
-    /// Nothing panics on arbitrary text.
+    /// Nothing panics on arbitrary text, and fixing keeps every byte that is not a move.
     #[test]
     fn arbitrary_text_never_panics(text in ".{0,200}") {
         let _ = check_record(&text);
         let _ = fix_record(&text, Dialect::Standard);
+        let _ = looks_like_pgn(&text);
         for game in PgnGames::new(text.as_bytes()) {
             let _ = game.check(Mode::Lenient);
+            let _ = game.check(Mode::Strict);
         }
-        let _ = fix_pgn(text.as_bytes(), Dialect::Contest);
+        let fixed = fix_pgn(text.as_bytes(), Dialect::Contest);
+        // A game that could not be read is kept as it was; with no problem at all and nothing
+        // that reads as a move, nothing changes.
+        if fixed.problems.is_empty() && !text.chars().any(|c| c.is_ascii_alphanumeric()) {
+            prop_assert_eq!(fixed.text, text);
+        }
     }
 
     /// Nothing panics on arbitrary bytes read as PGN (not even valid UTF-8).

@@ -4,9 +4,9 @@ use std::fs;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
-use arbiter_chess_record::fix::{fix_pgn, fix_record};
-use arbiter_chess_record::pgn::{GameError, GameReport, Mode, split_games};
-use arbiter_chess_record::{Dialect, Mistake, Verdict, check_record};
+use arbiter_chess_record::fix::{fix_pgn, fix_record, looks_like_pgn};
+use arbiter_chess_record::pgn::{GameError, GameReport, Located, Mode, split_games};
+use arbiter_chess_record::{Dialect, Mistake, Shown, Verdict, check_record};
 use rayon::prelude::*;
 use serde_json::json;
 
@@ -126,12 +126,22 @@ const BATCH: usize = 2048;
 /// Inputs smaller than this get no progress bar.
 const PROGRESS_BYTES: u64 = 8 << 20;
 
+/// Checks every game of every file; a file that cannot be read is reported and skipped, and
+/// makes the exit status 2 once the other files are done.
 fn run_pgn(args: PgnArgs) -> Result<(), CliError> {
     let mode = if args.lenient { Mode::Lenient } else { Mode::Strict };
     let mut out = BufWriter::new(io::stdout().lock());
-    let (mut games, mut bad, mut warnings) = (0usize, 0usize, 0usize);
+    let (mut games, mut bad, mut warnings, mut unreadable) = (0usize, 0usize, 0usize, 0usize);
     for path in &args.files {
-        let (name, bytes) = read_bytes(path)?;
+        let (name, bytes) = match read_bytes(path) {
+            Ok(file) => file,
+            Err(error) => {
+                out.flush()?;
+                eprintln!("{error}");
+                unreadable += 1;
+                continue;
+            }
+        };
         let progress = progress_bar(bytes.len() as u64);
         let split = split_games(&bytes);
         for batch in split.chunks(BATCH) {
@@ -149,16 +159,22 @@ fn run_pgn(args: PgnArgs) -> Result<(), CliError> {
                 }
             }
             if let (Some(bar), Some(last)) = (&progress, batch.last()) {
-                let done = last.text.as_ptr() as usize + last.text.len() - bytes.as_ptr() as usize;
-                bar.set_position(done as u64);
+                bar.set_position((last.offset + last.text.len()) as u64);
             }
         }
         if let Some(bar) = progress {
             bar.finish_and_clear();
         }
     }
-    let summary =
-        format!("{games} games: {} ok, {bad} with errors, {warnings} warnings", games - bad);
+    let mut summary = format!(
+        "{games} {}: {} ok, {bad} with errors, {warnings} {}",
+        plural(games, "game", "games"),
+        games - bad,
+        plural(warnings, "warning", "warnings"),
+    );
+    if unreadable > 0 {
+        summary += &format!(", {unreadable} {} not read", plural(unreadable, "file", "files"));
+    }
     if args.json {
         out.flush()?;
         eprintln!("{summary}");
@@ -166,10 +182,18 @@ fn run_pgn(args: PgnArgs) -> Result<(), CliError> {
         writeln!(out, "{summary}")?;
         out.flush()?;
     }
+    if unreadable > 0 {
+        let files = plural(unreadable, "file", "files");
+        return Err(CliError::Message(format!("{unreadable} {files} could not be read")));
+    }
     if bad > 0 {
         return Err(CliError::Findings);
     }
     Ok(())
+}
+
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
 }
 
 /// The bytes of a PGN file, or of standard input for `-`, with the name messages use.
@@ -202,22 +226,29 @@ fn progress_bar(size: u64) -> Option<indicatif::ProgressBar> {
     Some(bar)
 }
 
+/// One line per warning, then the verdict, each starting with the place it is about:
+/// `FILE:LINE:COL:` (`FILE:LINE:` for a game that is fine, at its first line).
 fn write_game(out: &mut impl Write, name: &str, report: &GameReport) -> io::Result<()> {
-    let game = format!("{name}:game {} ({} - {})", report.index, report.white, report.black);
+    let game =
+        format!("game {} ({} - {})", report.index, Shown(&report.white), Shown(&report.black));
     for warning in &report.warnings {
-        writeln!(out, "{game}: warning: {warning}")?;
+        writeln!(out, "{name}:{}: {game}: warning: {warning}", warning.at)?;
     }
     match &report.result {
-        Ok(()) => writeln!(out, "{game}: ok"),
-        Err(error) => writeln!(out, "{game}: {error}"),
+        Ok(()) => writeln!(out, "{name}:{}: {game}: ok", report.line),
+        Err(error) => writeln!(out, "{name}:{}: {game}: {error}", error.at()),
     }
 }
 
 fn game_json(name: &str, report: &GameReport) -> serde_json::Value {
     let error = match &report.result {
         Ok(()) => serde_json::Value::Null,
-        Err(GameError::Move(mistake)) => mistake_json(mistake),
-        Err(error) => json!({ "message": error.to_string() }),
+        Err(GameError::Move(located)) => located_json(located),
+        Err(error) => json!({
+            "line": error.at().line,
+            "column": error.at().column,
+            "message": error.to_string(),
+        }),
     };
     json!({
         "file": name,
@@ -228,16 +259,19 @@ fn game_json(name: &str, report: &GameReport) -> serde_json::Value {
         "ok": report.result.is_ok(),
         "plies": report.plies,
         "error": error,
-        "warnings": report.warnings.iter().map(mistake_json).collect::<Vec<_>>(),
+        "warnings": report.warnings.iter().map(located_json).collect::<Vec<_>>(),
     })
 }
 
-fn mistake_json(mistake: &Mistake) -> serde_json::Value {
+fn located_json(located: &Located) -> serde_json::Value {
+    let mistake = &located.mistake;
     let canonical = match &mistake.fault {
         arbiter_chess_record::Fault::Misspelled { canonical, .. } => json!(canonical),
         _ => serde_json::Value::Null,
     };
     json!({
+        "line": located.at.line,
+        "column": located.at.column,
         "ply": mistake.ply,
         "move_number": mistake.move_number,
         "side": mistake.side.to_string(),
@@ -247,21 +281,24 @@ fn mistake_json(mistake: &Mistake) -> serde_json::Value {
     })
 }
 
+/// Rewrites a record or a PGN source (told apart by [`looks_like_pgn`]). Exit status 0 when
+/// everything was rewritten, 1 when some game or move could not be (it is reported on stderr and
+/// kept as written in a PGN source), 2 when the input cannot be read.
 fn run_fix(args: FixArgs) -> Result<(), CliError> {
     let input = Input::read(args.input.file.as_deref())?;
     let mut out = BufWriter::new(io::stdout().lock());
-    // A PGN file starts with a tag; a contest record with a move number.
-    if input.text().trim_start().starts_with('[') {
+    if looks_like_pgn(input.text()) {
         let fixed = fix_pgn(input.text().as_bytes(), args.dialect);
         out.write_all(fixed.text.as_bytes())?;
         out.flush()?;
-        for (game, error) in &fixed.syntax_errors {
-            warn(&input.name, format_args!("game {game}: PGN syntax: {error}"));
+        for (game, problem) in &fixed.problems {
+            let kept = match problem {
+                GameError::Move(_) => "kept as written, with the rest of its line",
+                _ => "game kept as written",
+            };
+            warn(&input.name, format_args!("{}: game {game}: {problem}; {kept}", problem.at()));
         }
-        for (game, mistake) in &fixed.mistakes {
-            warn(&input.name, format_args!("game {game}: {mistake}; copied as written"));
-        }
-        if !fixed.mistakes.is_empty() || !fixed.syntax_errors.is_empty() {
+        if !fixed.problems.is_empty() {
             return Err(CliError::Findings);
         }
         return Ok(());
@@ -273,7 +310,8 @@ fn run_fix(args: FixArgs) -> Result<(), CliError> {
             Ok(())
         }
         Err(mistake) => {
-            Err(CliError::Message(format!("{}:{}", input.name, located(input.text(), &mistake))))
+            warn(&input.name, located(input.text(), &mistake));
+            Err(CliError::Findings)
         }
     }
 }

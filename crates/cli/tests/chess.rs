@@ -126,13 +126,15 @@ fn pgn_strict_reports_each_game() {
     let output = arbiter(&["chess", "pgn", "-"], PGN);
     assert_eq!(
         text(&output.stdout),
-        "<stdin>:game 1 (Alice - Bob): ok\n\
-         <stdin>:game 2 (Carol - Dan): 2. white Ng1f3 (ply 3): only one such piece can make this \
-         move, so no file or rank is named; write Nf3\n\
-         <stdin>:game 3 (Gina - Hal): 2. black Qh4+ (ply 4): the move mates, so standard SAN ends \
-         it with #; write Qh4#\n\
-         <stdin>:game 4 (Ivan - Judy): 2. white Ke3 (ply 3): illegal move: no king can go to e3\n\
-         <stdin>:game 5 (? - ?): PGN syntax: unterminated comment\n\
+        "<stdin>:1: game 1 (Alice - Bob): ok\n\
+         <stdin>:11:13: game 2 (Carol - Dan): 2. white Ng1f3 (ply 3): only one such piece can make \
+         this move, so no file or rank is named; write Nf3\n\
+         <stdin>:16:16: game 3 (Gina - Hal): 2. black Qh4+ (ply 4): the move mates, so standard \
+         SAN ends it with #; write Qh4#\n\
+         <stdin>:21:13: game 4 (Ivan - Judy): 2. white Ke3 (ply 3): illegal move: no king can go \
+         to e3\n\
+         <stdin>:26:7: game 5 (Kim - Leo): PGN syntax: expected `}` closing the comment opened \
+         here, found the end of the game\n\
          5 games: 1 ok, 4 with errors, 0 warnings\n"
     );
     assert_eq!(output.status.code(), Some(1));
@@ -142,8 +144,11 @@ fn pgn_strict_reports_each_game() {
 fn pgn_lenient_warns_with_the_canonical_spelling() {
     let output = arbiter(&["chess", "pgn", "--lenient", "-"], PGN);
     let stdout = text(&output.stdout);
-    assert!(stdout.contains("game 2 (Carol - Dan): warning: 2. white Ng1f3 (ply 3)"), "{stdout}");
-    assert!(stdout.contains("game 2 (Carol - Dan): ok"), "{stdout}");
+    assert!(
+        stdout.contains("<stdin>:11:13: game 2 (Carol - Dan): warning: 2. white Ng1f3 (ply 3)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("<stdin>:8: game 2 (Carol - Dan): ok"), "{stdout}");
     assert!(stdout.ends_with("5 games: 3 ok, 2 with errors, 3 warnings\n"), "{stdout}");
 }
 
@@ -160,6 +165,12 @@ fn pgn_json_is_one_object_per_game() {
     assert_eq!(lines[1]["line"], 8);
     assert_eq!(lines[1]["error"]["canonical"], "Nf3");
     assert_eq!(lines[1]["error"]["ply"], 3);
+    assert_eq!(
+        (lines[1]["error"]["line"].clone(), lines[1]["error"]["column"].clone()),
+        (11.into(), 13.into())
+    );
+    assert_eq!(lines[4]["error"]["line"], 26);
+    assert_eq!(lines[4]["white"], "Kim");
     assert_eq!(lines[3]["error"]["side"], "white");
     assert!(text(&output.stderr).contains("5 games: 1 ok"));
 }
@@ -178,8 +189,10 @@ fn fix_rewrites_a_record() {
 
 #[test]
 fn fix_refuses_an_illegal_record() {
+    // Status 1, like a PGN game that cannot be fixed: the input was read, one move was wrong.
     let output = arbiter(&["chess", "fix"], "1. e4 e5 2. Ke3");
-    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
     assert!(text(&output.stderr).contains("2. white Ke3 (ply 3): illegal move"));
 }
 
@@ -188,32 +201,260 @@ fn fix_keeps_tags_comments_and_variations() {
     let pgn = "[White \"Alice\"]\n[Black \"Bob\"]\n\n1. e4 {king pawn} e5 2. Qh5 $2 \
                (2. Ng1f3 Nc6 (2... d6) 3. Bb5) 2... Nc6 3. Bc4 Nf6?? 4. Qxf7+ 1-0\n";
     let output = arbiter(&["chess", "fix"], pgn);
+    // Only the moves change: every other byte stays where it was.
     assert_eq!(
         text(&output.stdout),
-        "[White \"Alice\"]\n[Black \"Bob\"]\n\n1. e4 {king pawn} 1... e5 2. Qh5 $2 (2. Nf3 Nc6 \
-         (2... d6) 3. Bb5) 2... Nc6\n3. Bc4 Nf6 $4 4. Qxf7# 1-0\n\n"
+        "[White \"Alice\"]\n[Black \"Bob\"]\n\n1. e4 {king pawn} e5 2. Qh5 $2 \
+         (2. Nf3 Nc6 (2... d6) 3. Bb5) 2... Nc6 3. Bc4 Nf6?? 4. Qxf7# 1-0\n"
+    );
+    assert_eq!(output.status.code(), Some(0));
+}
+
+/// A game with the moves given after a fixed start, wrapped as PGN with tags.
+fn pgn_game(white: &str, movetext: &str) -> String {
+    format!("[White \"{white}\"]\n[Black \"?\"]\n\n{movetext}\n\n")
+}
+
+const PROMOTE: &str = "1. a4 b5 2. axb5 a6 3. bxa6 Bb7 4. axb7 Nc6 5.";
+const EN_PASSANT: &str = "1. e4 a6 2. e5 d5 3.";
+
+#[test]
+fn pgn_strict_compares_each_token_as_written() {
+    // Each token denotes one legal move, but is not its canonical standard SAN.
+    let pgn = [
+        pgn_game("zeros", "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 *"),
+        pgn_game("pawn letter", "1. Pe4 *"),
+        pgn_game("lower case", &format!("{PROMOTE} bxa8=q *")),
+    ]
+    .concat();
+    let strict = arbiter(&["chess", "pgn", "--strict", "-"], &pgn);
+    assert_eq!(
+        text(&strict.stdout),
+        "<stdin>:4:35: game 1 (zeros - ?): 4. white 0-0 (ply 7): castling is written with the \
+         letter O, not zeros; write O-O\n\
+         <stdin>:9:4: game 2 (pawn letter - ?): 1. white Pe4 (ply 1): pawn moves are written \
+         without a letter; write e4\n\
+         <stdin>:14:48: game 3 (lower case - ?): 5. white bxa8=q (ply 9): not the canonical \
+         spelling; write bxa8=Q\n\
+         3 games: 0 ok, 3 with errors, 0 warnings\n"
+    );
+    assert_eq!(strict.status.code(), Some(1));
+    let lenient = arbiter(&["chess", "pgn", "--lenient", "-"], &pgn);
+    assert!(text(&lenient.stdout).ends_with("3 games: 3 ok, 0 with errors, 3 warnings\n"));
+    assert_eq!(lenient.status.code(), Some(0));
+}
+
+#[test]
+fn pgn_lenient_accepts_every_spelling_of_one_legal_move() {
+    let pgn = [
+        pgn_game("equals-less", &format!("{PROMOTE} bxa8Q *")),
+        pgn_game("double plus", "1. f3 e5 2. g4 Qh4++ 0-1"),
+        pgn_game("ep", &format!("{EN_PASSANT} exd6ep *")),
+        pgn_game("e.p. glued", &format!("{EN_PASSANT} exd6e.p. *")),
+        pgn_game("e.p. apart", &format!("{EN_PASSANT} exd6 e.p. *")),
+        pgn_game("dash", "1. e2-e4 e7-e5 2. Ng1-f3 *"),
+    ]
+    .concat();
+    let output = arbiter(&["chess", "pgn", "--lenient", "-"], &pgn);
+    assert_eq!(
+        text(&output.stdout),
+        "<stdin>:4:48: game 1 (equals-less - ?): warning: 5. white bxa8Q (ply 9): standard SAN \
+         writes = before the promotion piece; write bxa8=Q\n\
+         <stdin>:1: game 1 (equals-less - ?): ok\n\
+         <stdin>:9:16: game 2 (double plus - ?): warning: 2. black Qh4++ (ply 4): check is a \
+         single +, even a double check; write Qh4#\n\
+         <stdin>:6: game 2 (double plus - ?): ok\n\
+         <stdin>:14:22: game 3 (ep - ?): warning: 3. white exd6ep (ply 5): en passant is written \
+         like any pawn capture, without e.p.; write exd6\n\
+         <stdin>:11: game 3 (ep - ?): ok\n\
+         <stdin>:19:22: game 4 (e.p. glued - ?): warning: 3. white exd6e.p. (ply 5): en passant \
+         is written like any pawn capture, without e.p.; write exd6\n\
+         <stdin>:16: game 4 (e.p. glued - ?): ok\n\
+         <stdin>:24:27: game 5 (e.p. apart - ?): warning: 3. white e.p. (ply 5): en passant is \
+         written like any pawn capture, without e.p.; write exd6\n\
+         <stdin>:21: game 5 (e.p. apart - ?): ok\n\
+         <stdin>:29:4: game 6 (dash - ?): warning: 1. white e2-e4 (ply 1): SAN writes no dash \
+         between two squares; write e4\n\
+         <stdin>:29:10: game 6 (dash - ?): warning: 1. black e7-e5 (ply 2): SAN writes no dash \
+         between two squares; write e5\n\
+         <stdin>:29:19: game 6 (dash - ?): warning: 2. white Ng1-f3 (ply 3): SAN writes no dash \
+         between two squares; write Nf3\n\
+         <stdin>:26: game 6 (dash - ?): ok\n\
+         6 games: 6 ok, 0 with errors, 8 warnings\n"
     );
     assert_eq!(output.status.code(), Some(0));
 }
 
 #[test]
-fn pgn_tokens_the_reader_would_skip_are_syntax_errors() {
-    // pgn-reader skips `Qh4++` and `e.p.`; without the scan both games would pass.
-    let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. f3 e5 2. g4 Qh4++ 0-1\n\n\
-               [White \"C\"]\n[Black \"D\"]\n\n1. e4 a6 2. e5 d5 3. exd6 e.p. *\n\n\
-               [White \"E\"]\n[Black \"F\"]\n\n1. e4 e5 *\n";
-    let output = arbiter(&["chess", "pgn", "--lenient", "-"], pgn);
+fn pgn_lenient_rejects_tokens_that_denote_no_move_or_several() {
+    let pgn = [
+        pgn_game("ambiguous", "1. Nf3 d5 2. d3 e5 3. Nd2 *"),
+        pgn_game("illegal", "1. e4 e5 2. Ke3 *"),
+        pgn_game("no move", "1. e4 e5 2. xyz *"),
+        pgn_game("e.p. after no en passant", "1. e4 d5 2. exd5 e.p. *"),
+    ]
+    .concat();
+    let output = arbiter(&["chess", "pgn", "--lenient", "-"], &pgn);
     assert_eq!(
         text(&output.stdout),
-        "<stdin>:game 1 (A - B): PGN syntax: line 4: `Qh4++` is not a move in SAN\n\
-         <stdin>:game 2 (C - D): PGN syntax: line 9: `e.p.` is not a move in SAN\n\
-         <stdin>:game 3 (E - F): ok\n\
-         3 games: 1 ok, 2 with errors, 0 warnings\n"
+        "<stdin>:4:23: game 1 (ambiguous - ?): 3. white Nd2 (ply 5): two knights can move to d2; \
+         write Nbd2 or Nfd2\n\
+         <stdin>:9:13: game 2 (illegal - ?): 2. white Ke3 (ply 3): illegal move: no king can go \
+         to e3\n\
+         <stdin>:14:13: game 3 (no move - ?): 2. white xyz (ply 3): not a move in algebraic \
+         notation (annotations, comments, `e.p.` and results have no place in a record)\n\
+         <stdin>:19:18: game 4 (e.p. after no en passant - ?): 2. black e.p. (ply 4): not a move \
+         in algebraic notation (annotations, comments, `e.p.` and results have no place in a \
+         record)\n\
+         4 games: 0 ok, 4 with errors, 0 warnings\n"
     );
-    let fixed = arbiter(&["chess", "fix"], pgn);
-    assert!(text(&fixed.stdout).contains("1. f3 e5 2. g4 Qh4++ 0-1\n"));
-    assert!(
-        text(&fixed.stderr).contains("game 1: PGN syntax: line 4: `Qh4++` is not a move in SAN")
+}
+
+#[test]
+fn pgn_an_open_comment_ends_at_the_next_tag_pair() {
+    // Game 2's comment is never closed; game 3 must still be read as game 3, with its own lines.
+    let pgn = [
+        pgn_game("one", "1. e4 e5 *"),
+        pgn_game("two", "1. d4 { never closed"),
+        pgn_game("three", "1. e4 e5 2. Ke3 *"),
+        pgn_game("four", "1. c4 *"),
+    ]
+    .concat();
+    let output = arbiter(&["chess", "pgn", "-"], &pgn);
+    assert_eq!(
+        text(&output.stdout),
+        "<stdin>:1: game 1 (one - ?): ok\n\
+         <stdin>:9:7: game 2 (two - ?): PGN syntax: expected `}` closing the comment opened here, \
+         found the end of the game\n\
+         <stdin>:14:13: game 3 (three - ?): 2. white Ke3 (ply 3): illegal move: no king can go to \
+         e3\n\
+         <stdin>:16: game 4 (four - ?): ok\n\
+         4 games: 2 ok, 2 with errors, 0 warnings\n"
     );
-    assert_eq!(fixed.status.code(), Some(1));
+}
+
+#[test]
+fn pgn_broken_syntax_is_an_error_of_its_game() {
+    let deep = format!("1. e4 {} e5 *", "(".repeat(500_000));
+    let pgn = [
+        pgn_game("open variation", "1. e4 (1. d4 e5 *"),
+        pgn_game("stray paren", "1. e4 e5) *"),
+        pgn_game("stray brace", "1. e4 } e5 *"),
+        "[White \"E\n[Black \"F\"]\n\n1. e4 *\n\n".to_owned(),
+        pgn_game("deep", &deep),
+        pgn_game("after", "1. e4 *"),
+    ]
+    .concat();
+    let output = arbiter(&["chess", "pgn", "-"], &pgn);
+    assert_eq!(
+        text(&output.stdout),
+        "<stdin>:4:7: game 1 (open variation - ?): PGN syntax: expected `)` closing the variation \
+         opened here, found the end of the game\n\
+         <stdin>:9:9: game 2 (stray paren - ?): PGN syntax: expected a move, comment or \
+         annotation, found `)` with no variation open\n\
+         <stdin>:14:7: game 3 (stray brace - ?): PGN syntax: expected a move, comment or \
+         annotation, found `}` with no comment open\n\
+         <stdin>:16:10: game 4 (? - ?): PGN syntax: expected `\"` closing the tag value, found \
+         the end of the line\n\
+         <stdin>:24:262: game 5 (deep - ?): PGN syntax: expected variations nested at most 255 \
+         deep, found a deeper `(`\n\
+         <stdin>:26: game 6 (after - ?): ok\n\
+         6 games: 1 ok, 5 with errors, 0 warnings\n"
+    );
+}
+
+#[test]
+fn pgn_keeps_the_tags_read_before_an_error_and_reads_long_tags() {
+    // The reader stops at the comment, after the tags: they name the game.
+    let broken = arbiter(&["chess", "pgn", "-"], &pgn_game("Kim", "1. d4 e5 $999 *"));
+    assert!(text(&broken.stdout).starts_with("<stdin>:4:10: game 1 (Kim - ?): PGN syntax:"));
+    // A 2 MB tag value is no error; the report shows its first 40 characters.
+    let long = "x".repeat(2 << 20);
+    let output = arbiter(&["chess", "pgn", "-"], &pgn_game(&long, "1. e4 *"));
+    assert_eq!(
+        text(&output.stdout),
+        format!(
+            "<stdin>:1: game 1 ({}… - ?): ok\n1 game: 1 ok, 0 with errors, 0 warnings\n",
+            "x".repeat(40)
+        )
+    );
+}
+
+#[test]
+fn pgn_skips_a_byte_order_mark() {
+    let output = arbiter(&["chess", "pgn", "-"], &format!("\u{feff}{}", pgn_game("A", "1. e4 *")));
+    assert_eq!(
+        text(&output.stdout),
+        "<stdin>:1: game 1 (A - ?): ok\n1 game: 1 ok, 0 with errors, 0 warnings\n"
+    );
+}
+
+#[test]
+fn pgn_goes_on_after_an_unreadable_file() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("pgn_unreadable");
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let (a, b) = (dir.join("a.pgn"), dir.join("b.pgn"));
+    std::fs::write(&a, pgn_game("A", "1. e4 *")).expect("a.pgn");
+    std::fs::write(&b, pgn_game("B", "1. e4 e5 2. Ke3 *")).expect("b.pgn");
+    let missing = dir.join("missing.pgn");
+    let [a, b, missing] = [&a, &b, &missing].map(|path| path.display().to_string());
+    let output = arbiter(&["chess", "pgn", &a, &missing, &b], "");
+    assert_eq!(
+        text(&output.stdout),
+        format!(
+            "{a}:1: game 1 (A - ?): ok\n\
+             {b}:4:13: game 1 (B - ?): 2. white Ke3 (ply 3): illegal move: no king can go to e3\n\
+             2 games: 1 ok, 1 with errors, 0 warnings, 1 file not read\n"
+        )
+    );
+    let stderr = text(&output.stderr);
+    assert!(stderr.starts_with(&format!("{missing}: cannot read:")), "{stderr}");
+    assert!(stderr.ends_with("1 file could not be read\n"), "{stderr}");
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn fix_repairs_pgn_spellings_and_keeps_everything_else() {
+    let pgn = "% produced by hand\n[White \"A\"]\n\n1. f3 e5 ; a line comment\n2. g4 Qh4++ 0-1\n\n\
+               [White \"B\"]\n\n1. a4 b5 2. axb5 a6 3. bxa6 Bb7 4. axb7 Nc6 5. bxa8Q *\n";
+    let output = arbiter(&["chess", "fix"], pgn);
+    assert_eq!(
+        text(&output.stdout),
+        "% produced by hand\n[White \"A\"]\n\n1. f3 e5 ; a line comment\n2. g4 Qh4# 0-1\n\n\
+         [White \"B\"]\n\n1. a4 b5 2. axb5 a6 3. bxa6 Bb7 4. axb7 Nc6 5. bxa8=Q *\n"
+    );
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stderr.is_empty());
+}
+
+#[test]
+fn fix_knows_pgn_by_its_features() {
+    // No tags: a comment and a result make it PGN, kept as it is but for the moves.
+    let tagless = arbiter(&["chess", "fix"], "1. e4 {c} e5 2. Ng1f3 *");
+    assert_eq!(text(&tagless.stdout), "1. e4 {c} e5 2. Nf3 *");
+    assert_eq!(tagless.status.code(), Some(0));
+    let bom = arbiter(&["chess", "fix"], "\u{feff}[White \"A\"]\n\n1. e4 e5 2. Ng1f3 *\n");
+    assert_eq!(text(&bom.stdout), "\u{feff}[White \"A\"]\n\n1. e4 e5 2. Nf3 *\n");
+    assert_eq!(bom.status.code(), Some(0));
+}
+
+#[test]
+fn fix_status_is_one_when_a_pgn_game_cannot_be_fixed() {
+    let pgn = "[White \"A\"]\n\n1. e4 e5 2. Ke3 Nc6 3. Ng1f3 *\n\n[White \"B\"]\n\n1. e4 (e5 *\n\n\
+               [White \"C\"]\n\n1. Ng1f3 *\n";
+    let output = arbiter(&["chess", "fix"], pgn);
+    // Game 1's line is kept from the illegal move on; game 2 is kept whole; game 3 is fixed.
+    assert_eq!(
+        text(&output.stdout),
+        "[White \"A\"]\n\n1. e4 e5 2. Ke3 Nc6 3. Ng1f3 *\n\n[White \"B\"]\n\n1. e4 (e5 *\n\n\
+         [White \"C\"]\n\n1. Nf3 *\n"
+    );
+    assert_eq!(
+        text(&output.stderr),
+        "<stdin>:3:13: game 1: 2. white Ke3 (ply 3): illegal move: no king can go to e3; kept as \
+         written, with the rest of its line\n\
+         <stdin>:7:7: game 2: PGN syntax: expected `)` closing the variation opened here, found \
+         the end of the game; game kept as written\n"
+    );
+    assert_eq!(output.status.code(), Some(1));
 }

@@ -1,8 +1,11 @@
-//! Real PGN files: games read with pgn-reader's visitor, checked move by move in standard SAN.
+//! Real PGN files: games cut apart, read token by token, and checked move by move in standard
+//! SAN.
 //!
-//! The source is cut into games first ([`split_games`]); each game is then read by pgn-reader
-//! and checked on its own, so games can be read and checked in parallel. Only the mainline is
-//! checked: variations are skipped by the reader.
+//! The source is cut into games first ([`split_games`]); each game is then read and checked on
+//! its own, so games can be read and checked in parallel, and broken syntax in one game leaves
+//! the next one readable. Only the mainline's moves are checked; variations are read for their
+//! syntax only. Move numbers are read but not checked: PGN's import format lets them be missing,
+//! glued to the move (`12.e4`) or written `12...`.
 //!
 //! ```
 //! use arbiter_chess_record::pgn::{Mode, PgnGames};
@@ -15,26 +18,29 @@
 //! assert_eq!((report.white.as_str(), report.plies), ("A", 7));
 //! ```
 //!
-//! pgn-reader parses each move with shakmaty's SAN parser, which already normalises a few
-//! spellings (`0-0` reads as `O-O`); the strict check compares what remains with the canonical
-//! spelling. A token the reader cannot read as SAN at all (`e8Q`, `Qh4++`) would be skipped by
-//! it; such a token is found in the game's text and reported as a syntax error of that game.
+//! Each move is checked as written in the file: in strict mode the token must be exactly the
+//! canonical standard SAN of a legal move (`O-O`, not `0-0`; `bxa8=Q`, not `bxa8=q` or `bxa8Q`;
+//! `#` on a mate). In lenient mode any token that denotes exactly one legal move is accepted
+//! (`0-0`, `Pe4`, `e2-e4`, `bxa8Q`, `Qh4++`, `exd6e.p.`, or `exd6` followed by a lone `e.p.`),
+//! with a warning that names the canonical spelling; a token that denotes no legal move, or
+//! several, is an error in both modes.
 
+mod lex;
 mod split;
 
-use std::ops::ControlFlow;
+use std::fmt;
 
-use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use pgn_reader::RawTag;
 use shakmaty::fen::Fen;
-use shakmaty::san::Suffix;
 use shakmaty::{CastlingMode, Chess};
 
-use crate::fault::{Fault, Mistake};
-use crate::reading::read_token;
+use crate::fault::{Fault, Mistake, Rule};
+use crate::reading::read_move;
 use crate::record::Place;
-use crate::spelling::{Dialect, SanText};
-use crate::token::MoveToken;
+use crate::spelling::Dialect;
 
+pub use lex::{At, MAX_DEPTH, SyntaxError};
+pub(crate) use lex::{Kind, Lexer, Token};
 pub use split::{GameText, split_games};
 
 /// How strictly moves are checked.
@@ -47,9 +53,18 @@ pub enum Mode {
     Lenient,
 }
 
+/// A move token of a game's mainline, as written, and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PgnMove<'a> {
+    /// The token (a glued move number left out).
+    pub text: &'a [u8],
+    /// Where it starts.
+    pub at: At,
+}
+
 /// One game as read from a PGN file, ready to be checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PgnGame {
+pub struct PgnGame<'a> {
     /// Its number in the file, from 1.
     pub index: usize,
     /// The line it starts on, from 1.
@@ -58,12 +73,27 @@ pub struct PgnGame {
     pub white: String,
     /// The `Black` tag, or `?`.
     pub black: String,
-    /// The `FEN` tag, when the game does not start from the initial position.
-    pub fen: Option<String>,
-    /// The mainline moves, as parsed.
-    pub moves: Vec<SanPlus>,
-    /// A syntax error that stopped the reader inside this game.
-    pub syntax_error: Option<String>,
+    /// The `FEN` tag and where it is, when the game does not start from the initial position.
+    pub fen: Option<(At, String)>,
+    /// The mainline's move tokens, in order.
+    pub moves: Vec<PgnMove<'a>>,
+    /// Broken syntax found in the game; the tags and moves before it are kept.
+    pub syntax_error: Option<SyntaxError>,
+}
+
+/// A mistake in a move and where the move is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located {
+    /// Where the token starts.
+    pub at: At,
+    /// What is wrong with it.
+    pub mistake: Mistake,
+}
+
+impl fmt::Display for Located {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.mistake.fmt(f)
+    }
 }
 
 /// The verdict on one game.
@@ -82,7 +112,7 @@ pub struct GameReport {
     /// `Ok`, or the first error.
     pub result: Result<(), GameError>,
     /// Lenient mode: each accepted move that was not spelled canonically.
-    pub warnings: Vec<Mistake>,
+    pub warnings: Vec<Located>,
 }
 
 /// Why a game is rejected.
@@ -90,16 +120,32 @@ pub struct GameReport {
 pub enum GameError {
     /// A move is illegal, ambiguous or (in strict mode) misspelled.
     #[error("{0}")]
-    Move(Box<Mistake>),
+    Move(Box<Located>),
     /// The PGN text is broken.
     #[error("PGN syntax: {0}")]
-    Syntax(String),
+    Syntax(SyntaxError),
     /// The `FEN` tag is not a legal chess position.
-    #[error("bad FEN tag: {0}")]
-    Fen(String),
+    #[error("bad FEN tag: {message}")]
+    Fen {
+        /// Where the tag is.
+        at: At,
+        /// What is wrong with it.
+        message: String,
+    },
 }
 
-impl PgnGame {
+impl GameError {
+    /// Where the error is.
+    pub fn at(&self) -> At {
+        match self {
+            GameError::Move(located) => located.at,
+            GameError::Syntax(error) => error.at,
+            GameError::Fen { at, .. } => *at,
+        }
+    }
+}
+
+impl PgnGame<'_> {
     /// Checks the game's mainline.
     pub fn check(&self, mode: Mode) -> GameReport {
         let mut report = GameReport {
@@ -116,63 +162,107 @@ impl PgnGame {
     }
 
     fn check_into(&self, mode: Mode, report: &mut GameReport) -> Result<(), GameError> {
-        if let Some(error) = &self.syntax_error {
-            return Err(GameError::Syntax(error.clone()));
-        }
-        let mut pos = match &self.fen {
-            None => Chess::default(),
-            Some(fen) => Fen::from_ascii(fen.as_bytes())
-                .map_err(|error| GameError::Fen(error.to_string()))?
-                .into_position(CastlingMode::Standard)
-                .map_err(|error| GameError::Fen(error.to_string()))?,
-        };
-        for san_plus in &self.moves {
-            // The move as the reader saw it, spelled back on the stack: no allocation per move.
-            let suffix = san_plus.suffix;
-            let check = suffix.is_some();
-            let mate = suffix == Some(Suffix::Checkmate);
-            let written = SanText::new(san_plus.san, check, mate, Dialect::Standard);
-            let text = written.as_str();
-            let at = Place::of(&pos);
-            let mistake = |fault| Mistake {
-                ply: at.ply,
-                move_number: at.move_number,
-                side: at.side,
-                token: text.to_owned(),
-                offset: None,
-                fault,
+        let mut pos = start_position(self.fen.as_ref())?;
+        // The last move, when it was an en passant capture: a lone `e.p.` may follow it.
+        let mut en_passant: Option<(Place, String)> = None;
+        for &PgnMove { text, at } in &self.moves {
+            let place = Place::of(&pos);
+            let located = |place: Place, token: &str, fault| Located {
+                at,
+                mistake: mistake(place, token, fault),
             };
-            let token = MoveToken::from_san_plus(text, *san_plus);
-            let reading = read_token(&mut pos, &token, Dialect::Standard)
-                .map_err(|fault| GameError::Move(Box::new(mistake(fault))))?;
+            let Ok(token) = std::str::from_utf8(text) else {
+                let token = String::from_utf8_lossy(text);
+                return Err(GameError::Move(Box::new(located(place, &token, Fault::NotAMove))));
+            };
+            if let ("e.p." | "ep", Some((capture, canonical))) = (token, en_passant.take()) {
+                let fault = Fault::Misspelled { canonical, rule: Rule::EnPassantMark };
+                let note = located(capture, token, fault);
+                match mode {
+                    Mode::Strict => return Err(GameError::Move(Box::new(note))),
+                    Mode::Lenient => report.warnings.push(note),
+                }
+                continue;
+            }
+            let reading = read_move(&mut pos, token, Dialect::Standard)
+                .map_err(|fault| GameError::Move(Box::new(located(place, token, fault))))?;
             if let Some(rule) = reading.rule {
                 let fault = Fault::Misspelled { canonical: reading.canonical.to_string(), rule };
+                let note = located(place, token, fault);
                 match mode {
-                    Mode::Strict => return Err(GameError::Move(Box::new(mistake(fault)))),
-                    Mode::Lenient => report.warnings.push(mistake(fault)),
+                    Mode::Strict => return Err(GameError::Move(Box::new(note))),
+                    Mode::Lenient => report.warnings.push(note),
                 }
+            }
+            if reading.played.is_en_passant() {
+                en_passant = Some((place, reading.canonical.to_string()));
             }
             report.plies += 1;
         }
-        Ok(())
+        // Syntax is reported after the moves before it: a wrong move earlier in the game is the
+        // first error.
+        match &self.syntax_error {
+            Some(error) => Err(GameError::Syntax(error.clone())),
+            None => Ok(()),
+        }
     }
 }
 
-impl GameText<'_> {
-    /// Reads the game with pgn-reader; a token it would skip is a syntax error of the game.
-    pub fn read(&self) -> PgnGame {
-        let mut collector = Collector { index: self.index, line: self.line };
-        let mut game = match Reader::new(self.text).read_game(&mut collector) {
-            Ok(Some(game)) => game,
-            Ok(None) => collector.empty(),
-            Err(error) => {
-                let mut game = collector.empty();
-                game.syntax_error = Some(error.to_string());
-                game
-            }
+/// The position a game starts from: the initial one, or its `FEN` tag's.
+fn start_position(fen: Option<&(At, String)>) -> Result<Chess, GameError> {
+    let Some((at, fen)) = fen else {
+        return Ok(Chess::default());
+    };
+    let error = |message: String| GameError::Fen { at: *at, message };
+    Fen::from_ascii(fen.as_bytes())
+        .map_err(|e| error(e.to_string()))?
+        .into_position(CastlingMode::Standard)
+        .map_err(|e| error(e.to_string()))
+}
+
+/// The mistake of `token`, played at `place`.
+fn mistake(place: Place, token: &str, fault: Fault) -> Mistake {
+    Mistake {
+        ply: place.ply,
+        move_number: place.move_number,
+        side: place.side,
+        token: token.to_owned(),
+        offset: None,
+        fault,
+    }
+}
+
+impl<'a> GameText<'a> {
+    /// Reads the game's tags and mainline; broken syntax ends the reading, keeping what came
+    /// before it.
+    pub fn read(&self) -> PgnGame<'a> {
+        let mut game = PgnGame {
+            index: self.index,
+            line: self.line,
+            white: "?".to_owned(),
+            black: "?".to_owned(),
+            fen: None,
+            // Most games are shorter than this: a few growths at most.
+            moves: Vec::with_capacity(128),
+            syntax_error: None,
         };
-        if let (None, Some((line, token))) = (&game.syntax_error, self.unreadable_token()) {
-            game.syntax_error = Some(format!("line {line}: `{token}` is not a move in SAN"));
+        for token in Lexer::new(self.text, self.line) {
+            match token {
+                Ok(Token { kind: Kind::Tag { name, value }, at, .. }) => {
+                    let value = || RawTag(value).decode_utf8_lossy().into_owned();
+                    match name {
+                        b"White" => game.white = value(),
+                        b"Black" => game.black = value(),
+                        b"FEN" => game.fen = Some((at, value())),
+                        _ => {}
+                    }
+                }
+                Ok(Token { kind: Kind::Move(text), at, depth: 0, .. }) => {
+                    game.moves.push(PgnMove { text, at });
+                }
+                Ok(_) => {}
+                Err(error) => game.syntax_error = Some(error),
+            }
         }
         game
     }
@@ -190,64 +280,10 @@ impl<'a> PgnGames<'a> {
     }
 }
 
-impl Iterator for PgnGames<'_> {
-    type Item = PgnGame;
+impl<'a> Iterator for PgnGames<'a> {
+    type Item = PgnGame<'a>;
 
-    fn next(&mut self) -> Option<PgnGame> {
+    fn next(&mut self) -> Option<PgnGame<'a>> {
         self.games.next().map(|game| game.read())
-    }
-}
-
-/// The visitor that gathers a game's tags and mainline.
-struct Collector {
-    index: usize,
-    line: usize,
-}
-
-impl Collector {
-    fn empty(&self) -> PgnGame {
-        PgnGame {
-            index: self.index,
-            line: self.line,
-            white: "?".to_owned(),
-            black: "?".to_owned(),
-            fen: None,
-            moves: Vec::new(),
-            syntax_error: None,
-        }
-    }
-}
-
-impl Visitor for Collector {
-    type Tags = PgnGame;
-    type Movetext = PgnGame;
-    type Output = PgnGame;
-
-    fn begin_tags(&mut self) -> ControlFlow<PgnGame, PgnGame> {
-        ControlFlow::Continue(self.empty())
-    }
-
-    fn tag(&mut self, game: &mut PgnGame, name: &[u8], value: RawTag<'_>) -> ControlFlow<PgnGame> {
-        let value = || value.decode_utf8_lossy().into_owned();
-        match name {
-            b"White" => game.white = value(),
-            b"Black" => game.black = value(),
-            b"FEN" => game.fen = Some(value()),
-            _ => {}
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, game: PgnGame) -> ControlFlow<PgnGame, PgnGame> {
-        ControlFlow::Continue(game)
-    }
-
-    fn san(&mut self, game: &mut PgnGame, san_plus: SanPlus) -> ControlFlow<PgnGame> {
-        game.moves.push(san_plus);
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, game: PgnGame) -> PgnGame {
-        game
     }
 }

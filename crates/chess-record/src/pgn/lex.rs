@@ -1,0 +1,476 @@
+//! Reading a game's text as PGN tokens, each with its place, and every syntax error with its own.
+//!
+//! pgn-reader's visitor reports moves already parsed, without their text or place, and skips any
+//! token it cannot parse; checking a spelling needs the token as written, and a syntax error
+//! needs a line and column. This lexer gives both. It only cuts the text into tokens: moves are
+//! read by shakmaty (through [`read_move`](crate::read_move)), tag values are unescaped with
+//! pgn-reader's [`RawTag`](pgn_reader::RawTag) and annotations checked with its
+//! [`Nag`](pgn_reader::Nag).
+//!
+//! The grammar is PGN's (export and import formats): tag pairs `[Name "value"]` before the
+//! movetext; in the movetext move numbers (`12.`, `12...`, glued to the move or not), moves,
+//! `{comments}`, `; comments` to the end of the line, `%` escape lines, NAGs (`$14`, `!?`),
+//! variations in parentheses and one result. Anything else is a syntax error, and so are a
+//! comment or variation left open at the end of the game, a `)` or `}` that closes nothing,
+//! variations nested deeper than [`MAX_DEPTH`], and any token but a comment after the result.
+
+use std::fmt;
+use std::ops::Range;
+
+use pgn_reader::Nag;
+
+use crate::Shown;
+use crate::record::is_space;
+
+/// How deeply variations may nest: deeper nesting is a syntax error, so that no reader of the
+/// tokens needs more than this many saved positions.
+pub const MAX_DEPTH: usize = 255;
+
+/// A place in a PGN source: line and column, both from 1; the column counts bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct At {
+    /// The line, from 1.
+    pub line: usize,
+    /// The byte in the line, from 1.
+    pub column: usize,
+}
+
+impl fmt::Display for At {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// Broken PGN syntax: where, what was expected there and what was found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected {expected}, found {found}")]
+pub struct SyntaxError {
+    /// Where the problem is.
+    pub at: At,
+    /// What the syntax needs there.
+    pub expected: &'static str,
+    /// What stands there instead, as a message shows it.
+    pub found: String,
+}
+
+/// What a token is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind<'a> {
+    /// A tag pair; the value keeps its escapes.
+    Tag { name: &'a [u8], value: &'a [u8] },
+    /// A move number (`12.`, `12...`) or a lone ellipsis.
+    Number,
+    /// A move, as written (any glued move number left out).
+    Move(&'a [u8]),
+    /// A numeric annotation glyph or its short form (`!?`).
+    Nag,
+    /// A `{comment}`, a `; comment` or a `%` escape line.
+    Comment,
+    /// `(`, opening a variation.
+    Open,
+    /// `)`, closing one.
+    Close,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    Result,
+}
+
+/// One token of a game's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Token<'a> {
+    pub(crate) kind: Kind<'a>,
+    /// Its bytes in the game's text.
+    pub(crate) span: Range<usize>,
+    /// Where it starts.
+    pub(crate) at: At,
+    /// How many variations it stands in (0 on the mainline).
+    pub(crate) depth: usize,
+}
+
+/// The tokens of one game's text, in order; after a syntax error, nothing more.
+pub(crate) struct Lexer<'a> {
+    text: &'a [u8],
+    pos: usize,
+    line: usize,
+    line_start: usize,
+    /// Where each open variation was opened: at most [`MAX_DEPTH`] entries.
+    opened: Vec<At>,
+    movetext: bool,
+    ended: bool,
+    failed: bool,
+}
+
+impl<'a> Lexer<'a> {
+    /// The tokens of `text`, whose first byte stands on line `line`, column 1.
+    pub(crate) fn new(text: &'a [u8], line: usize) -> Lexer<'a> {
+        Lexer {
+            text,
+            pos: 0,
+            line,
+            line_start: 0,
+            opened: Vec::new(),
+            movetext: false,
+            ended: false,
+            failed: false,
+        }
+    }
+
+    fn at(&self, pos: usize) -> At {
+        At { line: self.line, column: pos - self.line_start + 1 }
+    }
+
+    /// Moves to `end`, counting the lines passed.
+    fn advance(&mut self, end: usize) {
+        for (i, &b) in self.text[self.pos..end].iter().enumerate() {
+            if b == b'\n' {
+                self.line += 1;
+                self.line_start = self.pos + i + 1;
+            }
+        }
+        self.pos = end;
+    }
+
+    fn line_end(&self, from: usize) -> usize {
+        self.text[from..].iter().position(|&b| b == b'\n').map_or(self.text.len(), |i| from + i)
+    }
+
+    /// What stands at `pos`, for a message: a word, the end of the line or of the game.
+    fn found(&self, pos: usize) -> String {
+        match self.text.get(pos) {
+            None => "the end of the game".to_owned(),
+            Some(b'\n' | b'\r') => "the end of the line".to_owned(),
+            Some(_) => {
+                let rest = &self.text[pos..];
+                let len = rest.iter().position(|&b| is_space(b)).unwrap_or(rest.len()).max(1);
+                format!("`{}`", Shown(&String::from_utf8_lossy(&rest[..len])))
+            }
+        }
+    }
+
+    fn error(&self, pos: usize, expected: &'static str, found: String) -> SyntaxError {
+        SyntaxError { at: self.at(pos), expected, found }
+    }
+
+    fn token(&mut self, kind: Kind<'a>, start: usize, end: usize) -> Token<'a> {
+        let at = self.at(start);
+        // Only a `{comment}` can hold a line break: a word ends at whitespace.
+        if kind == Kind::Comment {
+            self.advance(end);
+        } else {
+            self.pos = end;
+        }
+        Token { kind, span: start..end, at, depth: self.opened.len() }
+    }
+
+    fn next_token(&mut self) -> Result<Option<Token<'a>>, SyntaxError> {
+        loop {
+            let start = self.pos;
+            let Some(&byte) = self.text.get(start) else {
+                return match self.opened.last() {
+                    Some(&at) => Err(SyntaxError {
+                        at,
+                        expected: "`)` closing the variation opened here",
+                        found: "the end of the game".to_owned(),
+                    }),
+                    None => Ok(None),
+                };
+            };
+            match byte {
+                b'\n' => {
+                    self.pos += 1;
+                    self.line += 1;
+                    self.line_start = self.pos;
+                }
+                byte if is_space(byte) => self.pos += 1,
+                b'%' if start == self.line_start => {
+                    let end = self.line_end(start);
+                    return Ok(Some(self.token(Kind::Comment, start, end)));
+                }
+                b';' => {
+                    let end = self.line_end(start);
+                    return Ok(Some(self.token(Kind::Comment, start, end)));
+                }
+                b'{' => {
+                    let Some(close) = self.text[start..].iter().position(|&b| b == b'}') else {
+                        return Err(self.error(
+                            start,
+                            "`}` closing the comment opened here",
+                            "the end of the game".to_owned(),
+                        ));
+                    };
+                    return Ok(Some(self.token(Kind::Comment, start, start + close + 1)));
+                }
+                b'[' if !self.movetext => return self.tag(start).map(Some),
+                _ => return self.movetext_token(start, byte).map(Some),
+            }
+        }
+    }
+
+    /// A token of the movetext, starting with `byte` at `start`.
+    fn movetext_token(&mut self, start: usize, byte: u8) -> Result<Token<'a>, SyntaxError> {
+        self.movetext = true;
+        if self.ended {
+            return Err(self.error(
+                start,
+                "the end of the game after its result (a blank line before the next game)",
+                self.found(start),
+            ));
+        }
+        let kind = match byte {
+            b'(' => {
+                if self.opened.len() == MAX_DEPTH {
+                    return Err(self.error(
+                        start,
+                        "variations nested at most 255 deep",
+                        "a deeper `(`".to_owned(),
+                    ));
+                }
+                let token = self.token(Kind::Open, start, start + 1);
+                self.opened.push(token.at);
+                return Ok(token);
+            }
+            b')' => {
+                if self.opened.pop().is_none() {
+                    return Err(self.error(
+                        start,
+                        "a move, comment or annotation",
+                        "`)` with no variation open".to_owned(),
+                    ));
+                }
+                Kind::Close
+            }
+            b'}' => {
+                return Err(self.error(
+                    start,
+                    "a move, comment or annotation",
+                    "`}` with no comment open".to_owned(),
+                ));
+            }
+            b'$' | b'!' | b'?' => {
+                let rest = &self.text[start + 1..];
+                let len = if byte == b'$' {
+                    rest.iter().take_while(|b| b.is_ascii_digit()).count()
+                } else {
+                    rest.iter().take_while(|b| matches!(b, b'!' | b'?')).count()
+                };
+                let end = start + 1 + len;
+                if Nag::from_ascii(&self.text[start..end]).is_err() {
+                    return Err(self.error(
+                        start,
+                        "an annotation: $0 to $255, !, ?, !!, ??, !? or ?!",
+                        self.found(start),
+                    ));
+                }
+                return Ok(self.token(Kind::Nag, start, end));
+            }
+            _ => {
+                let rest = &self.text[start..];
+                let len = rest.iter().position(|&b| ends_word(b)).unwrap_or(rest.len());
+                if len == 0 {
+                    return Err(self.error(
+                        start,
+                        "a move, comment or annotation (tag pairs come before the movetext)",
+                        self.found(start),
+                    ));
+                }
+                return Ok(self.word(start, start + len));
+            }
+        };
+        Ok(self.token(kind, start, start + 1))
+    }
+
+    /// A word of the movetext: a result, a move number, a move, or a move number glued to its
+    /// move (`12.e4`, read as the move).
+    fn word(&mut self, start: usize, end: usize) -> Token<'a> {
+        let word = &self.text[start..end];
+        if is_result(word) {
+            let token = self.token(Kind::Result, start, end);
+            // A result inside a variation only ends that line, as some editors write it.
+            self.ended = token.depth == 0;
+            return token;
+        }
+        let digits = word.iter().take_while(|b| b.is_ascii_digit()).count();
+        let dots = word[digits..].iter().take_while(|&&b| b == b'.').count();
+        // Castling with zeros (`0-0`) starts with a digit but is no move number.
+        let number = (digits > 0 && !word.starts_with(b"0-")) || (digits == 0 && dots > 0);
+        if !number {
+            return self.token(Kind::Move(word), start, end);
+        }
+        if digits + dots == word.len() {
+            return self.token(Kind::Number, start, end);
+        }
+        if dots == 0 {
+            // `12e4`: no move number; the word fails as a move and says so.
+            return self.token(Kind::Move(word), start, end);
+        }
+        self.token(Kind::Move(&word[digits + dots..]), start + digits + dots, end)
+    }
+
+    /// A tag pair `[Name "value"]`, starting at `start`.
+    fn tag(&mut self, start: usize) -> Result<Token<'a>, SyntaxError> {
+        let text = self.text;
+        let skip_blanks = |mut i: usize| {
+            while matches!(text.get(i), Some(b' ' | b'\t')) {
+                i += 1;
+            }
+            i
+        };
+        let name_start = skip_blanks(start + 1);
+        let name_len = text[name_start..]
+            .iter()
+            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+            .count();
+        if name_len == 0 {
+            return Err(self.error(
+                name_start,
+                "a tag name after `[`, as in [White \"Tal\"]",
+                self.found(name_start),
+            ));
+        }
+        let name = &text[name_start..name_start + name_len];
+        let quote = skip_blanks(name_start + name_len);
+        if text.get(quote) != Some(&b'"') {
+            return Err(self.error(quote, "`\"` opening the tag value", self.found(quote)));
+        }
+        let mut i = quote + 1;
+        loop {
+            match text.get(i) {
+                Some(b'"') => break,
+                Some(b'\\') if matches!(text.get(i + 1), Some(b'"' | b'\\')) => i += 2,
+                Some(b'\n' | b'\r') | None => {
+                    return Err(self.error(i, "`\"` closing the tag value", self.found(i)));
+                }
+                Some(_) => i += 1,
+            }
+        }
+        let value = &text[quote + 1..i];
+        let ket = skip_blanks(i + 1);
+        if text.get(ket) != Some(&b']') {
+            return Err(self.error(ket, "`]` closing the tag pair", self.found(ket)));
+        }
+        Ok(self.token(Kind::Tag { name, value }, start, ket + 1))
+    }
+}
+
+impl<'a> Iterator for Lexer<'a> {
+    type Item = Result<Token<'a>, SyntaxError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let next = self.next_token();
+        self.failed = next.is_err();
+        next.transpose()
+    }
+}
+
+/// Whether `byte` ends a word of the movetext (a move, number or result).
+fn ends_word(byte: u8) -> bool {
+    WORD_END[usize::from(byte)]
+}
+
+/// The bytes that end a word, as a table: the lexer looks at every byte of the movetext.
+const WORD_END: [bool; 256] = {
+    let mut table = [false; 256];
+    let ends = b" \t\n\x0b\x0c\r{}()[]\";$!?";
+    let mut i = 0;
+    while i < ends.len() {
+        table[ends[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+fn is_result(word: &[u8]) -> bool {
+    // The first byte rules out nearly every word (moves start with a letter) before any compare.
+    matches!(word.first(), Some(b'0' | b'1' | b'*' | 0xc2))
+        && (matches!(word, b"1-0" | b"0-1" | b"1/2-1/2" | b"*") || word == "½-½".as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<Result<(Kind<'_>, usize, usize), String>> {
+        Lexer::new(text.as_bytes(), 1)
+            .map(|token| match token {
+                Ok(token) => Ok((token.kind, token.at.line, token.at.column)),
+                Err(error) => Err(format!("{}: {error}", error.at)),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tokens_with_their_places() {
+        let tokens = kinds("[White \"A \\\"B\\\"\"]\n\n1.e4 {c\n} e5?! (1... c5) 2. Nf3 $1 *");
+        assert_eq!(
+            tokens,
+            vec![
+                Ok((Kind::Tag { name: b"White", value: b"A \\\"B\\\"" }, 1, 1)),
+                Ok((Kind::Move(b"e4"), 3, 3)),
+                Ok((Kind::Comment, 3, 6)),
+                Ok((Kind::Move(b"e5"), 4, 3)),
+                Ok((Kind::Nag, 4, 5)),
+                Ok((Kind::Open, 4, 8)),
+                Ok((Kind::Number, 4, 9)),
+                Ok((Kind::Move(b"c5"), 4, 14)),
+                Ok((Kind::Close, 4, 16)),
+                Ok((Kind::Number, 4, 18)),
+                Ok((Kind::Move(b"Nf3"), 4, 21)),
+                Ok((Kind::Nag, 4, 25)),
+                Ok((Kind::Result, 4, 28)),
+            ]
+        );
+    }
+
+    #[test]
+    fn syntax_errors_with_their_places() {
+        let last = |text: &str| kinds(text).pop().and_then(Result::err);
+        assert_eq!(
+            last("1. e4 (e5\n2. d4").as_deref(),
+            Some("1:7: expected `)` closing the variation opened here, found the end of the game")
+        );
+        assert_eq!(
+            last("1. e4 e5)").as_deref(),
+            Some("1:9: expected a move, comment or annotation, found `)` with no variation open")
+        );
+        assert_eq!(
+            last("1. e4 }").as_deref(),
+            Some("1:7: expected a move, comment or annotation, found `}` with no comment open")
+        );
+        assert_eq!(
+            last("[White \"E\n1. e4").as_deref(),
+            Some("1:10: expected `\"` closing the tag value, found the end of the line")
+        );
+        assert_eq!(
+            last("[White \"E\" x\n").as_deref(),
+            Some("1:12: expected `]` closing the tag pair, found `x`")
+        );
+        assert_eq!(
+            last("1. e4 {open\n").as_deref(),
+            Some("1:7: expected `}` closing the comment opened here, found the end of the game")
+        );
+        assert_eq!(
+            last("1. e4 1-0 e5").as_deref(),
+            Some(
+                "1:11: expected the end of the game after its result (a blank line before the \
+                 next game), found `e5`"
+            )
+        );
+        assert_eq!(
+            last("1. e4 $300").as_deref(),
+            Some("1:7: expected an annotation: $0 to $255, !, ?, !!, ??, !? or ?!, found `$300`")
+        );
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        let deep = "(".repeat(500_000);
+        let tokens = kinds(&deep);
+        assert_eq!(tokens.len(), MAX_DEPTH + 1);
+        assert_eq!(
+            tokens.last().cloned().and_then(Result::err).as_deref(),
+            Some("1:256: expected variations nested at most 255 deep, found a deeper `(`")
+        );
+    }
+}
