@@ -408,7 +408,10 @@ fn pgn_goes_on_after_an_unreadable_file() {
         )
     );
     let stderr = text(&output.stderr);
-    assert!(stderr.starts_with(&format!("{missing}: cannot read:")), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("{missing}:1:1: expected a readable file, found no such file")),
+        "{stderr}"
+    );
     assert!(stderr.ends_with("1 file could not be read\n"), "{stderr}");
     assert_eq!(output.status.code(), Some(2));
 }
