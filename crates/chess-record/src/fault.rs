@@ -15,6 +15,7 @@
 
 use std::fmt;
 
+use arbiter_scan::Shown;
 use shakmaty::{CastlingSide, Color, File, Rank, Role, Square};
 
 /// The first wrong token of a record, where it stands and what is wrong with it.
@@ -43,50 +44,6 @@ impl fmt::Display for TokenDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.0.is_empty() { f.write_str("<end>") } else { Shown(self.0).fmt(f) }
     }
-}
-
-/// The most characters of input text a message echoes.
-const SHOWN_CHARS: usize = 40;
-
-/// Text from the input as a message echoes it: at most 40 characters, then `…`; control
-/// characters, other whitespace than the space, and invisible marks such as the byte order mark
-/// written as escapes (`\t`, `\u{feff}`), so that a message stays one short line that shows
-/// what is really there.
-///
-/// ```
-/// use arbiter_chess_record::Shown;
-///
-/// assert_eq!(Shown("e4\u{b}").to_string(), "e4\\u{b}");
-/// assert_eq!(Shown(&"x".repeat(100)).to_string(), format!("{}…", "x".repeat(40)));
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Shown<'a>(pub &'a str);
-
-impl fmt::Display for Shown<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, c) in self.0.chars().enumerate() {
-            if i == SHOWN_CHARS {
-                return f.write_str("…");
-            }
-            match c {
-                '\t' => f.write_str("\\t")?,
-                '\n' => f.write_str("\\n")?,
-                '\r' => f.write_str("\\r")?,
-                ' ' => f.write_str(" ")?,
-                c if c.is_control() || c.is_whitespace() || is_invisible(c) => {
-                    write!(f, "\\u{{{:x}}}", u32::from(c))?;
-                }
-                c => write!(f, "{c}")?,
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Format characters that print as nothing: the byte order mark (zero-width no-break space),
-/// zero-width spaces and joiners, direction marks and overrides.
-fn is_invisible(c: char) -> bool {
-    matches!(c, '\u{feff}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{00ad}')
 }
 
 /// What is wrong with a token.

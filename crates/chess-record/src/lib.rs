@@ -23,7 +23,8 @@ mod record;
 mod spelling;
 mod token;
 
-pub use fault::{CastlingBar, Ending, Fault, Illegal, Mistake, Rule, Shown};
+pub use arbiter_scan::Shown;
+pub use fault::{CastlingBar, Ending, Fault, Illegal, Mistake, Rule};
 pub use reading::{Reading, read_move, read_token};
 pub use record::{Verdict, check_record, check_record_in};
 pub use spelling::{Dialect, ParseDialectError, SanText};

@@ -43,17 +43,15 @@ impl fmt::Display for Position {
 pub enum Found {
     /// The input ended.
     End,
-    /// A token, shortened to [`Found::MAX_SHOWN`] characters.
+    /// A token; only its first [`Shown::MAX_CHARS`] characters and one more are kept, which is all
+    /// a message shows.
     Token(String),
 }
 
 impl Found {
-    /// Longest token text kept in an error message.
-    pub const MAX_SHOWN: usize = 40;
-
     fn token(text: &str) -> Found {
-        match text.char_indices().nth(Self::MAX_SHOWN) {
-            Some((cut, _)) => Found::Token(format!("{}...", &text[..cut])),
+        match text.char_indices().nth(Shown::MAX_CHARS + 1) {
+            Some((cut, _)) => Found::Token(text[..cut].to_owned()),
             None => Found::Token(text.to_owned()),
         }
     }
@@ -63,25 +61,62 @@ impl fmt::Display for Found {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Found::End => f.write_str("end of input"),
-            Found::Token(text) => {
-                f.write_str("`")?;
-                for c in text.chars() {
-                    write_visible(f, c)?;
-                }
-                f.write_str("`")
-            }
+            Found::Token(text) => write!(f, "`{}`", Shown(text)),
         }
     }
 }
 
-/// Writes `c` so that it can be seen in a one-line message: control and invisible characters
-/// (a NUL, a byte-order mark, a zero-width space) are written as escapes such as `\u{feff}`.
-/// Quotes stay as they are: the token is already set off by backticks.
-fn write_visible(f: &mut fmt::Formatter<'_>, c: char) -> fmt::Result {
-    match c {
-        '\'' | '"' => f.write_char(c),
-        _ => write!(f, "{}", c.escape_debug()),
+/// Text from the input as a message echoes it: at most [`Shown::MAX_CHARS`] characters, then `…`;
+/// control characters, whitespace other than the space, and marks that print as nothing (a byte
+/// order mark, a zero-width space, a direction override) written as escapes (`\t`, `\u{feff}`),
+/// so that a message stays one short line that shows what is really there.
+///
+/// ```
+/// use arbiter_scan::Shown;
+///
+/// assert_eq!(Shown("e4\u{b}").to_string(), "e4\\u{b}");
+/// assert_eq!(Shown(&"x".repeat(100)).to_string(), format!("{}…", "x".repeat(40)));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Shown<'a>(pub &'a str);
+
+impl Shown<'_> {
+    /// The most characters of input text a message echoes.
+    pub const MAX_CHARS: usize = 40;
+}
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, c) in self.0.chars().enumerate() {
+            if i == Self::MAX_CHARS {
+                return f.write_char('…');
+            }
+            match c {
+                '\t' => f.write_str("\\t")?,
+                '\n' => f.write_str("\\n")?,
+                '\r' => f.write_str("\\r")?,
+                ' ' => f.write_char(' ')?,
+                c if c.is_control() || c.is_whitespace() || is_invisible(c) => {
+                    write!(f, "\\u{{{:x}}}", u32::from(c))?;
+                }
+                c => f.write_char(c)?,
+            }
+        }
+        Ok(())
     }
+}
+
+/// Format characters that print as nothing: the byte order mark (zero-width no-break space),
+/// zero-width spaces and joiners, direction marks and overrides, the soft hyphen.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{feff}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{00ad}'
+    )
 }
 
 /// Malformed input: where, what was expected and what was found instead.
@@ -364,7 +399,7 @@ mod tests {
     fn invisible_characters_are_escaped_in_messages() {
         let shown = |text: &str| Scanner::new(text).int("n").unwrap_err().found.to_string();
         assert_eq!(shown("\u{feff}1"), "`\\u{feff}1`");
-        assert_eq!(shown("a\0b"), "`a\\0b`");
+        assert_eq!(shown("a\0b"), "`a\\u{0}b`");
         assert_eq!(shown("\u{1b}[31m"), "`\\u{1b}[31m`");
         assert_eq!(shown("\u{200b}7"), "`\\u{200b}7`");
         // Printable text, quotes included, is shown as it is.
@@ -385,7 +420,11 @@ mod tests {
     fn long_tokens_are_shortened_in_messages() {
         let long = "y".repeat(10_000);
         let error = Scanner::new(&long).int("n").unwrap_err();
-        assert_eq!(error.found, Found::Token(format!("{}...", "y".repeat(Found::MAX_SHOWN))));
+        assert_eq!(error.found, Found::Token("y".repeat(Shown::MAX_CHARS + 1)));
+        assert_eq!(error.found.to_string(), format!("`{}…`", "y".repeat(Shown::MAX_CHARS)));
+        let exact = "z".repeat(Shown::MAX_CHARS);
+        let error = Scanner::new(&exact).int("n").unwrap_err();
+        assert_eq!(error.found.to_string(), format!("`{exact}`"));
     }
 
     #[test]
