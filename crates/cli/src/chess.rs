@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use arbiter_chess_record::fix::{fix_pgn, fix_record, looks_like_pgn};
 use arbiter_chess_record::pgn::{GameError, GameReport, Located, Mode, split_games};
 use arbiter_chess_record::{Dialect, Mistake, Shown, Verdict, check_record};
+use arbiter_scan::position_at;
 use rayon::prelude::*;
 use serde_json::json;
 
@@ -89,16 +90,7 @@ fn run_record(file: &FileArg, explain: bool) -> Result<(), CliError> {
 
 /// `LINE:COL: mistake`, the position of the token in `text`.
 fn located(text: &str, mistake: &Mistake) -> String {
-    let (line, column) = line_and_column(text, mistake.offset.unwrap_or(0));
-    format!("{line}:{column}: {mistake}")
-}
-
-/// The line and (byte) column, from 1, of byte `offset` in `text`.
-fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text.as_bytes()[..offset.min(text.len())];
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-    (line, column)
+    format!("{}: {mistake}", position_at(text, mistake.offset.unwrap_or(0)))
 }
 
 /// One record per line, checked in parallel, answers in input order.
@@ -110,7 +102,7 @@ fn run_lines(file: &FileArg, explain: bool) -> Result<(), CliError> {
     for (number, verdict) in verdicts.iter().enumerate() {
         if let (true, Verdict::No(mistake)) = (explain, verdict) {
             // Each record is one line: its line number is its place in the file.
-            let (_, column) = line_and_column(lines[number], mistake.offset.unwrap_or(0));
+            let column = position_at(lines[number], mistake.offset.unwrap_or(0)).column;
             out.flush()?;
             eprintln!("{}:{}:{column}: {mistake}", input.name, number + 1);
         }

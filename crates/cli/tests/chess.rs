@@ -74,6 +74,16 @@ fn explain_gives_line_and_column() {
 }
 
 #[test]
+fn columns_count_characters_not_bytes() {
+    // The byte order mark is one character of three bytes; Ke3 is the 14th character.
+    let output = arbiter(&["chess", "--explain"], "\u{feff}1. e4 e5 2. Ke3");
+    assert!(text(&output.stderr).starts_with("<stdin>:1:14: 2. white Ke3"), "{output:?}");
+    // In PGN, `é` is one character of two bytes; Ke3 is the 20th character of its line.
+    let output = arbiter(&["chess", "pgn", "-"], &pgn_game("A", "1. e4 {café} e5 2. Ke3 *"));
+    assert!(text(&output.stdout).starts_with("<stdin>:4:20: game 1"), "{output:?}");
+}
+
+#[test]
 fn each_line_answers_in_order() {
     let output = arbiter(&["chess", "--each-line"], "1. e4\n1. e4+\n\n1. d4 d5 2. c4\n");
     assert_eq!(text(&output.stdout), "Yes\nNo\nYes\nYes\n");

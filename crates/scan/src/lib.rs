@@ -155,6 +155,31 @@ fn is_space(byte: u8) -> bool {
     byte <= b' ' && SPACES >> byte & 1 != 0
 }
 
+/// The line and column of byte `offset` in `text` (the end of the text if `offset` lies beyond it).
+///
+/// A line ends at LF, at CR LF, or at a CR alone (old Mac text), so that line numbers agree with
+/// what an editor shows; columns count characters, not bytes.
+///
+/// ```
+/// use arbiter_scan::{Position, position_at};
+///
+/// assert_eq!(position_at("1. e4\r\n  é Nf3", 12), Position { line: 2, column: 5 });
+/// ```
+pub fn position_at(text: &str, offset: usize) -> Position {
+    let bytes = text.as_bytes();
+    let before = &bytes[..offset.min(bytes.len())];
+    let line_start = before.iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(0, |i| i + 1);
+    let breaks = before
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\n' || b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+        .count();
+    // Every character has exactly one byte that is not a UTF-8 continuation byte.
+    let column = before[line_start..].iter().filter(|&&b| b & 0xc0 != 0x80).count();
+    let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    Position { line: clamp(breaks + 1), column: clamp(column + 1) }
+}
+
 impl<'a> Scanner<'a> {
     /// A scanner at the start of `text`.
     pub fn new(text: &'a str) -> Scanner<'a> {
@@ -170,23 +195,9 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// The line and column of byte `offset`. A line ends at LF, at CR LF, or at a CR alone (old
-    /// Mac text), so that the line numbers agree with what an editor shows.
+    /// The line and column of byte `offset`.
     fn position_of(&self, offset: usize) -> Position {
-        let before = &self.text[..offset];
-        let line_start = before.rfind(['\n', '\r']).map_or(0, |i| i + 1);
-        let bytes = before.as_bytes();
-        let breaks = bytes
-            .iter()
-            .enumerate()
-            .filter(|&(i, &b)| {
-                b == b'\n' || b == b'\r' && self.text.as_bytes().get(i + 1) != Some(&b'\n')
-            })
-            .count();
-        let line = breaks + 1;
-        let column = before[line_start..].chars().count() + 1;
-        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        Position { line: clamp(line), column: clamp(column) }
+        position_at(self.text, offset)
     }
 
     /// The position of the next token, or of the end of the input if there is none.

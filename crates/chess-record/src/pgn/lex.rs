@@ -26,12 +26,13 @@ use crate::record::is_space;
 /// tokens needs more than this many saved positions.
 pub const MAX_DEPTH: usize = 255;
 
-/// A place in a PGN source: line and column, both from 1; the column counts bytes.
+/// A place in a PGN source: line and column, both from 1; the column counts characters, as the
+/// other input messages do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct At {
     /// The line, from 1.
     pub line: usize,
-    /// The byte in the line, from 1.
+    /// The character in the line, from 1.
     pub column: usize,
 }
 
@@ -115,7 +116,9 @@ impl<'a> Lexer<'a> {
     }
 
     fn at(&self, pos: usize) -> At {
-        At { line: self.line, column: pos - self.line_start + 1 }
+        // Every character has exactly one byte that is not a UTF-8 continuation byte.
+        let chars = self.text[self.line_start..pos].iter().filter(|&&b| b & 0xc0 != 0x80).count();
+        At { line: self.line, column: chars + 1 }
     }
 
     /// Moves to `end`, counting the lines passed.
