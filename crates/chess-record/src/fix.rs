@@ -10,6 +10,7 @@
 
 use std::ops::Range;
 
+use arbiter_scan::is_space;
 use pgn_reader::RawTag;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
@@ -17,7 +18,7 @@ use shakmaty::{CastlingMode, Chess};
 use crate::fault::Mistake;
 use crate::pgn::{GameError, GameText, Kind, Lexer, Located, split_games};
 use crate::reading::read_move;
-use crate::record::{BOM, Place, RecordWriter, is_space, words};
+use crate::record::{BOM, Place, RecordWriter, words};
 use crate::spelling::Dialect;
 
 /// Rewrites a contest record with every move in its canonical spelling in `dialect`.

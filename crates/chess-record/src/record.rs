@@ -18,6 +18,7 @@
 
 use std::fmt::{self, Write as _};
 
+use arbiter_scan::is_space;
 use shakmaty::{Chess, Color, Position};
 
 use crate::fault::{Fault, Mistake};
@@ -156,23 +157,6 @@ impl Place {
 
 /// The byte order mark, which a file may start with.
 pub(crate) const BOM: &str = "\u{feff}";
-
-/// Whether `byte` separates tokens: C's `isspace` in the "C" locale.
-pub(crate) const fn is_space(byte: u8) -> bool {
-    SPACE[byte as usize]
-}
-
-/// The bytes [`is_space`] accepts, as a table: every byte of a record is looked up.
-const SPACE: [bool; 256] = {
-    let mut table = [false; 256];
-    let spaces = b" \t\n\x0b\x0c\r";
-    let mut i = 0;
-    while i < spaces.len() {
-        table[spaces[i] as usize] = true;
-        i += 1;
-    }
-    table
-};
 
 /// The tokens of `text` (without a leading byte order mark), as slices of it.
 pub(crate) fn words(text: &str) -> Words<'_> {

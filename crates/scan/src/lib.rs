@@ -150,8 +150,10 @@ pub struct Scanner<'a> {
 /// Space, tab, LF, vertical tab, form feed and CR: what C's `isspace` accepts in the C locale.
 const SPACES: u64 = 1 << b' ' | 1 << b'\t' | 1 << b'\n' | 1 << 0x0b | 1 << 0x0c | 1 << b'\r';
 
+/// Whether `byte` separates tokens: space, tab, LF, vertical tab, form feed or CR, as C's
+/// `isspace` in the C locale, which the official judges read with.
 #[inline]
-fn is_space(byte: u8) -> bool {
+pub const fn is_space(byte: u8) -> bool {
     byte <= b' ' && SPACES >> byte & 1 != 0
 }
 

@@ -17,10 +17,8 @@
 use std::fmt;
 use std::ops::Range;
 
+use arbiter_scan::{Shown, is_space};
 use pgn_reader::Nag;
-
-use crate::Shown;
-use crate::record::is_space;
 
 /// How deeply variations may nest: deeper nesting is a syntax error, so that no reader of the
 /// tokens needs more than this many saved positions.

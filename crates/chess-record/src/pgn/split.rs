@@ -16,7 +16,7 @@
 //! assert_eq!((games[1].index, games[1].line), (2, 5));
 //! ```
 
-use crate::record::is_space;
+use arbiter_scan::is_space;
 
 /// The text of one game in a PGN source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
