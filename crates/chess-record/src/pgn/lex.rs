@@ -91,6 +91,10 @@ pub(crate) struct Lexer<'a> {
     pos: usize,
     line: usize,
     line_start: usize,
+    /// The characters of the current line before byte `counted`, which columns are counted on
+    /// from: tokens come in order, so counting stays linear in the length of a line.
+    counted: usize,
+    counted_chars: usize,
     /// Where each open variation was opened: at most [`MAX_DEPTH`] entries.
     opened: Vec<At>,
     movetext: bool,
@@ -106,6 +110,8 @@ impl<'a> Lexer<'a> {
             pos: 0,
             line,
             line_start: 0,
+            counted: 0,
+            counted_chars: 0,
             opened: Vec::new(),
             movetext: false,
             ended: false,
@@ -113,10 +119,16 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn at(&self, pos: usize) -> At {
+    fn at(&mut self, pos: usize) -> At {
+        // Positions are never before the current line; `min` keeps the slice valid regardless.
+        let line_start = self.line_start.min(pos);
+        if self.counted < line_start || self.counted > pos {
+            (self.counted, self.counted_chars) = (line_start, 0);
+        }
         // Every character has exactly one byte that is not a UTF-8 continuation byte.
-        let chars = self.text[self.line_start..pos].iter().filter(|&&b| b & 0xc0 != 0x80).count();
-        At { line: self.line, column: chars + 1 }
+        let more = self.text[self.counted..pos].iter().filter(|&&b| b & 0xc0 != 0x80).count();
+        (self.counted, self.counted_chars) = (pos, self.counted_chars + more);
+        At { line: self.line, column: self.counted_chars + 1 }
     }
 
     /// Moves to `end`, counting the lines passed.
@@ -147,7 +159,7 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn error(&self, pos: usize, expected: &'static str, found: String) -> SyntaxError {
+    fn error(&mut self, pos: usize, expected: &'static str, found: String) -> SyntaxError {
         SyntaxError { at: self.at(pos), expected, found }
     }
 
