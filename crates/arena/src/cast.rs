@@ -34,24 +34,25 @@ use crate::game::{Game, Team};
 use crate::grid::Grid;
 use crate::grid::{Dir, Pos};
 use crate::matching::Matching;
-use crate::sim::{Arena, RunError};
+use crate::sim::{Arena, Countdown, RunError};
 use crate::skill::Skill;
 
 impl<S: Sink> Arena<'_, S> {
     /// Every piece, in index order, casts if it can.
     pub(crate) fn cast_all(&mut self) -> Result<(), RunError> {
         let mut skipped = [false; 2];
+        let now = u64::from(self.round);
         for i in 0..self.pieces.len() {
             let piece = &self.pieces[i];
-            let idle = self.rules.respawn_idle && piece.revived;
-            if !piece.alive() || piece.cooldown > 0 || piece.silence > 0 || idle {
+            let idle = self.rules.respawn_idle && piece.revived_round == now;
+            if !piece.alive() || piece.cooldown.running(now) || piece.silence.running(now) || idle {
                 continue;
             }
             if skipped[piece.team.index()] {
                 continue;
             }
             let spec = self.spec(i);
-            self.pieces[i].cooldown = u64::from(spec.cooldown);
+            self.pieces[i].cooldown = Countdown::new(now, u64::from(spec.cooldown));
             let skill = spec.skill;
             self.sink.emit(self.round, || Event::Cast { piece: i + 1, skill: skill.kind().name() });
             match skill {
@@ -229,8 +230,12 @@ impl<S: Sink> Arena<'_, S> {
 
     /// Adds an effect of `rounds` to a counter: the official durations add up; S9 `effect-max`
     /// keeps the latest end.
-    fn lengthen(&self, counter: u64, rounds: u64) -> u64 {
-        if self.rules.effect_max { counter.max(rounds) } else { counter.saturating_add(rounds) }
+    fn lengthen(&self, counter: Countdown, rounds: u64) -> Countdown {
+        let now = u64::from(self.round);
+        let left = counter.left(now);
+        let left =
+            if self.rules.effect_max { left.max(rounds) } else { left.saturating_add(rounds) };
+        Countdown::new(now, left)
     }
 
     /// firework: the last piece that ever cast toolihai cannot move for l rounds; if nobody has,
@@ -245,11 +250,8 @@ impl<S: Sink> Arena<'_, S> {
         let rounds = u64::from(rounds) + u64::from(self.rules.fire_full);
         let freeze = self.lengthen(self.pieces[target].freeze, rounds);
         self.pieces[target].freeze = freeze;
-        self.sink.emit(self.round, || Event::Freeze {
-            piece: target + 1,
-            rounds: freeze,
-            by: i + 1,
-        });
+        let rounds = freeze.left(u64::from(self.round));
+        self.sink.emit(self.round, || Event::Freeze { piece: target + 1, rounds, by: i + 1 });
     }
 
     /// viuganda: revives the dead piece of its own team farthest from the caster, else the dead
@@ -274,7 +276,7 @@ impl<S: Sink> Arena<'_, S> {
             }
         }
         if let Some((_, j)) = own.or(enemy) {
-            self.respawn(j, Some(i));
+            self.respawn(j, Some(i), u64::from(self.round));
         }
     }
 
@@ -295,11 +297,8 @@ impl<S: Sink> Arena<'_, S> {
             if self.pieces[j].pos.distance(blast) <= i64::from(radius) {
                 let silence = self.lengthen(self.pieces[j].silence, u64::from(rounds));
                 self.pieces[j].silence = silence;
-                self.sink.emit(self.round, || Event::Silence {
-                    piece: j + 1,
-                    rounds: silence,
-                    by: i + 1,
-                });
+                let rounds = silence.left(u64::from(self.round));
+                self.sink.emit(self.round, || Event::Silence { piece: j + 1, rounds, by: i + 1 });
             }
         }
     }

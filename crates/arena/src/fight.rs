@@ -188,9 +188,9 @@ impl<S: Sink> Arena<'_, S> {
 
     fn die(&mut self, x: usize) {
         let respawn = self.spec(x).respawn;
-        self.pieces[x].dead = u64::from(respawn);
-        let pos = self.pieces[x].pos;
         let respawn_round = u64::from(self.round) + u64::from(respawn);
+        self.pieces[x].respawn_round = respawn_round;
+        let pos = self.pieces[x].pos;
         self.sink.emit(self.round, || Event::Death { piece: x + 1, pos, respawn_round });
     }
 }
