@@ -25,6 +25,7 @@
 
 use std::collections::VecDeque;
 use std::fmt;
+use std::hint::select_unpredictable;
 
 use crate::event::{Event, NoEvents, Sink};
 use crate::game::{Game, PieceSpec, Team};
@@ -371,12 +372,16 @@ impl<'g, S: Sink> Arena<'g, S> {
         }
         let (from, dir) = (piece.pos, piece.dir);
         let to = from.step(dir);
-        if self.game.grid().is_blocked(to) {
-            let dir = dir.reversed();
-            self.pieces[i].dir = dir;
+        let blocked = self.game.grid().is_blocked(to);
+        // Which pieces are blocked is data that no branch predictor learns: both fields are
+        // chosen without a branch.
+        let piece = &mut self.pieces[i];
+        piece.pos = select_unpredictable(blocked, from, to);
+        piece.dir = select_unpredictable(blocked, dir.reversed(), dir);
+        if blocked {
+            let dir = piece.dir;
             self.sink.emit(self.round, || Event::Turn { piece: i + 1, dir, cause: "blocked" });
         } else {
-            self.pieces[i].pos = to;
             self.sink.emit(self.round, || Event::Move { piece: i + 1, from, to });
         }
     }
