@@ -30,7 +30,7 @@
 //! | hupraise | prints a maximum red–blue matching, a_r xor a_b ≡ 0 (mod 3) | dead pieces too (`hup-alive`), current a (`hup-orig`) |
 
 use crate::event::{Event, Sink};
-use crate::game::{Game, Team};
+use crate::game::{Game, Team, limits};
 use crate::grid::Grid;
 use crate::grid::{Dir, Pos};
 use crate::matching::Matching;
@@ -183,7 +183,23 @@ impl<S: Sink> Arena<'_, S> {
         let team = self.spec(i).team;
         let frame = self.sector_frame(dir);
         let ((fr, fc), (sr, sc)) = frame;
-        for j in 0..self.pieces.len() {
+        let coordinates = |pos: Pos| {
+            let (dr, dc) = (pos.row - origin.row, pos.col - origin.col);
+            (dr * fr + dc * fc, dr * sr + dc * sc)
+        };
+        // A push moves only the pushed piece, so the pieces in the sector can be listed first.
+        // Few are, and which ones is data: the list grows without a branch.
+        let mut listed = [0u8; MAX_PIECES];
+        let mut count = 0;
+        for (j, piece) in self.pieces.iter().enumerate() {
+            let (forward, side) = coordinates(piece.pos);
+            // 1 ≤ forward ≤ v as one unsigned comparison.
+            let inside = (((forward - 1) as u32 as u64) < u64::from(size))
+                & (i64::from(side.abs()) <= self.sector_width(i64::from(forward)));
+            listed[count] = j as u8;
+            count += usize::from(inside);
+        }
+        for j in listed[..count].iter().map(|&j| usize::from(j)) {
             if j == i
                 || (self.rules.rabi_enemy && self.pieces[j].team == team)
                 || (self.rules.rabi_alive && !self.pieces[j].alive())
@@ -191,13 +207,8 @@ impl<S: Sink> Arena<'_, S> {
                 continue;
             }
             let from = self.pieces[j].pos;
-            let (dr, dc) = ((from.row - origin.row) as i64, (from.col - origin.col) as i64);
-            let forward = dr * fr as i64 + dc * fc as i64;
-            let side = dr * sr as i64 + dc * sc as i64;
-            if forward < 1 || forward > i64::from(size) || side.abs() > self.sector_width(forward) {
-                continue;
-            }
-            if self.shadowed(origin, frame, size, forward, side) {
+            let (forward, side) = coordinates(from);
+            if self.shadowed(origin, frame, size, i64::from(forward), i64::from(side)) {
                 continue;
             }
             let to = self.knock(from, dir);
@@ -404,6 +415,10 @@ impl Hupraise {
         }
     }
 }
+
+/// The most pieces a game has; a piece's index fits in a byte.
+const MAX_PIECES: usize = limits::PIECES as usize;
+const _: () = assert!(MAX_PIECES <= 256);
 
 /// Longest wave path kept for the trace.
 const MAX_PATH: usize = 4096;
