@@ -44,8 +44,11 @@ impl<S: Sink> Arena<'_, S> {
         let now = u64::from(self.round);
         for i in 0..self.pieces.len() {
             let piece = &self.pieces[i];
+            // Most pieces cannot cast, for reasons that vary from piece to piece: the reasons
+            // are tested together (`|`), as one branch.
+            let waiting = !piece.alive() | piece.cooldown.running(now) | piece.silence.running(now);
             let idle = self.rules.respawn_idle && piece.revived_round == now;
-            if !piece.alive() || piece.cooldown.running(now) || piece.silence.running(now) || idle {
+            if waiting || idle {
                 continue;
             }
             if skipped[piece.team.index()] {
