@@ -118,17 +118,16 @@ impl Matching {
     /// Replaces the edges of right vertex `r` by `edge(l)` for every left vertex `l`.
     pub fn set_column(&mut self, r: usize, edge: impl Fn(usize) -> bool) {
         self.changed = true;
-        let (word, bit) = (r / 64, 1u64 << (r % 64));
+        let (word, shift) = (r / 64, r % 64);
+        // Which edges exist is data: each bit is written without a branch, and only the one
+        // pair of `r` can lose its edge.
         for l in 0..self.left_partner.len() {
             let cell = &mut self.adjacency[l * self.words + word];
-            if edge(l) {
-                *cell |= bit;
-            } else {
-                *cell &= !bit;
-                if self.left_partner[l] == r {
-                    self.unpair(l);
-                }
-            }
+            *cell = *cell & !(1 << shift) | u64::from(edge(l)) << shift;
+        }
+        let l = self.right_partner[r];
+        if l != NONE && !self.has_edge(l, r) {
+            self.unpair(l);
         }
     }
 
