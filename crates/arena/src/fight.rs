@@ -37,27 +37,30 @@ impl<S: Sink> Arena<'_, S> {
 
     /// The living pieces standing in a cell with a living enemy, in index order.
     fn contenders(&mut self) -> Vec<usize> {
-        // Each cell holds (round << 2) | teams seen this round, so nothing needs clearing.
-        let stamp = self.round << 2;
         let cell_of = cell_index(self.game.grid());
+        // Each cell collects the teams of its living pieces (bit 0 red, bit 1 blue); a dead
+        // piece adds nothing, without a branch.
         let mut any = false;
         for piece in &self.pieces {
-            if piece.alive() {
-                let cell = &mut self.cell_teams[cell_of(piece.pos)];
-                let seen = if *cell & !3 == stamp { *cell } else { stamp };
-                *cell = seen | 1 << piece.team.index();
-                any |= *cell & 3 == 3;
-            }
+            let teams = &mut self.cell_teams[cell_of(piece.pos)];
+            *teams |= u8::from(piece.alive()) << piece.team.index();
+            any |= *teams == 3;
         }
-        if !any {
-            return Vec::new();
-        }
-        let teams = &self.cell_teams;
-        let fighting = |x: &usize| {
-            let piece = &self.pieces[*x];
-            piece.alive() && teams[cell_of(piece.pos)] == stamp | 3
+        let contenders = if any {
+            let teams = &self.cell_teams;
+            let fighting =
+                |x: &usize| self.pieces[*x].alive() && teams[cell_of(self.pieces[*x].pos)] == 3;
+            (0..self.pieces.len()).filter(fighting).collect()
+        } else {
+            Vec::new()
         };
-        (0..self.pieces.len()).filter(fighting).collect()
+        // Every mark was made at a piece's cell: clearing those leaves the table clean for the
+        // next round, and keeps it a byte per cell, small enough to stay in the first-level
+        // cache with the board and the pieces.
+        for piece in &self.pieces {
+            self.cell_teams[cell_of(piece.pos)] = 0;
+        }
+        contenders
     }
 
     /// Each piece of `side` with the rank of its strength within the side

@@ -152,9 +152,9 @@ pub(crate) struct Arena<'g, S> {
     history: Vec<Vec<Snapshot>>,
     pub(crate) matchings: Vec<usize>,
     pub(crate) sink: S,
-    /// Scratch for the fights: per cell (indexed by `fight::cell_index`), the round it was last
-    /// seen in (shifted left by two) and the teams standing there then (bit 0 red, bit 1 blue).
-    pub(crate) cell_teams: Vec<u32>,
+    /// Scratch for the fights: per cell (indexed by `fight::cell_index`), the teams standing
+    /// there (bit 0 red, bit 1 blue); all 0 between rounds.
+    pub(crate) cell_teams: Vec<u8>,
     /// Hupraise's graph, built at the first cast.
     pub(crate) hupraise: Option<crate::cast::Hupraise>,
 }
