@@ -19,8 +19,8 @@
 //! logged for backward; (3) every living, unfrozen piece moves or turns about; (4) skills in
 //! index order ([`crate::cast`]); (5) fights, cell by cell ([`crate::fight`]).
 //!
-//! The counters of step (1) are kept as the rounds at which they run out ([`Countdown`], and
-//! [`Piece::respawn_round`] for death), so that step (1) has nothing to do for a piece unless
+//! The counters of step (1) are kept as the rounds at which they run out (`Countdown`, and
+//! `Piece::respawn_round` for death), so that step (1) has nothing to do for a piece unless
 //! it respawns or a boost of its expires in this round.
 
 use std::collections::VecDeque;
