@@ -54,24 +54,34 @@ impl<S: Sink> Arena<'_, S> {
             if skipped[piece.team.index()] {
                 continue;
             }
-            let spec = self.spec(i);
-            self.pieces[i].cooldown = Countdown::new(now, u64::from(spec.cooldown));
-            let skill = spec.skill;
-            self.sink.emit(self.round, || Event::Cast { piece: i + 1, skill: skill.kind().name() });
-            match skill {
-                Skill::Toolihai => self.toolihai(i),
-                Skill::Faceking => self.faceking(),
-                Skill::Onepunch { boost, rounds } => self.onepunch(i, boost, rounds),
-                Skill::Rabiribi { size } => self.rabiribi(i, size),
-                Skill::Firework { rounds } => self.firework(i, rounds),
-                Skill::Viuganda => self.viuganda(i),
-                Skill::Dsaigao { distance, radius, rounds } => {
-                    self.dsaigao(i, distance, radius, rounds)
-                }
-                Skill::Gugugugu => self.gugugugu(i, &mut skipped),
-                Skill::Backward { rounds } => self.go_back(i, rounds)?,
-                Skill::Hupraise => self.hupraise(i),
+            self.cast(i, &mut skipped)?;
+        }
+        Ok(())
+    }
+
+    /// Piece `i` casts its skill; its cooldown restarts.
+    ///
+    /// Out of line: a piece casts in a few rounds out of a hundred, and the skills' code inlined
+    /// into the round loop would take the registers its per-piece passes need.
+    #[inline(never)]
+    fn cast(&mut self, i: usize, skipped: &mut [bool; 2]) -> Result<(), RunError> {
+        let spec = self.spec(i);
+        self.pieces[i].cooldown = Countdown::new(u64::from(self.round), u64::from(spec.cooldown));
+        let skill = spec.skill;
+        self.sink.emit(self.round, || Event::Cast { piece: i + 1, skill: skill.kind().name() });
+        match skill {
+            Skill::Toolihai => self.toolihai(i),
+            Skill::Faceking => self.faceking(),
+            Skill::Onepunch { boost, rounds } => self.onepunch(i, boost, rounds),
+            Skill::Rabiribi { size } => self.rabiribi(i, size),
+            Skill::Firework { rounds } => self.firework(i, rounds),
+            Skill::Viuganda => self.viuganda(i),
+            Skill::Dsaigao { distance, radius, rounds } => {
+                self.dsaigao(i, distance, radius, rounds)
             }
+            Skill::Gugugugu => self.gugugugu(i, skipped),
+            Skill::Backward { rounds } => self.go_back(i, rounds)?,
+            Skill::Hupraise => self.hupraise(i),
         }
         Ok(())
     }

@@ -248,7 +248,9 @@ impl<'g, S: Sink> Arena<'g, S> {
 
     /// Step (1) for piece `i`: respawn when the death countdown runs out, then the onepunch
     /// boosts cast at H − l expire (S7 `punch-b` below). Cooldown, silence and freeze count down
-    /// by themselves ([`Countdown`]).
+    /// by themselves ([`Countdown`]). Out of line, as [`Arena::cast`] is: it runs for a few
+    /// pieces a round.
+    #[inline(never)]
     fn count_down(&mut self, i: usize) {
         let round = u64::from(self.round);
         let rules = self.rules;
