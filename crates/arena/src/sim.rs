@@ -103,6 +103,39 @@ pub(crate) struct Snapshot {
     silence: u64,
 }
 
+/// The snapshots of a backward caster's last l + 1 rounds, the oldest overwritten: backward
+/// reaches back exactly l rounds, and a log of every round would fill a megabyte per game.
+#[derive(Debug, Clone)]
+struct History {
+    snapshots: Vec<Snapshot>,
+    /// How many rounds are kept: l + 1.
+    kept: usize,
+    /// Where the next round's snapshot goes.
+    next: usize,
+}
+
+impl History {
+    fn new(kept: usize) -> History {
+        History { snapshots: Vec::with_capacity(kept), kept, next: 0 }
+    }
+
+    /// Logs the snapshot of the next round.
+    fn push(&mut self, snapshot: Snapshot) {
+        if self.snapshots.len() < self.kept {
+            self.snapshots.push(snapshot);
+        } else {
+            self.snapshots[self.next] = snapshot;
+        }
+        self.next = if self.next + 1 == self.kept { 0 } else { self.next + 1 };
+    }
+
+    /// The snapshot logged `rounds` rounds before the last one, if it is kept.
+    fn back(&self, rounds: usize) -> Option<Snapshot> {
+        (rounds < self.snapshots.len())
+            .then(|| self.snapshots[(self.next + self.kept - 1 - rounds) % self.kept])
+    }
+}
+
 /// A guarantee broken while playing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RunError {
@@ -148,8 +181,8 @@ pub(crate) struct Arena<'g, S> {
     pub(crate) round: u32,
     /// The last piece that cast toolihai, for firework.
     pub(crate) last_toolihai: Option<usize>,
-    /// For each piece with backward, its snapshot of every round so far (index H − 1).
-    history: Vec<Vec<Snapshot>>,
+    /// For each piece with backward, its last snapshots.
+    history: Vec<History>,
     pub(crate) matchings: Vec<usize>,
     pub(crate) sink: S,
     /// Scratch for the fights: per cell (indexed by `fight::cell_index`), the teams standing
@@ -207,9 +240,12 @@ impl<'g, S: Sink> Arena<'g, S> {
                 .pieces()
                 .iter()
                 .map(|spec| match spec.skill {
-                    // One snapshot a round (R ≤ 1000, checked when the game was built).
-                    Skill::Backward { .. } => Vec::with_capacity(game.rounds() as usize + 1),
-                    _ => Vec::new(),
+                    // An l ≥ R always breaks the guarantee (H − l ≤ 0): keeping R + 1 rounds
+                    // then is plenty.
+                    Skill::Backward { rounds } => {
+                        History::new(rounds.min(game.rounds()) as usize + 1)
+                    }
+                    _ => History::new(0),
                 })
                 .collect(),
             matchings: Vec::new(),
@@ -341,7 +377,8 @@ impl<'g, S: Sink> Arena<'g, S> {
         let target = self.round.checked_sub(rounds).filter(|&h| h >= 1);
         let error = RunError::BackwardBeforeStart { round: self.round, piece: i + 1, rounds };
         let target = target.ok_or(error.clone())?;
-        let snapshot = *self.history[i].get(target as usize - 1).ok_or(error)?;
+        // The last snapshot is this round's.
+        let snapshot = self.history[i].back(rounds as usize).ok_or(error)?;
         let now = u64::from(self.round);
         let piece = &mut self.pieces[i];
         piece.pos = snapshot.pos;
@@ -386,5 +423,32 @@ impl<'g, S: Sink> Arena<'g, S> {
         } else {
             self.sink.emit(self.round, || Event::Move { piece: i + 1, from, to });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_keeps_the_last_rounds() {
+        let snapshot = |a| Snapshot {
+            pos: Pos::new(1, 1),
+            dir: Dir::Up,
+            a,
+            b: 0,
+            dead: 0,
+            freeze: 0,
+            silence: 0,
+        };
+        let mut history = History::new(3);
+        for round in 1..=8 {
+            history.push(snapshot(round));
+            for back in 0..5 {
+                let expected = (back < 3 && back < round).then(|| round - back);
+                assert_eq!(history.back(back as usize).map(|s| s.a), expected, "{round} {back}");
+            }
+        }
+        assert!(History::new(0).back(0).is_none());
     }
 }
