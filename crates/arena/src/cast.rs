@@ -201,14 +201,20 @@ impl<S: Sink> Arena<'_, S> {
             (dr * fr + dc * fc, dr * sr + dc * sc)
         };
         // A push moves only the pushed piece, so the pieces in the sector can be listed first.
-        // Few are, and which ones is data: the list grows without a branch.
+        // Few are, and which ones is data: the list grows without a branch. The frame's axes
+        // are the board's, so forward is ± one coordinate's offset and |sideways| the other's.
+        let vertical = fr != 0;
+        let step = fr + fc;
+        debug_assert_eq!((sr.abs(), sc.abs()), if vertical { (0, 1) } else { (1, 0) });
         let mut listed = [0u8; MAX_PIECES];
         let mut count = 0;
         for (j, piece) in self.pieces.iter().enumerate() {
-            let (forward, side) = coordinates(piece.pos);
+            let (dr, dc) = (piece.pos.row - origin.row, piece.pos.col - origin.col);
+            let (along, across) = if vertical { (dr, dc) } else { (dc, dr) };
+            let forward = along * step;
             // 1 ≤ forward ≤ v as one unsigned comparison.
             let inside = (((forward - 1) as u32 as u64) < u64::from(size))
-                & (i64::from(side.abs()) <= self.sector_width(i64::from(forward)));
+                & (i64::from(across.abs()) <= self.sector_width(i64::from(forward)));
             listed[count] = j as u8;
             count += usize::from(inside);
         }
