@@ -378,9 +378,12 @@ pub(crate) struct Hupraise {
     matching: Matching,
     /// Each piece's team and its index among the pieces of that team.
     side: Vec<(Team, usize)>,
-    /// The a each piece of each team had at the last update, by index within the team;
-    /// [`Hupraise::ABSENT`] leaves the piece out. Kept per team so that redoing a piece's edges
-    /// reads the other team's values in one pass.
+    /// The value of each piece at the last update, by piece: few have changed since, and this
+    /// finds them in one pass.
+    seen: Vec<u32>,
+    /// The same values by team, by index within the team; [`Hupraise::ABSENT`] leaves the
+    /// piece out. Kept per team so that redoing a piece's edges reads the other team's values in
+    /// one pass.
     values: [Vec<u32>; 2],
 }
 
@@ -391,7 +394,7 @@ impl Hupraise {
 
     fn new(game: &Game) -> Hupraise {
         let mut counts = [0usize; 2];
-        let side = game
+        let side: Vec<(Team, usize)> = game
             .pieces()
             .iter()
             .map(|spec| {
@@ -402,7 +405,8 @@ impl Hupraise {
             .collect();
         let matching = Matching::new(counts[0], counts[1]);
         let values = counts.map(|count| vec![Self::ABSENT; count]);
-        Hupraise { matching, side, values }
+        let seen = vec![Self::ABSENT; side.len()];
+        Hupraise { matching, side, seen, values }
     }
 
     fn pairable(x: u32, y: u32) -> bool {
@@ -413,8 +417,9 @@ impl Hupraise {
     #[inline]
     fn update(&mut self, j: usize, value: Option<u32>) {
         let value = value.unwrap_or(Self::ABSENT);
-        let (team, k) = self.side[j];
-        if self.values[team.index()][k] != value {
+        if self.seen[j] != value {
+            self.seen[j] = value;
+            let (team, k) = self.side[j];
             self.change(team, k, value);
         }
     }
