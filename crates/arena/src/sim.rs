@@ -188,6 +188,8 @@ pub(crate) struct Arena<'g, S> {
     /// Scratch for the fights: per cell (indexed by `fight::cell_index`), the teams standing
     /// there (bit 0 red, bit 1 blue); all 0 between rounds.
     pub(crate) cell_teams: Vec<u8>,
+    /// The fights' lists ([`crate::fight::FightLists`]).
+    pub(crate) fight_lists: crate::fight::FightLists,
     /// Hupraise's graph, built at the first cast.
     pub(crate) hupraise: Option<crate::cast::Hupraise>,
 }
@@ -251,6 +253,7 @@ impl<'g, S: Sink> Arena<'g, S> {
             matchings: Vec::new(),
             sink,
             cell_teams: vec![0; crate::fight::cell_count(game.grid())],
+            fight_lists: Default::default(),
             hupraise: None,
         }
     }
