@@ -45,7 +45,8 @@ timing() {
     shift 2
     if command -v hyperfine > /dev/null; then
         hyperfine --style none --warmup "$((count < 5 ? 1 : 3))" --runs "$count" \
-            --export-json "$work/times.json" "$* < $input" > /dev/null
+            --export-json "$work/times.json" "$* < $input" > /dev/null 2> "$work/hyperfine.err" ||
+            { cat "$work/hyperfine.err" >&2; return 1; }
         echo "$(field min) $(field median) $(field mean)" |
             awk '{ printf "%.1f %.1f %.1f\n", $1 * 1000, $2 * 1000, $3 * 1000 }'
         return
