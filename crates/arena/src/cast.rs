@@ -30,44 +30,58 @@
 //! | hupraise | prints a maximum red–blue matching, a_r xor a_b ≡ 0 (mod 3) | dead pieces too (`hup-alive`), current a (`hup-orig`) |
 
 use crate::event::{Event, Sink};
-use crate::game::{Game, Team};
+use crate::game::{Game, Team, limits};
 use crate::grid::Grid;
 use crate::grid::{Dir, Pos};
 use crate::matching::Matching;
-use crate::sim::{Arena, RunError};
+use crate::sim::{Arena, Countdown, RunError};
 use crate::skill::Skill;
 
 impl<S: Sink> Arena<'_, S> {
     /// Every piece, in index order, casts if it can.
     pub(crate) fn cast_all(&mut self) -> Result<(), RunError> {
         let mut skipped = [false; 2];
+        let now = u64::from(self.round);
         for i in 0..self.pieces.len() {
             let piece = &self.pieces[i];
-            let idle = self.rules.respawn_idle && piece.revived;
-            if !piece.alive() || piece.cooldown > 0 || piece.silence > 0 || idle {
+            // Most pieces cannot cast, for reasons that vary from piece to piece: the reasons
+            // are tested together (`|`), as one branch.
+            let waiting = !piece.alive() | piece.cooldown.running(now) | piece.silence.running(now);
+            let idle = self.rules.respawn_idle && piece.revived_round == now;
+            if waiting || idle {
                 continue;
             }
             if skipped[piece.team.index()] {
                 continue;
             }
-            let spec = self.spec(i);
-            self.pieces[i].cooldown = u64::from(spec.cooldown);
-            let skill = spec.skill;
-            self.sink.emit(self.round, || Event::Cast { piece: i + 1, skill: skill.kind().name() });
-            match skill {
-                Skill::Toolihai => self.toolihai(i),
-                Skill::Faceking => self.faceking(),
-                Skill::Onepunch { boost, rounds } => self.onepunch(i, boost, rounds),
-                Skill::Rabiribi { size } => self.rabiribi(i, size),
-                Skill::Firework { rounds } => self.firework(i, rounds),
-                Skill::Viuganda => self.viuganda(i),
-                Skill::Dsaigao { distance, radius, rounds } => {
-                    self.dsaigao(i, distance, radius, rounds)
-                }
-                Skill::Gugugugu => self.gugugugu(i, &mut skipped),
-                Skill::Backward { rounds } => self.go_back(i, rounds)?,
-                Skill::Hupraise => self.hupraise(i),
+            self.cast(i, &mut skipped)?;
+        }
+        Ok(())
+    }
+
+    /// Piece `i` casts its skill; its cooldown restarts.
+    ///
+    /// Out of line: a piece casts in a few rounds out of a hundred, and the skills' code inlined
+    /// into the round loop would take the registers its per-piece passes need.
+    #[inline(never)]
+    fn cast(&mut self, i: usize, skipped: &mut [bool; 2]) -> Result<(), RunError> {
+        let spec = self.spec(i);
+        self.pieces[i].cooldown = Countdown::new(u64::from(self.round), u64::from(spec.cooldown));
+        let skill = spec.skill;
+        self.sink.emit(self.round, || Event::Cast { piece: i + 1, skill: skill.kind().name() });
+        match skill {
+            Skill::Toolihai => self.toolihai(i),
+            Skill::Faceking => self.faceking(),
+            Skill::Onepunch { boost, rounds } => self.onepunch(i, boost, rounds),
+            Skill::Rabiribi { size } => self.rabiribi(i, size),
+            Skill::Firework { rounds } => self.firework(i, rounds),
+            Skill::Viuganda => self.viuganda(i),
+            Skill::Dsaigao { distance, radius, rounds } => {
+                self.dsaigao(i, distance, radius, rounds)
             }
+            Skill::Gugugugu => self.gugugugu(i, skipped),
+            Skill::Backward { rounds } => self.go_back(i, rounds)?,
+            Skill::Hupraise => self.hupraise(i),
         }
         Ok(())
     }
@@ -182,7 +196,29 @@ impl<S: Sink> Arena<'_, S> {
         let team = self.spec(i).team;
         let frame = self.sector_frame(dir);
         let ((fr, fc), (sr, sc)) = frame;
-        for j in 0..self.pieces.len() {
+        let coordinates = |pos: Pos| {
+            let (dr, dc) = (pos.row - origin.row, pos.col - origin.col);
+            (dr * fr + dc * fc, dr * sr + dc * sc)
+        };
+        // A push moves only the pushed piece, so the pieces in the sector can be listed first.
+        // Few are, and which ones is data: the list grows without a branch. The frame's axes
+        // are the board's, so forward is ± one coordinate's offset and |sideways| the other's.
+        let vertical = fr != 0;
+        let step = fr + fc;
+        debug_assert_eq!((sr.abs(), sc.abs()), if vertical { (0, 1) } else { (1, 0) });
+        let mut listed = [0u8; MAX_PIECES];
+        let mut count = 0;
+        for (j, piece) in self.pieces.iter().enumerate() {
+            let (dr, dc) = (piece.pos.row - origin.row, piece.pos.col - origin.col);
+            let (along, across) = if vertical { (dr, dc) } else { (dc, dr) };
+            let forward = along * step;
+            // 1 ≤ forward ≤ v as one unsigned comparison.
+            let inside = (((forward - 1) as u32 as u64) < u64::from(size))
+                & (i64::from(across.abs()) <= self.sector_width(i64::from(forward)));
+            listed[count] = j as u8;
+            count += usize::from(inside);
+        }
+        for j in listed[..count].iter().map(|&j| usize::from(j)) {
             if j == i
                 || (self.rules.rabi_enemy && self.pieces[j].team == team)
                 || (self.rules.rabi_alive && !self.pieces[j].alive())
@@ -190,13 +226,8 @@ impl<S: Sink> Arena<'_, S> {
                 continue;
             }
             let from = self.pieces[j].pos;
-            let (dr, dc) = ((from.row - origin.row) as i64, (from.col - origin.col) as i64);
-            let forward = dr * fr as i64 + dc * fc as i64;
-            let side = dr * sr as i64 + dc * sc as i64;
-            if forward < 1 || forward > i64::from(size) || side.abs() > self.sector_width(forward) {
-                continue;
-            }
-            if self.shadowed(origin, frame, size, forward, side) {
+            let (forward, side) = coordinates(from);
+            if self.shadowed(origin, frame, size, i64::from(forward), i64::from(side)) {
                 continue;
             }
             let to = self.knock(from, dir);
@@ -229,8 +260,12 @@ impl<S: Sink> Arena<'_, S> {
 
     /// Adds an effect of `rounds` to a counter: the official durations add up; S9 `effect-max`
     /// keeps the latest end.
-    fn lengthen(&self, counter: u64, rounds: u64) -> u64 {
-        if self.rules.effect_max { counter.max(rounds) } else { counter.saturating_add(rounds) }
+    fn lengthen(&self, counter: Countdown, rounds: u64) -> Countdown {
+        let now = u64::from(self.round);
+        let left = counter.left(now);
+        let left =
+            if self.rules.effect_max { left.max(rounds) } else { left.saturating_add(rounds) };
+        Countdown::new(now, left)
     }
 
     /// firework: the last piece that ever cast toolihai cannot move for l rounds; if nobody has,
@@ -245,11 +280,8 @@ impl<S: Sink> Arena<'_, S> {
         let rounds = u64::from(rounds) + u64::from(self.rules.fire_full);
         let freeze = self.lengthen(self.pieces[target].freeze, rounds);
         self.pieces[target].freeze = freeze;
-        self.sink.emit(self.round, || Event::Freeze {
-            piece: target + 1,
-            rounds: freeze,
-            by: i + 1,
-        });
+        let rounds = freeze.left(u64::from(self.round));
+        self.sink.emit(self.round, || Event::Freeze { piece: target + 1, rounds, by: i + 1 });
     }
 
     /// viuganda: revives the dead piece of its own team farthest from the caster, else the dead
@@ -274,7 +306,7 @@ impl<S: Sink> Arena<'_, S> {
             }
         }
         if let Some((_, j)) = own.or(enemy) {
-            self.respawn(j, Some(i));
+            self.respawn(j, Some(i), u64::from(self.round));
         }
     }
 
@@ -295,11 +327,8 @@ impl<S: Sink> Arena<'_, S> {
             if self.pieces[j].pos.distance(blast) <= i64::from(radius) {
                 let silence = self.lengthen(self.pieces[j].silence, u64::from(rounds));
                 self.pieces[j].silence = silence;
-                self.sink.emit(self.round, || Event::Silence {
-                    piece: j + 1,
-                    rounds: silence,
-                    by: i + 1,
-                });
+                let rounds = silence.left(u64::from(self.round));
+                self.sink.emit(self.round, || Event::Silence { piece: j + 1, rounds, by: i + 1 });
             }
         }
     }
@@ -349,9 +378,12 @@ pub(crate) struct Hupraise {
     matching: Matching,
     /// Each piece's team and its index among the pieces of that team.
     side: Vec<(Team, usize)>,
-    /// The a each piece of each team had at the last update, by index within the team;
-    /// [`Hupraise::ABSENT`] leaves the piece out. Kept per team so that redoing a piece's edges
-    /// reads the other team's values in one pass.
+    /// The value of each piece at the last update, by piece: few have changed since, and this
+    /// finds them in one pass.
+    seen: Vec<u32>,
+    /// The same values by team, by index within the team; [`Hupraise::ABSENT`] leaves the
+    /// piece out. Kept per team so that redoing a piece's edges reads the other team's values in
+    /// one pass.
     values: [Vec<u32>; 2],
 }
 
@@ -362,7 +394,7 @@ impl Hupraise {
 
     fn new(game: &Game) -> Hupraise {
         let mut counts = [0usize; 2];
-        let side = game
+        let side: Vec<(Team, usize)> = game
             .pieces()
             .iter()
             .map(|spec| {
@@ -373,7 +405,8 @@ impl Hupraise {
             .collect();
         let matching = Matching::new(counts[0], counts[1]);
         let values = counts.map(|count| vec![Self::ABSENT; count]);
-        Hupraise { matching, side, values }
+        let seen = vec![Self::ABSENT; side.len()];
+        Hupraise { matching, side, seen, values }
     }
 
     fn pairable(x: u32, y: u32) -> bool {
@@ -384,8 +417,9 @@ impl Hupraise {
     #[inline]
     fn update(&mut self, j: usize, value: Option<u32>) {
         let value = value.unwrap_or(Self::ABSENT);
-        let (team, k) = self.side[j];
-        if self.values[team.index()][k] != value {
+        if self.seen[j] != value {
+            self.seen[j] = value;
+            let (team, k) = self.side[j];
             self.change(team, k, value);
         }
     }
@@ -405,6 +439,10 @@ impl Hupraise {
         }
     }
 }
+
+/// The most pieces a game has; a piece's index fits in a byte.
+const MAX_PIECES: usize = limits::PIECES as usize;
+const _: () = assert!(MAX_PIECES <= 256);
 
 /// Longest wave path kept for the trace.
 const MAX_PATH: usize = 4096;

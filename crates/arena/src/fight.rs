@@ -35,39 +35,43 @@ impl<S: Sink> Arena<'_, S> {
         Strength::new(self.pieces[i].a, self.pieces[i].b)
     }
 
-    /// The living pieces standing in a cell with a living enemy, in index order.
-    fn contenders(&mut self) -> Vec<usize> {
-        // Each cell holds (round << 2) | teams seen this round, so nothing needs clearing.
-        let stamp = self.round << 2;
+    /// Fills `contenders` with the living pieces standing in a cell with a living enemy, in
+    /// index order.
+    fn contenders(&mut self, contenders: &mut Vec<usize>) {
+        contenders.clear();
         let cell_of = cell_index(self.game.grid());
+        // Each cell collects the teams of its living pieces (bit 0 red, bit 1 blue); a dead
+        // piece adds nothing, without a branch.
         let mut any = false;
         for piece in &self.pieces {
-            if piece.alive() {
-                let cell = &mut self.cell_teams[cell_of(piece.pos)];
-                let seen = if *cell & !3 == stamp { *cell } else { stamp };
-                *cell = seen | 1 << piece.team.index();
-                any |= *cell & 3 == 3;
-            }
+            let teams = &mut self.cell_teams[cell_of(piece.pos)];
+            *teams |= u8::from(piece.alive()) << piece.team.index();
+            any |= *teams == 3;
         }
-        if !any {
-            return Vec::new();
+        if any {
+            let teams = &self.cell_teams;
+            let fighting =
+                |x: &usize| self.pieces[*x].alive() && teams[cell_of(self.pieces[*x].pos)] == 3;
+            contenders.extend((0..self.pieces.len()).filter(fighting));
         }
-        let teams = &self.cell_teams;
-        let fighting = |x: &usize| {
-            let piece = &self.pieces[*x];
-            piece.alive() && teams[cell_of(piece.pos)] == stamp | 3
-        };
-        (0..self.pieces.len()).filter(fighting).collect()
+        // Every mark was made at a piece's cell: clearing those leaves the table clean for the
+        // next round, and keeps it a byte per cell, small enough to stay in the first-level
+        // cache with the board and the pieces.
+        for piece in &self.pieces {
+            self.cell_teams[cell_of(piece.pos)] = 0;
+        }
     }
 
-    /// Each piece of `side` with the rank of its strength within the side
+    /// Fills `keyed` with each piece of `side` and the rank of its strength within the side
     /// ([`strength::ranks`]), in the order given.
-    fn keyed(&self, side: &[usize]) -> Vec<(u32, usize)> {
+    fn keyed(&self, side: &[usize], keyed: &mut Vec<(u32, usize)>) {
+        keyed.clear();
         if let [x] = side {
-            return vec![(0, *x)];
+            keyed.push((0, *x));
+            return;
         }
         let strengths: Vec<Strength> = side.iter().map(|&x| self.strength(x)).collect();
-        strength::ranks(&strengths).into_iter().zip(side.iter().copied()).collect()
+        keyed.extend(strength::ranks(&strengths).into_iter().zip(side.iter().copied()));
     }
 
     /// Where each piece stands in the official program's listing of all pieces by cell
@@ -85,7 +89,16 @@ impl<S: Sink> Arena<'_, S> {
 
     /// Runs every fight of this round, cells in (row, column) order.
     pub(crate) fn fights(&mut self) {
-        let mut order = self.contenders();
+        // The lists are taken out of the arena for the round, which the fights change.
+        let mut lists = std::mem::take(&mut self.fight_lists);
+        self.fights_with(&mut lists);
+        self.fight_lists = lists;
+    }
+
+    /// [`Arena::fights`] with its lists at hand.
+    fn fights_with(&mut self, lists: &mut FightLists) {
+        let FightLists { order, sides, keyed: [red, blue] } = lists;
+        self.contenders(order);
         if order.is_empty() {
             return;
         }
@@ -96,20 +109,21 @@ impl<S: Sink> Arena<'_, S> {
             let pos = self.pieces[order[start]].pos;
             let end =
                 start + order[start..].iter().take_while(|&&x| self.pieces[x].pos == pos).count();
-            let mut sides: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+            sides.iter_mut().for_each(Vec::clear);
             for &x in &order[start..end] {
                 if self.pieces[x].alive() {
                     sides[self.spec(x).team.index()].push(x);
                 }
             }
             if !sides[0].is_empty() && !sides[1].is_empty() {
-                let [mut red, mut blue] = sides.map(|side| self.keyed(&side));
+                self.keyed(&sides[0], red);
+                self.keyed(&sides[1], blue);
                 // Without equally strong pieces in a side, any sort ends in the one order by
                 // strength; with them, the official order of the cell's pieces decides.
                 let tied = |side: &[(u32, usize)]| {
                     side.iter().map(|&(rank, _)| rank as usize + 1).max() < Some(side.len())
                 };
-                if self.rules.tie == TieOrder::Gcc && (tied(&red) || tied(&blue)) {
+                if self.rules.tie == TieOrder::Gcc && (tied(red) || tied(blue)) {
                     let place = listing.get_or_insert_with(|| self.listing_by_cell());
                     red.sort_by_key(|&(_, x)| place[x]);
                     blue.sort_by_key(|&(_, x)| place[x]);
@@ -134,14 +148,14 @@ impl<S: Sink> Arena<'_, S> {
     /// Ranks the remaining pieces of a side again, after a duel weakened one of them.
     fn rerank(&self, side: &mut Vec<(u32, usize)>) {
         let pieces: Vec<usize> = side.iter().map(|&(_, x)| x).collect();
-        *side = self.keyed(&pieces);
+        self.keyed(&pieces, side);
         self.rank(side);
     }
 
     /// The duels of one cell; each side is given in the order its sort starts from.
-    fn fight_cell(&mut self, mut red: Vec<(u32, usize)>, mut blue: Vec<(u32, usize)>) {
-        self.rank(&mut red);
-        self.rank(&mut blue);
+    fn fight_cell(&mut self, red: &mut Vec<(u32, usize)>, blue: &mut Vec<(u32, usize)>) {
+        self.rank(red);
+        self.rank(blue);
         while let (Some(&(_, r)), Some(&(_, b))) = (red.last(), blue.last()) {
             let (sr, sb) = (self.strength(r), self.strength(b));
             let loser = match sr.cmp(&sb) {
@@ -180,19 +194,31 @@ impl<S: Sink> Arena<'_, S> {
                 }
             }
             if self.rules.fight_best {
-                self.rerank(&mut red);
-                self.rerank(&mut blue);
+                self.rerank(red);
+                self.rerank(blue);
             }
         }
     }
 
     fn die(&mut self, x: usize) {
         let respawn = self.spec(x).respawn;
-        self.pieces[x].dead = u64::from(respawn);
-        let pos = self.pieces[x].pos;
         let respawn_round = u64::from(self.round) + u64::from(respawn);
+        self.pieces[x].respawn_round = respawn_round;
+        let pos = self.pieces[x].pos;
         self.sink.emit(self.round, || Event::Death { piece: x + 1, pos, respawn_round });
     }
+}
+
+/// Lists the fights fill anew in every round, kept from round to round to save allocating
+/// them.
+#[derive(Debug, Default)]
+pub(crate) struct FightLists {
+    /// The contenders, by cell.
+    order: Vec<usize>,
+    /// The living pieces of each team in the cell being fought over.
+    sides: [Vec<usize>; 2],
+    /// The same with their ranks, red and blue.
+    keyed: [Vec<(u32, usize)>; 2],
 }
 
 /// The index of a cell in [`Arena::cell_teams`]: row × (M + 1) + column, one multiplication

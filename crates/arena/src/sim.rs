@@ -18,15 +18,46 @@
 //! then cooldown, silence and freeze count down and boosts cast at H − l expire; (2) the state is
 //! logged for backward; (3) every living, unfrozen piece moves or turns about; (4) skills in
 //! index order ([`crate::cast`]); (5) fights, cell by cell ([`crate::fight`]).
+//!
+//! The counters of step (1) are kept as the rounds at which they run out (`Countdown`, and
+//! `Piece::respawn_round` for death), so that step (1) has nothing to do for a piece unless
+//! it respawns or a boost of its expires in this round.
 
 use std::collections::VecDeque;
 use std::fmt;
+use std::hint::select_unpredictable;
 
 use crate::event::{Event, NoEvents, Sink};
 use crate::game::{Game, PieceSpec, Team};
 use crate::grid::{Dir, Pos};
 use crate::rules::Rules;
 use crate::skill::Skill;
+
+/// A count of rounds that step (1) of every round lowers by one until it is 0 (cooldown,
+/// silence, freeze), kept as the round whose step (1) brings it to 0: after step (1) of round H,
+/// `end − H` rounds are left, so counting down costs nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Countdown {
+    end: u64,
+}
+
+impl Countdown {
+    /// A count of `left` rounds in round `now` (`now` − 1 during step (1) of round `now`, before
+    /// the count-down).
+    pub(crate) fn new(now: u64, left: u64) -> Countdown {
+        Countdown { end: now.saturating_add(left) }
+    }
+
+    /// The rounds left in round `now`.
+    pub(crate) fn left(self, now: u64) -> u64 {
+        self.end.saturating_sub(now)
+    }
+
+    /// Whether rounds are left in round `now`.
+    pub(crate) fn running(self, now: u64) -> bool {
+        self.end > now
+    }
+}
 
 /// A piece during the game.
 #[derive(Debug, Clone)]
@@ -35,18 +66,19 @@ pub(crate) struct Piece {
     pub(crate) dir: Dir,
     pub(crate) a: u32,
     pub(crate) b: u32,
-    /// Rounds until respawn; 0 while alive.
-    pub(crate) dead: u64,
-    /// Rounds left unable to move.
-    pub(crate) freeze: u64,
-    /// Rounds left unable to cast.
-    pub(crate) silence: u64,
-    /// Rounds until the skill is ready; 0 = ready.
-    pub(crate) cooldown: u64,
+    /// The round at whose start it respawns (the statement's death countdown reaches 0); 0
+    /// while alive.
+    pub(crate) respawn_round: u64,
+    /// Unable to move while running.
+    pub(crate) freeze: Countdown,
+    /// Unable to cast while running.
+    pub(crate) silence: Countdown,
+    /// The skill is ready when it has run out.
+    pub(crate) cooldown: Countdown,
     /// Expiry rounds of the onepunch boosts in force, oldest first.
     pub(crate) boosts: VecDeque<u64>,
-    /// Respawned by its countdown at the start of this round (for `respawn-idle`).
-    pub(crate) revived: bool,
+    /// The round at whose start its countdown last respawned it (for `respawn-idle`).
+    pub(crate) revived_round: u64,
     /// Whether its skill is backward, so that its states are logged.
     keeps_history: bool,
     /// Its team (a copy of the spec's, next to the state the per-round loops read).
@@ -55,7 +87,7 @@ pub(crate) struct Piece {
 
 impl Piece {
     pub(crate) fn alive(&self) -> bool {
-        self.dead == 0
+        self.respawn_round == 0
     }
 }
 
@@ -69,6 +101,39 @@ pub(crate) struct Snapshot {
     dead: u64,
     freeze: u64,
     silence: u64,
+}
+
+/// The snapshots of a backward caster's last l + 1 rounds, the oldest overwritten: backward
+/// reaches back exactly l rounds, and a log of every round would fill a megabyte per game.
+#[derive(Debug, Clone)]
+struct History {
+    snapshots: Vec<Snapshot>,
+    /// How many rounds are kept: l + 1.
+    kept: usize,
+    /// Where the next round's snapshot goes.
+    next: usize,
+}
+
+impl History {
+    fn new(kept: usize) -> History {
+        History { snapshots: Vec::with_capacity(kept), kept, next: 0 }
+    }
+
+    /// Logs the snapshot of the next round.
+    fn push(&mut self, snapshot: Snapshot) {
+        if self.snapshots.len() < self.kept {
+            self.snapshots.push(snapshot);
+        } else {
+            self.snapshots[self.next] = snapshot;
+        }
+        self.next = if self.next + 1 == self.kept { 0 } else { self.next + 1 };
+    }
+
+    /// The snapshot logged `rounds` rounds before the last one, if it is kept.
+    fn back(&self, rounds: usize) -> Option<Snapshot> {
+        (rounds < self.snapshots.len())
+            .then(|| self.snapshots[(self.next + self.kept - 1 - rounds) % self.kept])
+    }
 }
 
 /// A guarantee broken while playing.
@@ -116,13 +181,15 @@ pub(crate) struct Arena<'g, S> {
     pub(crate) round: u32,
     /// The last piece that cast toolihai, for firework.
     pub(crate) last_toolihai: Option<usize>,
-    /// For each piece with backward, its snapshot of every round so far (index H − 1).
-    history: Vec<Vec<Snapshot>>,
+    /// For each piece with backward, its last snapshots.
+    history: Vec<History>,
     pub(crate) matchings: Vec<usize>,
     pub(crate) sink: S,
-    /// Scratch for the fights: per cell (indexed by `fight::cell_index`), the round it was last
-    /// seen in (shifted left by two) and the teams standing there then (bit 0 red, bit 1 blue).
-    pub(crate) cell_teams: Vec<u32>,
+    /// Scratch for the fights: per cell (indexed by `fight::cell_index`), the teams standing
+    /// there (bit 0 red, bit 1 blue); all 0 between rounds.
+    pub(crate) cell_teams: Vec<u8>,
+    /// The fights' lists ([`crate::fight::FightLists`]).
+    pub(crate) fight_lists: crate::fight::FightLists,
     /// Hupraise's graph, built at the first cast.
     pub(crate) hupraise: Option<crate::cast::Hupraise>,
 }
@@ -154,12 +221,13 @@ impl<'g, S: Sink> Arena<'g, S> {
                 dir: spec.dir,
                 a: spec.a,
                 b: spec.b,
-                dead: 0,
-                freeze: 0,
-                silence: 0,
-                cooldown: u64::from(spec.first_cooldown),
+                respawn_round: 0,
+                freeze: Countdown::new(0, 0),
+                silence: Countdown::new(0, 0),
+                // f before the first round's count-down.
+                cooldown: Countdown::new(0, u64::from(spec.first_cooldown)),
                 boosts: VecDeque::new(),
-                revived: false,
+                revived_round: 0,
                 keeps_history: matches!(spec.skill, Skill::Backward { .. }),
                 team: spec.team,
             })
@@ -174,14 +242,18 @@ impl<'g, S: Sink> Arena<'g, S> {
                 .pieces()
                 .iter()
                 .map(|spec| match spec.skill {
-                    // One snapshot a round (R ≤ 1000, checked when the game was built).
-                    Skill::Backward { .. } => Vec::with_capacity(game.rounds() as usize + 1),
-                    _ => Vec::new(),
+                    // An l ≥ R always breaks the guarantee (H − l ≤ 0): keeping R + 1 rounds
+                    // then is plenty.
+                    Skill::Backward { rounds } => {
+                        History::new(rounds.min(game.rounds()) as usize + 1)
+                    }
+                    _ => History::new(0),
                 })
                 .collect(),
             matchings: Vec::new(),
             sink,
             cell_teams: vec![0; crate::fight::cell_count(game.grid())],
+            fight_lists: Default::default(),
             hupraise: None,
         }
     }
@@ -194,13 +266,17 @@ impl<'g, S: Sink> Arena<'g, S> {
         self.round = round;
         // Steps (1) to (3) touch nothing but the piece itself (and the fixed board), so they run
         // piece by piece in one pass.
+        let now = u64::from(round);
         for i in 0..self.pieces.len() {
             if self.rules.hist_pre {
-                self.log(i);
+                self.log(i, now - 1);
             }
-            self.count_down(i);
+            let piece = &self.pieces[i];
+            if piece.respawn_round == now || piece.boosts.front() == Some(&now) {
+                self.count_down(i);
+            }
             if !self.rules.hist_pre {
-                self.log(i);
+                self.log(i, now);
             }
             self.step(i);
         }
@@ -209,24 +285,20 @@ impl<'g, S: Sink> Arena<'g, S> {
         Ok(())
     }
 
-    /// Step (1) for piece `i`: respawn when the death countdown runs out, then cooldown, silence
-    /// and freeze count down and the onepunch boosts cast at H − l expire (S7 `punch-b` below).
+    /// Step (1) for piece `i`: respawn when the death countdown runs out, then the onepunch
+    /// boosts cast at H − l expire (S7 `punch-b` below). Cooldown, silence and freeze count down
+    /// by themselves ([`Countdown`]). Out of line, as [`Arena::cast`] is: it runs for a few
+    /// pieces a round.
+    #[inline(never)]
     fn count_down(&mut self, i: usize) {
         let round = u64::from(self.round);
         let rules = self.rules;
-        let piece = &mut self.pieces[i];
-        piece.revived = false;
-        if !piece.alive() {
-            piece.dead -= 1;
-            if piece.alive() {
-                self.respawn(i, None);
-                self.pieces[i].revived = true;
-            }
+        if self.pieces[i].respawn_round == round {
+            // Before this round's count-down: a cooldown restarted by `cd-reset` counts it.
+            self.respawn(i, None, round - 1);
+            self.pieces[i].revived_round = round;
         }
         let piece = &mut self.pieces[i];
-        piece.cooldown = piece.cooldown.saturating_sub(1);
-        piece.silence = piece.silence.saturating_sub(1);
-        piece.freeze = piece.freeze.saturating_sub(1);
         if piece.boosts.front() != Some(&round) {
             return;
         }
@@ -251,31 +323,32 @@ impl<'g, S: Sink> Arena<'g, S> {
     }
 
     /// Brings piece `i` back with its starting attributes, facing and position kept; `by` is the
-    /// viuganda caster.
-    pub(crate) fn respawn(&mut self, i: usize, by: Option<usize>) {
+    /// viuganda caster. The counters it resets start from round `now`.
+    pub(crate) fn respawn(&mut self, i: usize, by: Option<usize>, now: u64) {
         let spec = self.spec(i);
         let piece = &mut self.pieces[i];
-        piece.dead = 0;
+        piece.respawn_round = 0;
         piece.a = spec.a;
         piece.b = spec.b;
         piece.boosts.clear();
         if self.rules.cd_reset {
             // `cd-reset`: the skill restarts its cooldown of z at respawn, counted from this
             // round's count-down on.
-            piece.cooldown = u64::from(spec.cooldown);
+            piece.cooldown = Countdown::new(now, u64::from(spec.cooldown));
         }
         if !self.rules.keep_silence {
-            piece.silence = 0;
+            piece.silence = Countdown::new(now, 0);
         }
         if !self.rules.keep_freeze {
-            piece.freeze = 0;
+            piece.freeze = Countdown::new(now, 0);
         }
         let pos = piece.pos;
         self.sink.emit(self.round, || Event::Respawn { piece: i + 1, pos, by: by.map(|b| b + 1) });
     }
 
-    /// Step (2): a snapshot of piece `i`, kept only for pieces that can cast backward.
-    fn log(&mut self, i: usize) {
+    /// Step (2): a snapshot of piece `i` with its counters as they stand in round `now`, kept
+    /// only for pieces that can cast backward.
+    fn log(&mut self, i: usize, now: u64) {
         let piece = &self.pieces[i];
         if piece.keeps_history {
             self.history[i].push(Snapshot {
@@ -283,9 +356,9 @@ impl<'g, S: Sink> Arena<'g, S> {
                 dir: piece.dir,
                 a: piece.a,
                 b: piece.b,
-                dead: piece.dead,
-                freeze: piece.freeze,
-                silence: piece.silence,
+                dead: if piece.alive() { 0 } else { piece.respawn_round - now },
+                freeze: piece.freeze.left(now),
+                silence: piece.silence.left(now),
             });
         }
     }
@@ -307,15 +380,17 @@ impl<'g, S: Sink> Arena<'g, S> {
         let target = self.round.checked_sub(rounds).filter(|&h| h >= 1);
         let error = RunError::BackwardBeforeStart { round: self.round, piece: i + 1, rounds };
         let target = target.ok_or(error.clone())?;
-        let snapshot = *self.history[i].get(target as usize - 1).ok_or(error)?;
+        // The last snapshot is this round's.
+        let snapshot = self.history[i].back(rounds as usize).ok_or(error)?;
+        let now = u64::from(self.round);
         let piece = &mut self.pieces[i];
         piece.pos = snapshot.pos;
         piece.dir = snapshot.dir;
         piece.a = snapshot.a;
         piece.b = snapshot.b;
-        piece.dead = snapshot.dead;
-        piece.freeze = snapshot.freeze;
-        piece.silence = snapshot.silence;
+        piece.respawn_round = if snapshot.dead == 0 { 0 } else { now + snapshot.dead };
+        piece.freeze = Countdown::new(now, snapshot.freeze);
+        piece.silence = Countdown::new(now, snapshot.silence);
         let s = snapshot;
         self.sink.emit(self.round, || Event::Backward {
             piece: i + 1,
@@ -331,19 +406,52 @@ impl<'g, S: Sink> Arena<'g, S> {
     /// Step (3) for piece `i`: one step forward, or a turn-about when the edge or an obstacle is
     /// in the way (the turn takes the whole step).
     fn step(&mut self, i: usize) {
+        let now = u64::from(self.round);
         let piece = &self.pieces[i];
-        if !piece.alive() || piece.freeze > 0 || (self.rules.respawn_idle && piece.revived) {
+        let idle = self.rules.respawn_idle && piece.revived_round == now;
+        if !piece.alive() || piece.freeze.running(now) || idle {
             return;
         }
         let (from, dir) = (piece.pos, piece.dir);
         let to = from.step(dir);
-        if self.game.grid().is_blocked(to) {
-            let dir = dir.reversed();
-            self.pieces[i].dir = dir;
+        let blocked = self.game.grid().is_blocked(to);
+        // Which pieces are blocked is data that no branch predictor learns: both fields are
+        // chosen without a branch.
+        let piece = &mut self.pieces[i];
+        piece.pos = select_unpredictable(blocked, from, to);
+        piece.dir = select_unpredictable(blocked, dir.reversed(), dir);
+        if blocked {
+            let dir = piece.dir;
             self.sink.emit(self.round, || Event::Turn { piece: i + 1, dir, cause: "blocked" });
         } else {
-            self.pieces[i].pos = to;
             self.sink.emit(self.round, || Event::Move { piece: i + 1, from, to });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_keeps_the_last_rounds() {
+        let snapshot = |a| Snapshot {
+            pos: Pos::new(1, 1),
+            dir: Dir::Up,
+            a,
+            b: 0,
+            dead: 0,
+            freeze: 0,
+            silence: 0,
+        };
+        let mut history = History::new(3);
+        for round in 1..=8 {
+            history.push(snapshot(round));
+            for back in 0..5 {
+                let expected = (back < 3 && back < round).then(|| round - back);
+                assert_eq!(history.back(back as usize).map(|s| s.a), expected, "{round} {back}");
+            }
+        }
+        assert!(History::new(0).back(0).is_none());
     }
 }
