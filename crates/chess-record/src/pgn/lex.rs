@@ -14,38 +14,21 @@
 //! comment or variation left open at the end of the game, a `)` or `}` that closes nothing,
 //! variations nested deeper than [`MAX_DEPTH`], and any token but a comment after the result.
 
-use std::fmt;
 use std::ops::Range;
 
-use arbiter_scan::{Shown, is_space};
+use arbiter_scan::{Position, Shown, is_space};
 use pgn_reader::Nag;
 
 /// How deeply variations may nest: deeper nesting is a syntax error, so that no reader of the
 /// tokens needs more than this many saved positions.
 pub const MAX_DEPTH: usize = 255;
 
-/// A place in a PGN source: line and column, both from 1; the column counts characters, as the
-/// other input messages do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct At {
-    /// The line, from 1.
-    pub line: usize,
-    /// The character in the line, from 1.
-    pub column: usize,
-}
-
-impl fmt::Display for At {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.column)
-    }
-}
-
 /// Broken PGN syntax: where, what was expected there and what was found.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("expected {expected}, found {found}")]
 pub struct SyntaxError {
     /// Where the problem is.
-    pub at: At,
+    pub at: Position,
     /// What the syntax needs there.
     pub expected: &'static str,
     /// What stands there instead, as a message shows it.
@@ -80,7 +63,7 @@ pub(crate) struct Token<'a> {
     /// Its bytes in the game's text.
     pub(crate) span: Range<usize>,
     /// Where it starts.
-    pub(crate) at: At,
+    pub(crate) at: Position,
     /// How many variations it stands in (0 on the mainline).
     pub(crate) depth: usize,
 }
@@ -96,7 +79,7 @@ pub(crate) struct Lexer<'a> {
     counted: usize,
     counted_chars: usize,
     /// Where each open variation was opened: at most [`MAX_DEPTH`] entries.
-    opened: Vec<At>,
+    opened: Vec<Position>,
     movetext: bool,
     ended: bool,
     failed: bool,
@@ -119,7 +102,7 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn at(&mut self, pos: usize) -> At {
+    fn at(&mut self, pos: usize) -> Position {
         // Positions are never before the current line; `min` keeps the slice valid regardless.
         let line_start = self.line_start.min(pos);
         if self.counted < line_start || self.counted > pos {
@@ -128,7 +111,8 @@ impl<'a> Lexer<'a> {
         // Every character has exactly one byte that is not a UTF-8 continuation byte.
         let more = self.text[self.counted..pos].iter().filter(|&&b| b & 0xc0 != 0x80).count();
         (self.counted, self.counted_chars) = (pos, self.counted_chars + more);
-        At { line: self.line, column: self.counted_chars + 1 }
+        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Position { line: clamp(self.line), column: clamp(self.counted_chars + 1) }
     }
 
     /// Moves to `end`, counting the lines passed.
@@ -404,7 +388,7 @@ fn is_result(word: &[u8]) -> bool {
 mod tests {
     use super::*;
 
-    fn kinds(text: &str) -> Vec<Result<(Kind<'_>, usize, usize), String>> {
+    fn kinds(text: &str) -> Vec<Result<(Kind<'_>, u32, u32), String>> {
         Lexer::new(text.as_bytes(), 1)
             .map(|token| match token {
                 Ok(token) => Ok((token.kind, token.at.line, token.at.column)),

@@ -39,8 +39,9 @@ use crate::reading::read_move;
 use crate::record::Place;
 use crate::spelling::Dialect;
 
-pub use lex::{At, MAX_DEPTH, SyntaxError};
+pub use arbiter_scan::Position;
 pub(crate) use lex::{Kind, Lexer, Token};
+pub use lex::{MAX_DEPTH, SyntaxError};
 pub use split::{GameText, split_games};
 
 /// How strictly moves are checked.
@@ -59,7 +60,7 @@ pub struct PgnMove<'a> {
     /// The token (a glued move number left out).
     pub text: &'a [u8],
     /// Where it starts.
-    pub at: At,
+    pub at: Position,
 }
 
 /// One game as read from a PGN file, ready to be checked.
@@ -74,7 +75,7 @@ pub struct PgnGame<'a> {
     /// The `Black` tag, or `?`.
     pub black: String,
     /// The `FEN` tag and where it is, when the game does not start from the initial position.
-    pub fen: Option<(At, String)>,
+    pub fen: Option<(Position, String)>,
     /// The mainline's move tokens, in order.
     pub moves: Vec<PgnMove<'a>>,
     /// Broken syntax found in the game; the tags and moves before it are kept.
@@ -85,7 +86,7 @@ pub struct PgnGame<'a> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Located {
     /// Where the token starts.
-    pub at: At,
+    pub at: Position,
     /// What is wrong with it.
     pub mistake: Mistake,
 }
@@ -128,7 +129,7 @@ pub enum GameError {
     #[error("bad FEN tag: {message}")]
     Fen {
         /// Where the tag is.
-        at: At,
+        at: Position,
         /// What is wrong with it.
         message: String,
     },
@@ -136,7 +137,7 @@ pub enum GameError {
 
 impl GameError {
     /// Where the error is.
-    pub fn at(&self) -> At {
+    pub fn at(&self) -> Position {
         match self {
             GameError::Move(located) => located.at,
             GameError::Syntax(error) => error.at,
@@ -209,7 +210,7 @@ impl PgnGame<'_> {
 }
 
 /// The position a game starts from: the initial one, or its `FEN` tag's.
-fn start_position(fen: Option<&(At, String)>) -> Result<Chess, GameError> {
+fn start_position(fen: Option<&(Position, String)>) -> Result<Chess, GameError> {
     let Some((at, fen)) = fen else {
         return Ok(Chess::default());
     };
