@@ -18,7 +18,7 @@
 
 use std::fmt::{self, Write as _};
 
-use arbiter_scan::is_space;
+use arbiter_scan::Scanner;
 use shakmaty::{Chess, Color, Position};
 
 use crate::fault::{Fault, Mistake};
@@ -159,30 +159,9 @@ impl Place {
 pub(crate) const BOM: &str = "\u{feff}";
 
 /// The tokens of `text` (without a leading byte order mark), as slices of it.
-pub(crate) fn words(text: &str) -> Words<'_> {
-    Words { rest: text.strip_prefix(BOM).unwrap_or(text) }
-}
-
-/// Iterator over the whitespace-separated tokens of a text; see [`words`].
-pub(crate) struct Words<'a> {
-    rest: &'a str,
-}
-
-impl<'a> Iterator for Words<'a> {
-    type Item = &'a str;
-
-    fn next(&mut self) -> Option<&'a str> {
-        let bytes = self.rest.as_bytes();
-        let Some(start) = bytes.iter().position(|&b| !is_space(b)) else {
-            self.rest = "";
-            return None;
-        };
-        let len = bytes[start..].iter().position(|&b| is_space(b)).unwrap_or(bytes.len() - start);
-        // Both cuts are at ASCII bytes, hence at character boundaries.
-        let token = &self.rest[start..start + len];
-        self.rest = &self.rest[start + len..];
-        Some(token)
-    }
+pub(crate) fn words(text: &str) -> impl Iterator<Item = &str> {
+    let mut scanner = Scanner::new(text.strip_prefix(BOM).unwrap_or(text));
+    std::iter::from_fn(move || scanner.next_token().map(|token| token.text))
 }
 
 /// Whether `token` is exactly `{number}.`: no leading zeros, no other text.
