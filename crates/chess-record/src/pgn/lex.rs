@@ -19,6 +19,8 @@ use std::ops::Range;
 use arbiter_scan::{Position, Shown, is_space};
 use pgn_reader::Nag;
 
+use super::split::line_end;
+
 /// How deeply variations may nest: deeper nesting is a syntax error, so that no reader of the
 /// tokens needs more than this many saved positions.
 pub const MAX_DEPTH: usize = 255;
@@ -126,10 +128,6 @@ impl<'a> Lexer<'a> {
         self.pos = end;
     }
 
-    fn line_end(&self, from: usize) -> usize {
-        self.text[from..].iter().position(|&b| b == b'\n').map_or(self.text.len(), |i| from + i)
-    }
-
     /// What stands at `pos`, for a message: a word, the end of the line or of the game.
     fn found(&self, pos: usize) -> String {
         match self.text.get(pos) {
@@ -179,11 +177,11 @@ impl<'a> Lexer<'a> {
                 }
                 byte if is_space(byte) => self.pos += 1,
                 b'%' if start == self.line_start => {
-                    let end = self.line_end(start);
+                    let end = line_end(self.text, start);
                     return Ok(Some(self.token(Kind::Comment, start, end)));
                 }
                 b';' => {
-                    let end = self.line_end(start);
+                    let end = line_end(self.text, start);
                     return Ok(Some(self.token(Kind::Comment, start, end)));
                 }
                 b'{' => {

@@ -18,6 +18,8 @@
 
 use arbiter_scan::is_space;
 
+use crate::record::BOM;
+
 /// The text of one game in a PGN source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameText<'a> {
@@ -33,7 +35,7 @@ pub struct GameText<'a> {
 
 /// Cuts `text` into games (see the module documentation for where).
 pub fn split_games(text: &[u8]) -> Vec<GameText<'_>> {
-    let first = if text.starts_with(b"\xef\xbb\xbf") { 3 } else { 0 };
+    let first = if text.starts_with(BOM.as_bytes()) { BOM.len() } else { 0 };
     let mut games = Vec::new();
     let (mut start, mut start_line) = (first, 1);
     let mut has_movetext = false;
@@ -106,7 +108,7 @@ fn push_game<'a>(
 }
 
 /// The index of the next `\n` at or after `from`, or the length of `text`.
-fn line_end(text: &[u8], from: usize) -> usize {
+pub(crate) fn line_end(text: &[u8], from: usize) -> usize {
     text[from..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| from + i)
 }
 
