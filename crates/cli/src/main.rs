@@ -5,6 +5,8 @@ mod arena;
 mod chess;
 mod duck;
 mod input;
+mod records;
+mod report;
 
 use std::process::ExitCode;
 
@@ -45,7 +47,7 @@ fn main() -> ExitCode {
         Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
         Err(CliError::Findings) => ExitCode::from(1),
         Err(error) => {
-            eprintln!("{error}");
+            report::write_line(&error);
             ExitCode::from(2)
         }
     }
