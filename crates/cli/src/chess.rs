@@ -6,12 +6,13 @@ use std::path::{Path, PathBuf};
 
 use arbiter_chess_record::fix::{fix_pgn, fix_record, looks_like_pgn};
 use arbiter_chess_record::pgn::{GameError, GameReport, Located, Mode, split_games};
-use arbiter_chess_record::{Dialect, Mistake, Shown, Verdict, check_record};
+use arbiter_chess_record::{Dialect, Mistake, Shown};
 use arbiter_scan::position_at;
 use rayon::prelude::*;
 use serde_json::json;
 
 use crate::input::{CliError, FileArg, Input, warn};
+use crate::records::Answers;
 
 /// Arguments of `arbiter chess`.
 #[derive(Debug, clap::Args)]
@@ -28,6 +29,9 @@ pub struct Args {
     /// Check every line as a record of its own, one answer per line, on all cores.
     #[arg(long)]
     each_line: bool,
+    /// One JSON object per record on stdout instead of `Yes` / `No`.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -70,46 +74,16 @@ pub fn run(args: Args) -> Result<(), CliError> {
     match args.command {
         Some(Command::Pgn(pgn)) => run_pgn(pgn),
         Some(Command::Fix(fix)) => run_fix(fix),
-        None if args.each_line => run_lines(&args.input, args.explain),
-        None => run_record(&args.input, args.explain),
+        None if args.each_line => {
+            crate::records::run_lines(&args.input, Answers::new(args.explain, args.json))
+        }
+        None => crate::records::run_record(&args.input, Answers::new(args.explain, args.json)),
     }
-}
-
-/// The official judge: the whole input is one record; `Yes` or `No` on stdout.
-fn run_record(file: &FileArg, explain: bool) -> Result<(), CliError> {
-    let input = Input::read(file.file.as_deref())?;
-    let verdict = check_record(input.text());
-    if let (true, Verdict::No(mistake)) = (explain, &verdict) {
-        eprintln!("{}:{}", input.name, located(input.text(), mistake));
-    }
-    let mut stdout = io::stdout().lock();
-    writeln!(stdout, "{verdict}")?;
-    stdout.flush()?;
-    Ok(())
 }
 
 /// `LINE:COL: mistake`, the position of the token in `text`.
 fn located(text: &str, mistake: &Mistake) -> String {
     format!("{}: {mistake}", position_at(text, mistake.offset.unwrap_or(0)))
-}
-
-/// One record per line, checked in parallel, answers in input order.
-fn run_lines(file: &FileArg, explain: bool) -> Result<(), CliError> {
-    let input = Input::read(file.file.as_deref())?;
-    let lines: Vec<&str> = input.text().lines().collect();
-    let verdicts: Vec<Verdict> = lines.par_iter().map(|line| check_record(line)).collect();
-    let mut out = BufWriter::new(io::stdout().lock());
-    for (number, verdict) in verdicts.iter().enumerate() {
-        if let (true, Verdict::No(mistake)) = (explain, verdict) {
-            // Each record is one line: its line number is its place in the file.
-            let column = position_at(lines[number], mistake.offset.unwrap_or(0)).column;
-            out.flush()?;
-            eprintln!("{}:{}:{column}: {mistake}", input.name, number + 1);
-        }
-        out.write_all(if verdict.is_yes() { b"Yes\n" } else { b"No\n" })?;
-    }
-    out.flush()?;
-    Ok(())
 }
 
 /// Games are read and checked in parallel, this many at a time, and reported in order.
