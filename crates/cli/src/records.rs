@@ -303,18 +303,19 @@ pub fn run_lines(file: &FileArg, answers: Answers) -> Result<(), CliError> {
             Next::Long => {
                 let mut one = OneLine { lines: &mut lines, done: false };
                 let mut scanner = Scanner::from_reader(&mut one);
-                let checked = check_stream(&mut scanner);
-                drop(scanner);
-                // What is left of the line after its first mistake is not read.
-                io::copy(&mut one, &mut io::sink()).map_err(read_error)?;
-                lines.searched = lines.start;
-                lines.line += 1;
-                let (verdict, at) = checked.map_err(|mut error| {
+                let (verdict, at) = check_stream(&mut scanner).map_err(|mut error| {
                     error.position.line = clamp(first);
                     input.error(error)
                 })?;
+                drop(scanner);
                 let at = Position { line: clamp(first), column: at.column };
                 answers.write(&mut report, Some(first), &verdict, || at)?;
+                // The answer goes out before the rest of the line (after its first mistake)
+                // is skipped, which takes as long as the line goes on.
+                report.flush()?;
+                io::copy(&mut one, &mut io::sink()).map_err(read_error)?;
+                lines.searched = lines.start;
+                lines.line += 1;
             }
         }
         // Out before the next batch is read, which may wait for input.

@@ -28,3 +28,15 @@ pub fn run(args: &[&str], stdin: &[u8]) -> Output {
     writer.join().expect("the input is written");
     output
 }
+
+/// Starts `arbiter ARGS` with pipes for all three streams.
+pub fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbiter runs")
+}
