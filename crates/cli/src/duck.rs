@@ -80,6 +80,13 @@ struct Extras {
     board: Option<bool>,
 }
 
+impl Extras {
+    /// Whether anything but the official lines is asked for.
+    fn any(self) -> bool {
+        self.json || self.explain || self.board.is_some()
+    }
+}
+
 /// Runs `arbiter duck`.
 pub fn run(args: Args) -> Result<(), CliError> {
     match args.command {
@@ -138,10 +145,14 @@ fn perft(args: PerftArgs) -> Result<(), CliError> {
 struct Writer<'r> {
     official: Official<&'r mut Report>,
     extras: Extras,
+    /// Whether the input is a regular file, whose reads never wait for a writer.
+    regular: bool,
 }
 
-impl Listener for Writer<'_> {
-    fn ruling(&mut self, ruling: &Ruling<'_>) -> io::Result<()> {
+impl Writer<'_> {
+    /// Writes a ruling with what the extras ask for.
+    #[inline(never)]
+    fn ruling_with_extras(&mut self, ruling: &Ruling<'_>) -> io::Result<()> {
         if self.extras.json {
             let line = self.official.pending();
             serde_json::to_writer(&mut *line, &ruling.report())?;
@@ -173,9 +184,25 @@ impl Listener for Writer<'_> {
         }
         Ok(())
     }
+}
+
+impl Listener for Writer<'_> {
+    #[inline]
+    fn ruling(&mut self, ruling: &Ruling<'_>) -> io::Result<()> {
+        // The official judge, in the loop; everything else out of it.
+        if !self.extras.any() {
+            return self.official.ruling(ruling);
+        }
+        self.ruling_with_extras(ruling)
+    }
 
     fn flush(&mut self) -> io::Result<()> {
         self.official.flush()
+    }
+
+    fn waiting(&mut self) -> io::Result<()> {
+        // Nobody waits for the answers to write more of a file: they go out in large chunks.
+        if self.regular { Ok(()) } else { self.flush() }
     }
 }
 
@@ -187,7 +214,8 @@ fn judge_file(file: FileArg, extras: Extras) -> Result<(), CliError> {
         Ok(commands) => commands,
         Err(error) => return Err(input.error(error)),
     };
-    let mut writer = Writer { official: Official::new(&mut report), extras };
+    let regular = input.file.metadata().is_ok_and(|meta| meta.is_file());
+    let mut writer = Writer { official: Official::new(&mut report), extras, regular };
     let result = judge::judge(commands, &mut writer);
     drop(writer);
     match result {

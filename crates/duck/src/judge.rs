@@ -269,9 +269,14 @@ pub trait Listener {
     /// Takes the ruling of one command.
     fn ruling(&mut self, ruling: &Ruling<'_>) -> io::Result<()>;
 
-    /// Writes out everything held back: the judge is about to read input that may not have
-    /// arrived yet, or has finished.
+    /// Writes out everything held back: the judge has finished (or stopped at an error).
     fn flush(&mut self) -> io::Result<()>;
+
+    /// The judge is about to read input that may not have arrived yet: what was held back
+    /// should be written out now, so that whoever sends the input sees every answer so far.
+    fn waiting(&mut self) -> io::Result<()> {
+        self.flush()
+    }
 }
 
 /// Output is built in a buffer of about this size and handed to the writer when it fills.
@@ -320,7 +325,8 @@ impl<W: Write> Official<W> {
 }
 
 impl<W: Write> Listener for Official<W> {
-    #[inline]
+    // In the judge's loop, where the outcome can stay in registers.
+    #[inline(always)]
     fn ruling(&mut self, ruling: &Ruling<'_>) -> io::Result<()> {
         match &ruling.outcome {
             Ok(played) => played.write_line(&mut self.buf),
@@ -394,8 +400,8 @@ pub fn explain(
     judge(Commands::new(input)?, &mut Annotated { official: Official::new(out), options })
 }
 
-/// Judges every command, handing each ruling to `listener`; flushes it before any read that may
-/// wait for input and at the end, error or not.
+/// Judges every command, handing each ruling to `listener`; tells it before any read that may
+/// wait for input, and flushes it at the end, error or not.
 pub fn judge<S: Source>(
     mut commands: Commands<'_, S>,
     listener: &mut impl Listener,
@@ -409,7 +415,7 @@ pub fn judge<S: Source>(
             Some(command) => command,
             None => {
                 if commands.may_wait() {
-                    listener.flush()?;
+                    listener.waiting()?;
                 }
                 match commands.next_slow() {
                     Ok(command) => command,
