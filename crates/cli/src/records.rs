@@ -283,7 +283,11 @@ pub fn run_lines(file: &FileArg, answers: Answers) -> Result<(), CliError> {
                     .par_iter()
                     .map(|&line| {
                         let line = line.strip_suffix(b"\r").unwrap_or(line);
-                        let text = String::from_utf8_lossy(line);
+                        // Valid text is checked in place; other bytes become U+FFFD.
+                        let text = match std::str::from_utf8(line) {
+                            Ok(text) => std::borrow::Cow::Borrowed(text),
+                            Err(_) => String::from_utf8_lossy(line),
+                        };
                         let verdict = check_record(&text);
                         let column = match &verdict {
                             Verdict::No(mistake) => {
