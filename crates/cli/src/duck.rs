@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use arbiter_duck::judge::{self, ExplainOptions, JudgeError, Summary};
-use arbiter_duck::{Game, moves};
+use arbiter_duck::{Position, perft};
 use clap::Subcommand;
 
 use crate::input::{self, CliError, FileArg, Input};
@@ -85,22 +85,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
 /// stderr.
 fn perft(args: PerftArgs) -> Result<(), CliError> {
     let start = Instant::now();
-    let game = Game::new();
     let mut out = io::stdout().lock();
-    let nodes = if args.divide && args.depth > 0 {
-        let mut total = 0;
-        for mv in game.legal_moves() {
-            let mut child = game.clone();
-            if child.play(mv.from, mv.to).is_ok() {
-                let nodes = moves::perft(&child, args.depth - 1);
-                writeln!(out, "{mv}: {nodes}")?;
-                total += nodes;
-            }
+    let mut written = Ok(());
+    let nodes = perft::divide(&Position::new(), args.depth, |mv, nodes| {
+        if args.divide && written.is_ok() {
+            written = writeln!(out, "{mv}: {nodes}");
         }
-        total
-    } else {
-        moves::perft(&game, args.depth)
-    };
+    });
+    written?;
     writeln!(out, "{nodes}")?;
     out.flush()?;
     let seconds = start.elapsed().as_secs_f64();

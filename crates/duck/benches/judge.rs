@@ -6,13 +6,13 @@
 use std::hint::black_box;
 use std::io;
 
-use arbiter_duck::{Game, generate, judge, moves::perft};
+use arbiter_duck::{Position, bench_input, judge, perft::perft};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 const COMMANDS: usize = 1_000_000;
 
 fn judge_long_game(c: &mut Criterion) {
-    let input = generate::long_game(COMMANDS, 2019);
+    let input = bench_input::long_game(COMMANDS, 2019);
     let mut group = c.benchmark_group("judge");
     group.throughput(Throughput::Elements(COMMANDS as u64));
     group.sample_size(20);
@@ -30,10 +30,10 @@ fn judge_long_game(c: &mut Criterion) {
 }
 
 fn perft_3(c: &mut Criterion) {
-    let game = Game::new();
+    let start = Position::new();
     let mut group = c.benchmark_group("perft");
-    group.throughput(Throughput::Elements(perft(&game, 3)));
-    group.bench_function("depth 3 from the start", |b| b.iter(|| perft(black_box(&game), 3)));
+    group.throughput(Throughput::Elements(perft(&start, 3)));
+    group.bench_function("depth 3 from the start", |b| b.iter(|| perft(black_box(&start), 3)));
     group.finish();
 }
 
