@@ -28,17 +28,25 @@ pub struct Board {
     key: u64,
 }
 
-/// Red's back row, column 0 to 8; blue's mirrors it on row 9.
-const BACK_ROW: [Role; 9] = [
-    Role::Car,
-    Role::Horse,
-    Role::Elephant,
-    Role::Guard,
-    Role::Captain,
-    Role::Guard,
-    Role::Elephant,
-    Role::Horse,
-    Role::Car,
+/// Red's pieces at the start, as (row, column, role); blue's mirror them across the middle
+/// (row 9 − row, same column).
+pub const RED_START: [(u8, u8, Role); 16] = [
+    (0, 0, Role::Car),
+    (0, 1, Role::Horse),
+    (0, 2, Role::Elephant),
+    (0, 3, Role::Guard),
+    (0, 4, Role::Captain),
+    (0, 5, Role::Guard),
+    (0, 6, Role::Elephant),
+    (0, 7, Role::Horse),
+    (0, 8, Role::Car),
+    (2, 0, Role::Duck),
+    (2, 8, Role::Duck),
+    (3, 0, Role::Soldier),
+    (3, 2, Role::Soldier),
+    (3, 4, Role::Soldier),
+    (3, 6, Role::Soldier),
+    (3, 8, Role::Soldier),
 ];
 
 impl Board {
@@ -55,19 +63,11 @@ impl Board {
     /// The official starting position (`seeds/figures/duck-initial-board.png`).
     pub fn initial() -> Board {
         let mut board = Board::empty();
-        for (color, back, ducks, soldiers) in [(Color::Red, 0, 2, 3), (Color::Blue, 9, 7, 6)] {
-            let mut put = |row, col, role| {
+        for (row, col, role) in RED_START {
+            for (color, row) in [(Color::Red, row), (Color::Blue, Square::ROWS - 1 - row)] {
                 if let Some(sq) = Square::new(row, col) {
                     board.put(sq, Piece::new(color, role));
                 }
-            };
-            for (col, role) in (0..).zip(BACK_ROW) {
-                put(back, col, role);
-            }
-            put(ducks, 0, Role::Duck);
-            put(ducks, 8, Role::Duck);
-            for col in (0..9).step_by(2) {
-                put(soldiers, col, Role::Soldier);
             }
         }
         board

@@ -37,6 +37,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::board::RED_START;
 use crate::fen::{Fen, ParseFenError};
 use crate::move_list::MoveList;
 use crate::{Bitboard, Board, Color, Move, Piece, Role, Square, movement, zobrist};
@@ -109,48 +110,13 @@ pub struct Position {
 /// How many pieces of each role a side starts with, in the official order of roles.
 pub const START_COUNTS: [u32; 7] = {
     let mut counts = [0; 7];
-    let board = initial_squares();
     let mut i = 0;
-    while i < board.len() {
-        let (color, role) = board[i];
-        if matches!(color, Color::Red) {
-            counts[role.index()] += 1;
-        }
+    while i < RED_START.len() {
+        counts[RED_START[i].2.index()] += 1;
         i += 1;
     }
     counts
 };
-
-/// The official starting position, red's pieces then blue's, as (side, role) per piece; the
-/// squares are in [`Board::initial`].
-const fn initial_squares() -> [(Color, Role); 32] {
-    const RED: [Role; 16] = [
-        Role::Car,
-        Role::Horse,
-        Role::Elephant,
-        Role::Guard,
-        Role::Captain,
-        Role::Guard,
-        Role::Elephant,
-        Role::Horse,
-        Role::Car,
-        Role::Duck,
-        Role::Duck,
-        Role::Soldier,
-        Role::Soldier,
-        Role::Soldier,
-        Role::Soldier,
-        Role::Soldier,
-    ];
-    let mut all = [(Color::Red, Role::Car); 32];
-    let mut i = 0;
-    while i < 16 {
-        all[i] = (Color::Red, RED[i]);
-        all[16 + i] = (Color::Blue, RED[i]);
-        i += 1;
-    }
-    all
-}
 
 impl Default for Position {
     fn default() -> Position {
