@@ -1,5 +1,5 @@
 //! Moves and their two notations: the official command `x1 y1 x2 y2` and fairy-stockfish's
-//! square notation `e1e2` (see [`UciMove`](crate::UciMove)).
+//! square notation `e1e2` (see [`UciMove`]).
 //!
 //! ```
 //! use arbiter_duck::{Move, Square};

@@ -257,7 +257,7 @@ impl Position {
     pub(crate) fn make_piece(&mut self, mv: Move, piece: Piece) -> Undo {
         let captured = self.board.move_piece(mv.from, mv.to, piece);
         let undo = Undo { captured, halfmoves: self.halfmoves };
-        self.halfmoves = if captured.is_some() { 0 } else { self.halfmoves + 1 };
+        self.halfmoves = if captured.is_some() { 0 } else { self.halfmoves.saturating_add(1) };
         self.pass_turn();
         undo
     }
@@ -283,7 +283,7 @@ impl Position {
     #[inline]
     pub fn make_null(&mut self) -> Undo {
         let undo = Undo { captured: None, halfmoves: self.halfmoves };
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         self.pass_turn();
         undo
     }
@@ -295,10 +295,12 @@ impl Position {
         self.halfmoves = undo.halfmoves;
     }
 
+    // The move number wraps rather than overflows (a FEN may start it anywhere), so that unmake
+    // restores it exactly.
     #[inline]
     fn pass_turn(&mut self) {
         if self.turn == Color::Blue {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.wrapping_add(1);
         }
         self.turn = !self.turn;
     }
@@ -307,7 +309,7 @@ impl Position {
     fn take_back_turn(&mut self) {
         self.turn = !self.turn;
         if self.turn == Color::Blue {
-            self.fullmoves -= 1;
+            self.fullmoves = self.fullmoves.wrapping_sub(1);
         }
     }
 
@@ -449,6 +451,22 @@ mod tests {
         let error = Position::from_board(board, Color::Red).unwrap_err();
         assert_eq!(error, PositionError::TooMany { piece: captain(Color::Blue), count: 2, max: 1 });
         assert_eq!(error.to_string(), "2 blue captains, more than the 1 a side starts with");
+    }
+
+    #[test]
+    fn counters_at_their_limits_neither_overflow_nor_drift() {
+        let fen = "4c4/9/9/9/9/9/9/9/9/4C4 b - - 4294967295 4294967295";
+        let start: Position = fen.parse().unwrap();
+        let mut position = start.clone();
+        let plain: Position = "4c4/9/9/9/9/9/9/9/9/4C4 b".parse().unwrap();
+        assert_eq!(crate::perft::perft(&position, 3), crate::perft::perft(&plain, 3));
+        let mv = position.moves()[0];
+        let undo = position.make(mv);
+        assert_eq!((position.halfmoves(), position.fullmoves()), (u32::MAX, 0));
+        let null = position.make_null();
+        position.unmake_null(null);
+        position.unmake(mv, undo);
+        assert_eq!(position, start);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Zobrist keys: a 64-bit hash of a position, kept up to date as pieces move.
 //!
 //! A position's key is the exclusive or of one random number per piece on its square, and of
-//! [`BLUE_TO_MOVE`] when blue moves next. The [`Board`](crate::Board) updates its part in the
+//! [`BLUE_TO_MOVE`] when blue moves next. The [`Board`] updates its part in the
 //! three mutators that put, remove and move pieces, and nowhere else; the side to move is added by
 //! [`Position::key`](crate::Position::key).
 //!
