@@ -395,6 +395,23 @@ static LEAP_GROUPS: [[LeapGroups; Square::COUNT]; 7] = {
     table
 };
 
+/// The most groups of leaps the role has on any square.
+static MAX_GROUPS: [usize; 7] = {
+    let mut most = [0; 7];
+    let mut r = 0;
+    while r < 7 {
+        let mut s = 0;
+        while s < Square::COUNT {
+            if LEAP_GROUPS[r][s].len as usize > most[r] {
+                most[r] = LEAP_GROUPS[r][s].len as usize;
+            }
+            s += 1;
+        }
+        r += 1;
+    }
+    most
+};
+
 /// Whether some leap of the role can be blocked, per role: the others' targets are a table
 /// lookup.
 static BLOCKABLE: [bool; 7] = {
@@ -431,13 +448,14 @@ pub fn targets(role: Role, from: Square, occupied: Bitboard) -> Bitboard {
     if !BLOCKABLE[role.index()] {
         return groups.targets[0];
     }
-    let mut reached = Bitboard::EMPTY;
-    for g in 0..groups.len as usize {
-        if !groups.blockers[g].intersects(occupied) {
-            reached |= groups.targets[g];
-        }
+    // Always the role's largest number of groups (missing ones are empty and add nothing), and
+    // a mask rather than a branch: whether a leg is free is a coin toss to the branch predictor.
+    let mut reached = 0;
+    for g in 0..MAX_GROUPS[role.index()] {
+        let clear = u128::from(!groups.blockers[g].intersects(occupied));
+        reached |= groups.targets[g].0 & clear.wrapping_neg();
     }
-    reached
+    Bitboard(reached)
 }
 
 /// The squares from which `role` could reach `to` on an empty board.
