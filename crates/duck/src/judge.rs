@@ -406,7 +406,7 @@ pub fn judge<S: Source>(
     mut commands: Commands<'_, S>,
     listener: &mut impl Listener,
 ) -> Result<Summary, JudgeError> {
-    let mut game = Game::new();
+    let mut game = Game::new().without_history();
     let result = loop {
         if commands.done() {
             break Ok(());
