@@ -100,6 +100,7 @@ impl RecordCheck {
 
     /// Checks the next token, which stands at byte `offset` of the record; returns whether the
     /// record is still right (after its first mistake, every token is ignored).
+    #[inline]
     pub fn push(&mut self, token: &str, offset: usize) -> bool {
         if self.mistake.is_some() {
             return false;

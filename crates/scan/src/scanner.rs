@@ -72,11 +72,35 @@ impl<'a> Scanner<'a, Text<'a>> {
     }
 
     /// The next token, or `None` at the end of the input; it borrows the text, not the scanner.
-    #[inline]
+    #[inline(always)]
     pub fn next_token(&mut self) -> Option<Token<'a>> {
-        let (start, end) = self.take()?;
         let text = self.source.0;
+        let bytes = text.as_bytes();
+        // The whole text is at hand: a tight loop, inlined where records are checked, with the
+        // general path for the rare token too long to return whole.
+        let mut end = self.pos;
+        while end < bytes.len() && is_space(bytes[end]) {
+            end += 1;
+        }
+        let start = end;
+        while end < bytes.len() && !is_space(bytes[end]) {
+            end += 1;
+        }
+        if end - start > MAX_TOKEN_BYTES || self.skip_rest {
+            return self.next_long_token();
+        }
+        self.pos = end;
+        if start == end {
+            return None;
+        }
+        self.last = (start, end);
         Some(Token { text: &text[start..end], offset: start })
+    }
+
+    #[cold]
+    fn next_long_token(&mut self) -> Option<Token<'a>> {
+        let (start, end) = self.take()?;
+        Some(Token { text: &self.source.0[start..end], offset: start })
     }
 
     /// The next token, which must exist.
