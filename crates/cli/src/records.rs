@@ -30,6 +30,11 @@ impl Answers {
         Answers { explain, json }
     }
 
+    /// Whether the place of a mistake is written.
+    fn placed(self) -> bool {
+        self.explain || self.json
+    }
+
     /// Writes the answer for the record on line `line` (`None` for a whole input): `Yes`, `No`
     /// or its JSON object on stdout, and with `--explain` the mistake on stderr at `place`.
     fn write(
@@ -40,7 +45,7 @@ impl Answers {
         place: impl FnOnce() -> Position,
     ) -> io::Result<()> {
         let mistake = match verdict {
-            Verdict::No(mistake) if self.explain || self.json => Some((mistake, place())),
+            Verdict::No(mistake) if self.placed() => Some((mistake, place())),
             _ => None,
         };
         if self.json {
@@ -289,11 +294,12 @@ pub fn run_lines(file: &FileArg, answers: Answers) -> Result<(), CliError> {
                             Err(_) => String::from_utf8_lossy(line),
                         };
                         let verdict = check_record(&text);
+                        // A mistake is placed only when its place is written.
                         let column = match &verdict {
-                            Verdict::No(mistake) => {
+                            Verdict::No(mistake) if answers.placed() => {
                                 position_at(&text, mistake.offset.unwrap_or(0)).column
                             }
-                            Verdict::Yes { .. } => 1,
+                            _ => 1,
                         };
                         (verdict, column)
                     })
