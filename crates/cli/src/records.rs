@@ -154,10 +154,16 @@ pub fn run_record(file: &FileArg, answers: Answers) -> Result<(), CliError> {
 /// Lines are checked in batches of at most this many bytes, each on all cores.
 const BATCH: usize = 1 << 20;
 
+/// Bytes asked of the reader at a time beyond a batch.
+const CHUNK: usize = 1 << 16;
+
 /// The lines of an input, read in batches.
 struct Lines<R> {
     reader: R,
+    /// The buffer, zeroed once, never again: a pipe may give a few bytes per read.
     buf: Vec<u8>,
+    /// Bytes of `buf` read.
+    filled: usize,
     /// Bytes of `buf` already handed out.
     start: usize,
     /// How far `buf` has been searched for a line break.
@@ -179,52 +185,67 @@ enum Next<'a> {
 
 impl<R: Read> Lines<R> {
     fn new(reader: R) -> Lines<R> {
-        Lines { reader, buf: Vec::new(), start: 0, searched: 0, exhausted: false, line: 0 }
+        Lines {
+            reader,
+            buf: Vec::new(),
+            filled: 0,
+            start: 0,
+            searched: 0,
+            exhausted: false,
+            line: 0,
+        }
     }
 
-    /// Reads once into the buffer; returns the number of bytes read.
+    /// Reads once into the buffer; returns the number of bytes read. A file fills a batch in one
+    /// read; a pipe gives what it holds.
     fn read(&mut self) -> io::Result<usize> {
-        let len = self.buf.len();
-        // A file fills a batch in one read; a pipe gives what it holds.
-        self.buf.resize(BATCH.max(len + (1 << 16)), 0);
+        let want = BATCH.saturating_sub(self.filled).max(CHUNK);
+        if self.buf.len() < self.filled + want {
+            self.buf.resize(self.filled + want, 0);
+        }
         let read = loop {
-            match self.reader.read(&mut self.buf[len..]) {
+            match self.reader.read(&mut self.buf[self.filled..self.filled + want]) {
                 Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-                result => break result,
+                result => break result?.min(want),
             }
         };
-        self.buf.truncate(len + *read.as_ref().unwrap_or(&0));
-        let read = read?;
+        self.filled += read;
         if read == 0 {
             self.exhausted = true;
         }
         Ok(read)
     }
 
+    /// Forgets the first `count` bytes.
+    fn drop_front(&mut self, count: usize) {
+        self.buf.copy_within(count..self.filled, 0);
+        self.filled -= count;
+        self.start -= count.min(self.start);
+        self.searched -= count.min(self.searched);
+    }
+
     /// The next batch of whole lines, reading until one line is whole, the batch is full or the
     /// input ends.
     fn next(&mut self) -> io::Result<Next<'_>> {
-        self.buf.drain(..self.start);
-        self.searched -= self.start;
-        self.start = 0;
-        let at_start = self.line == 0 && self.buf.is_empty();
+        self.drop_front(self.start);
+        let at_start = self.line == 0 && self.filled == 0;
         loop {
-            if let Some(last) = self.buf[self.searched..].iter().rposition(|&b| b == b'\n') {
+            let unsearched = &self.buf[self.searched..self.filled];
+            if let Some(last) = unsearched.iter().rposition(|&b| b == b'\n') {
                 self.searched += last + 1;
                 break;
             }
-            self.searched = self.buf.len();
-            if self.exhausted || self.buf.len() >= BATCH {
+            self.searched = self.filled;
+            if self.exhausted || self.filled >= BATCH {
                 break;
             }
             self.read()?;
         }
-        if at_start && self.buf.starts_with(BOM) {
-            self.buf.drain(..BOM.len());
-            self.searched -= BOM.len();
+        if at_start && self.buf[..self.filled].starts_with(BOM) {
+            self.drop_front(BOM.len());
         }
-        let end = if self.exhausted && self.searched == self.buf.len() {
-            self.buf.len()
+        let end = if self.exhausted && self.searched == self.filled {
+            self.filled
         } else {
             self.buf[..self.searched].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
         };
@@ -232,7 +253,7 @@ impl<R: Read> Lines<R> {
             self.start = end;
             return Ok(Next::Lines(&self.buf[..end]));
         }
-        Ok(if self.buf.is_empty() { Next::End } else { Next::Long })
+        Ok(if self.filled == 0 { Next::End } else { Next::Long })
     }
 }
 
@@ -250,15 +271,16 @@ impl<R: Read> Read for OneLine<'_, R> {
             return Ok(0);
         }
         let lines = &mut *self.lines;
-        if lines.start == lines.buf.len() {
-            lines.buf.clear();
+        if lines.start == lines.filled {
+            lines.filled = 0;
             lines.start = 0;
+            lines.searched = 0;
             if lines.exhausted || lines.read()? == 0 {
                 self.done = true;
                 return Ok(0);
             }
         }
-        let available = &lines.buf[lines.start..];
+        let available = &lines.buf[lines.start..lines.filled];
         let (len, whole) = match available.iter().position(|&b| b == b'\n') {
             Some(at) => (at + 1, true),
             None => (available.len(), false),

@@ -233,3 +233,28 @@ fn a_file_truncated_while_it_is_read_is_not_fatal() {
     assert_eq!(status.code(), Some(2), "{status}");
     assert!(rest.lines().all(|l| l == "Invalid command"));
 }
+
+#[test]
+fn input_arriving_a_byte_at_a_time_is_read_like_a_file() {
+    // A pipe fed one byte per write: each read returns one byte.
+    let cases: [(&[&str], &str, &str); 3] = [
+        (&["duck"], "\u{feff}2\n0 3 1 4\n9 4 8 4\n", "red guard;NA;no;no\nblue captain;NA;no;no\n"),
+        (&["chess", "--each-line"], "\u{feff}1. e4 e5\r\n\n1. e4+\n1. d4", "Yes\nYes\nNo\nYes\n"),
+        (&["arena"], "1\n1 2 1 1\n0 0\n1 1 1 1 0 3 1 1 1 toolihai\n", "1 2\n"),
+    ];
+    for (args, input, expected) in cases {
+        let mut child = common::spawn(args);
+        let mut stdin = child.stdin.take().expect("stdin");
+        let bytes = input.as_bytes().to_vec();
+        let writer = std::thread::spawn(move || {
+            for byte in bytes {
+                stdin.write_all(&[byte]).expect("a byte written");
+                stdin.flush().expect("flushed");
+            }
+        });
+        let output = child.wait_with_output().expect("arbiter ends");
+        writer.join().expect("written");
+        assert_eq!(text(&output.stdout), expected, "{args:?}: {}", text(&output.stderr));
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+    }
+}

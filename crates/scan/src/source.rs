@@ -56,9 +56,13 @@ pub(crate) const CHUNK_BYTES: usize = 1 << 16;
 #[derive(Debug)]
 pub struct Stream<R> {
     reader: R,
-    /// Bytes read and not dropped; `buf[..valid]` is whole UTF-8 characters, the rest (at most
-    /// three bytes) the start of a character whose other bytes have not arrived yet.
+    /// The buffer, zeroed once when it grows, never again: a pipe may deliver a few bytes per
+    /// read, and each read must not cost a chunk's worth of work.
     buf: Vec<u8>,
+    /// Bytes of `buf` read and not dropped.
+    filled: usize,
+    /// `buf[..valid]` is whole UTF-8 characters; the rest of what is filled (at most three
+    /// bytes) is the start of a character whose other bytes have not arrived yet.
     valid: usize,
     exhausted: bool,
     error: Option<io::Error>,
@@ -67,24 +71,26 @@ pub struct Stream<R> {
 impl<R: Read> Stream<R> {
     /// A stream that has read nothing yet.
     pub(crate) fn new(reader: R) -> Stream<R> {
-        Stream { reader, buf: Vec::new(), valid: 0, exhausted: false, error: None }
+        Stream { reader, buf: Vec::new(), filled: 0, valid: 0, exhausted: false, error: None }
     }
 
     /// Reads once (retrying when interrupted); returns the number of bytes added.
     fn read_chunk(&mut self) -> usize {
-        let start = self.buf.len();
-        self.buf.resize(start + CHUNK_BYTES, 0);
+        if self.buf.len() < self.filled + CHUNK_BYTES {
+            self.buf.resize(self.filled + CHUNK_BYTES, 0);
+        }
+        let space = &mut self.buf[self.filled..self.filled + CHUNK_BYTES];
         let read = loop {
-            match self.reader.read(&mut self.buf[start..]) {
+            match self.reader.read(space) {
                 Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
                 Err(error) => {
                     self.error = Some(error);
                     break 0;
                 }
-                Ok(read) => break read,
+                Ok(read) => break read.min(CHUNK_BYTES),
             }
         };
-        self.buf.truncate(start + read);
+        self.filled += read;
         if read == 0 {
             self.exhausted = true;
         }
@@ -94,9 +100,9 @@ impl<R: Read> Stream<R> {
     /// Moves `valid` over the bytes read, replacing each invalid sequence with U+FFFD, except an
     /// incomplete character at the end while more may come.
     fn validate(&mut self) {
-        let error = match std::str::from_utf8(&self.buf[self.valid..]) {
+        let error = match std::str::from_utf8(&self.buf[self.valid..self.filled]) {
             Ok(_) => {
-                self.valid = self.buf.len();
+                self.valid = self.filled;
                 return;
             }
             Err(error) => error,
@@ -107,11 +113,12 @@ impl<R: Read> Stream<R> {
             self.valid = good;
             return;
         }
-        let tail = self.buf.split_off(good);
+        let tail = self.buf[good..self.filled].to_vec();
+        let mut fixed = Vec::with_capacity(tail.len() + 8);
         let mut chunks = tail.utf8_chunks().peekable();
         let mut pending: &[u8] = &[];
         while let Some(chunk) = chunks.next() {
-            self.buf.extend_from_slice(chunk.valid().as_bytes());
+            fixed.extend_from_slice(chunk.valid().as_bytes());
             let invalid = chunk.invalid();
             if invalid.is_empty() {
                 continue;
@@ -120,13 +127,16 @@ impl<R: Read> Stream<R> {
             if chunks.peek().is_none() && incomplete && !self.exhausted {
                 pending = invalid;
             } else {
-                self.buf.extend_from_slice(
-                    char::REPLACEMENT_CHARACTER.encode_utf8(&mut [0; 4]).as_bytes(),
-                );
+                fixed.extend_from_slice("\u{fffd}".as_bytes());
             }
         }
-        self.valid = self.buf.len();
-        self.buf.extend_from_slice(pending);
+        self.valid = good + fixed.len();
+        fixed.extend_from_slice(pending);
+        self.filled = good + fixed.len();
+        if self.buf.len() < self.filled {
+            self.buf.resize(self.filled, 0);
+        }
+        self.buf[good..self.filled].copy_from_slice(&fixed);
     }
 }
 
@@ -138,12 +148,13 @@ impl<R: Read> Source for Stream<R> {
 
     #[inline]
     fn is_exhausted(&self) -> bool {
-        self.exhausted && self.valid == self.buf.len()
+        self.exhausted && self.valid == self.filled
     }
 
     fn refill(&mut self, drop: usize) -> bool {
         let drop = drop.min(self.valid);
-        self.buf.drain(..drop);
+        self.buf.copy_within(drop..self.filled, 0);
+        self.filled -= drop;
         self.valid -= drop;
         let before = self.valid;
         while !self.exhausted && self.valid == before {
