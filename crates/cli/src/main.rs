@@ -4,6 +4,7 @@
 mod arena;
 mod chess;
 mod duck;
+mod duck_engine;
 mod input;
 
 use std::process::ExitCode;
