@@ -1,9 +1,12 @@
 //! Reading a move token tolerantly: what a writer meant, whatever dialect or slip they used.
 //!
 //! shakmaty's SAN parser accepts only `e8=Q` for a promotion and ignores a `+` or `#`; this module
-//! also accepts `e8Q`, `0-0`, a dash between two squares (`e2-e4`, `Ng1-f3`) and an en passant
-//! mark (`exd6e.p.`, `exd6ep`), and keeps the suffix as written, so that the strict comparison
-//! with the canonical spelling can say exactly what differs.
+//! also accepts `e8Q`, `0-0`, a dash between two squares (`e2-e4`, `Ng1-f3`), an en passant
+//! mark (`exd6e.p.`, `exd6ep`) and UCI or long algebraic notation without a piece letter
+//! (`g1f3`, `e7e8q`, `g1-f3`, `e4xd5`), and keeps the suffix as written, so that the strict
+//! comparison with the canonical spelling can say exactly what differs. A drop (`N@f3`) is read
+//! too; whether it is a move depends on the variant. Null moves (`--`, `Z0`) are no move here:
+//! [`is_null_move`] tells them.
 //!
 //! ```
 //! use arbiter_chess_record::MoveToken;
@@ -15,8 +18,9 @@
 //! # Ok::<_, arbiter_chess_record::ParseMoveTokenError>(())
 //! ```
 
-use shakmaty::CastlingSide;
 use shakmaty::san::San;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingSide, Role, Square};
 
 /// The longest token worth reading: a SAN body is at most 7 bytes (`Qa1xb2Q`).
 const MAX_BODY: usize = 12;
@@ -31,6 +35,14 @@ pub struct MoveToken<'a> {
     promotion_equals: bool,
     dash: bool,
     en_passant_mark: bool,
+    squares: Option<UciMove>,
+    capture_mark: bool,
+}
+
+/// Whether `token` is a null move as PGN files write it: `--` (python-chess, shakmaty),
+/// `Z0` (ChessBase), `0000` (UCI) or `@@@@`.
+pub fn is_null_move(token: &str) -> bool {
+    matches!(token.trim_end_matches(['+', '#']), "--" | "Z0" | "0000" | "@@@@")
 }
 
 /// Error when a token cannot be read as a move at all (an annotation, a result, `e.p.`, ...).
@@ -55,13 +67,26 @@ impl<'a> MoveToken<'a> {
             Some(len) => (&buf[..len], true),
             None => (bytes, false),
         };
-        let (san, zero_castling) = match bytes {
-            b"0-0" => (San::Castle(CastlingSide::KingSide), true),
-            b"0-0-0" => (San::Castle(CastlingSide::QueenSide), true),
+        let squares = two_squares(bytes);
+        let (san, zero_castling) = match (bytes, squares) {
+            (b"0-0", _) => (San::Castle(CastlingSide::KingSide), true),
+            (b"0-0-0", _) => (San::Castle(CastlingSide::QueenSide), true),
+            // Read as SAN only for the spelling's details; the squares find the move.
+            (_, Some(UciMove::Normal { from, to, promotion })) => (
+                San::Normal {
+                    role: Role::Pawn,
+                    file: Some(from.file()),
+                    rank: Some(from.rank()),
+                    capture: bytes.contains(&b'x'),
+                    to,
+                    promotion,
+                },
+                false,
+            ),
             _ => (parse_body(bytes)?, false),
         };
-        // Null moves and drops are SAN for other games, never a chess move.
-        if matches!(san, San::Null | San::Put { .. }) {
+        // A null move is no move (see `is_null_move`).
+        if san == San::Null {
             return Err(ParseMoveTokenError);
         }
         Ok(MoveToken {
@@ -72,6 +97,8 @@ impl<'a> MoveToken<'a> {
             promotion_equals: bytes.contains(&b'='),
             dash,
             en_passant_mark,
+            squares,
+            capture_mark: bytes.contains(&b'x'),
         })
     }
 
@@ -109,6 +136,17 @@ impl<'a> MoveToken<'a> {
     pub fn has_en_passant_mark(&self) -> bool {
         self.en_passant_mark
     }
+
+    /// The source and destination squares, when the token names both and no piece letter: UCI
+    /// (`g1f3`, `e7e8q`) or long algebraic notation (`g1-f3`, `e4xd5`).
+    pub fn squares(&self) -> Option<UciMove> {
+        self.squares
+    }
+
+    /// Whether an `x` marks a capture.
+    pub fn has_capture_mark(&self) -> bool {
+        self.capture_mark
+    }
 }
 
 impl<'a> TryFrom<&'a str> for MoveToken<'a> {
@@ -132,6 +170,25 @@ fn without_dash(bytes: &[u8], buf: &mut [u8; MAX_BODY]) -> Option<usize> {
     buf.get_mut(..head.len())?.copy_from_slice(head);
     buf.get_mut(head.len()..head.len() + tail.len())?.copy_from_slice(tail);
     Some(head.len() + tail.len())
+}
+
+/// The move of a body that names two squares and no piece: `g1f3`, `e7e8q`, `e4xd5`, `e7e8=Q`
+/// (any dash already taken out).
+fn two_squares(bytes: &[u8]) -> Option<UciMove> {
+    let square = |s: &[u8]| match s {
+        [file @ b'a'..=b'h', rank @ b'1'..=b'8'] => Square::from_ascii(&[*file, *rank]).ok(),
+        _ => None,
+    };
+    let from = square(bytes.get(..2)?)?;
+    let rest = &bytes[2..];
+    let rest = rest.strip_prefix(b"x").unwrap_or(rest);
+    let to = square(rest.get(..2)?)?;
+    let promotion = match &rest[2..] {
+        [] => None,
+        [piece] | [b'=', piece] => Some(Role::from_char(char::from(*piece).to_ascii_lowercase())?),
+        _ => return None,
+    };
+    Some(UciMove::Normal { from, to, promotion })
 }
 
 /// Parses a SAN body, inserting the `=` that the contest dialect leaves out (`e8Q` → `e8=Q`).

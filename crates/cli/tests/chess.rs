@@ -108,7 +108,7 @@ const PGN: &str = r#"[Event "Test"]
 [Black "Bob"]
 [Result "1-0"]
 
-1. e4 {king pawn} e5 2. Qh5 $2 (2. Nf3 Nc6 (2... d6) 3. Bb5) 2... Nc6 3. Bc4 Nf6?? 4. Qxf7# 1-0
+1. e4 {king pawn} e5 2. Qh5 $2 (2. Nf3 Nc6 (2... d6) 3. Bb5) 2... Nc6 3. Bc4 Nf6 $4 4. Qxf7# 1-0
 
 [White "Carol"]
 [Black "Dan"]
@@ -136,7 +136,7 @@ fn pgn_strict_reports_each_game() {
     let output = arbiter(&["chess", "pgn", "-"], PGN);
     assert_eq!(
         text(&output.stdout),
-        "<stdin>:1: game 1 (Alice - Bob): ok\n\
+        "<stdin>:1:1: game 1 (Alice - Bob): ok\n\
          <stdin>:11:13: game 2 (Carol - Dan): 2. white Ng1f3 (ply 3): only one such piece can make \
          this move, so no file or rank is named; write Nf3\n\
          <stdin>:16:16: game 3 (Gina - Hal): 2. black Qh4+ (ply 4): the move mates, so standard \
@@ -145,7 +145,7 @@ fn pgn_strict_reports_each_game() {
          to e3\n\
          <stdin>:26:7: game 5 (Kim - Leo): PGN syntax: expected `}` closing the comment opened \
          here, found the end of the game\n\
-         5 games: 1 ok, 4 with errors, 0 warnings\n"
+         <stdin>: 5 games: 1 ok, 4 with errors, 0 warnings\n"
     );
     assert_eq!(output.status.code(), Some(1));
 }
@@ -155,11 +155,11 @@ fn pgn_lenient_warns_with_the_canonical_spelling() {
     let output = arbiter(&["chess", "pgn", "--lenient", "-"], PGN);
     let stdout = text(&output.stdout);
     assert!(
-        stdout.contains("<stdin>:11:13: game 2 (Carol - Dan): warning: 2. white Ng1f3 (ply 3)"),
+        stdout.contains("<stdin>:11:13: warning: game 2 (Carol - Dan): 2. white Ng1f3 (ply 3)"),
         "{stdout}"
     );
-    assert!(stdout.contains("<stdin>:8: game 2 (Carol - Dan): ok"), "{stdout}");
-    assert!(stdout.ends_with("5 games: 3 ok, 2 with errors, 3 warnings\n"), "{stdout}");
+    assert!(stdout.contains("<stdin>:8:1: game 2 (Carol - Dan): ok"), "{stdout}");
+    assert!(stdout.ends_with("<stdin>: 5 games: 3 ok, 2 with errors, 3 warnings\n"), "{stdout}");
 }
 
 #[test]
@@ -182,7 +182,7 @@ fn pgn_json_is_one_object_per_game() {
     assert_eq!(lines[4]["error"]["line"], 26);
     assert_eq!(lines[4]["white"], "Kim");
     assert_eq!(lines[3]["error"]["side"], "white");
-    assert!(text(&output.stderr).contains("5 games: 1 ok"));
+    assert!(text(&output.stderr).contains("<stdin>: 5 games: 1 ok"));
 }
 
 #[test]
@@ -246,11 +246,11 @@ fn pgn_strict_compares_each_token_as_written() {
          without a letter; write e4\n\
          <stdin>:14:48: game 3 (lower case - ?): 5. white bxa8=q (ply 9): not the canonical \
          spelling; write bxa8=Q\n\
-         3 games: 0 ok, 3 with errors, 0 warnings\n"
+         <stdin>: 3 games: 0 ok, 3 with errors, 0 warnings\n"
     );
     assert_eq!(strict.status.code(), Some(1));
     let lenient = arbiter(&["chess", "pgn", "--lenient", "-"], &pgn);
-    assert!(text(&lenient.stdout).ends_with("3 games: 3 ok, 0 with errors, 3 warnings\n"));
+    assert!(text(&lenient.stdout).ends_with("<stdin>: 3 games: 3 ok, 0 with errors, 3 warnings\n"));
     assert_eq!(lenient.status.code(), Some(0));
 }
 
@@ -268,29 +268,29 @@ fn pgn_lenient_accepts_every_spelling_of_one_legal_move() {
     let output = arbiter(&["chess", "pgn", "--lenient", "-"], &pgn);
     assert_eq!(
         text(&output.stdout),
-        "<stdin>:4:48: game 1 (equals-less - ?): warning: 5. white bxa8Q (ply 9): standard SAN \
+        "<stdin>:4:48: warning: game 1 (equals-less - ?): 5. white bxa8Q (ply 9): standard SAN \
          writes = before the promotion piece; write bxa8=Q\n\
-         <stdin>:1: game 1 (equals-less - ?): ok\n\
-         <stdin>:9:16: game 2 (double plus - ?): warning: 2. black Qh4++ (ply 4): check is a \
+         <stdin>:1:1: game 1 (equals-less - ?): ok\n\
+         <stdin>:9:16: warning: game 2 (double plus - ?): 2. black Qh4++ (ply 4): check is a \
          single +, even a double check; write Qh4#\n\
-         <stdin>:6: game 2 (double plus - ?): ok\n\
-         <stdin>:14:22: game 3 (ep - ?): warning: 3. white exd6ep (ply 5): en passant is written \
+         <stdin>:6:1: game 2 (double plus - ?): ok\n\
+         <stdin>:14:22: warning: game 3 (ep - ?): 3. white exd6ep (ply 5): en passant is written \
          like any pawn capture, without e.p.; write exd6\n\
-         <stdin>:11: game 3 (ep - ?): ok\n\
-         <stdin>:19:22: game 4 (e.p. glued - ?): warning: 3. white exd6e.p. (ply 5): en passant \
+         <stdin>:11:1: game 3 (ep - ?): ok\n\
+         <stdin>:19:22: warning: game 4 (e.p. glued - ?): 3. white exd6e.p. (ply 5): en passant \
          is written like any pawn capture, without e.p.; write exd6\n\
-         <stdin>:16: game 4 (e.p. glued - ?): ok\n\
-         <stdin>:24:27: game 5 (e.p. apart - ?): warning: 3. white e.p. (ply 5): en passant is \
+         <stdin>:16:1: game 4 (e.p. glued - ?): ok\n\
+         <stdin>:24:27: warning: game 5 (e.p. apart - ?): 3. white e.p. (ply 5): en passant is \
          written like any pawn capture, without e.p.; write exd6\n\
-         <stdin>:21: game 5 (e.p. apart - ?): ok\n\
-         <stdin>:29:4: game 6 (dash - ?): warning: 1. white e2-e4 (ply 1): SAN writes no dash \
+         <stdin>:21:1: game 5 (e.p. apart - ?): ok\n\
+         <stdin>:29:4: warning: game 6 (dash - ?): 1. white e2-e4 (ply 1): SAN writes no dash \
          between two squares; write e4\n\
-         <stdin>:29:10: game 6 (dash - ?): warning: 1. black e7-e5 (ply 2): SAN writes no dash \
+         <stdin>:29:10: warning: game 6 (dash - ?): 1. black e7-e5 (ply 2): SAN writes no dash \
          between two squares; write e5\n\
-         <stdin>:29:19: game 6 (dash - ?): warning: 2. white Ng1-f3 (ply 3): SAN writes no dash \
+         <stdin>:29:19: warning: game 6 (dash - ?): 2. white Ng1-f3 (ply 3): SAN writes no dash \
          between two squares; write Nf3\n\
-         <stdin>:26: game 6 (dash - ?): ok\n\
-         6 games: 6 ok, 0 with errors, 8 warnings\n"
+         <stdin>:26:1: game 6 (dash - ?): ok\n\
+         <stdin>: 6 games: 6 ok, 0 with errors, 8 warnings\n"
     );
     assert_eq!(output.status.code(), Some(0));
 }
@@ -316,7 +316,7 @@ fn pgn_lenient_rejects_tokens_that_denote_no_move_or_several() {
          <stdin>:19:18: game 4 (e.p. after no en passant - ?): 2. black e.p. (ply 4): not a move \
          in algebraic notation (annotations, comments, `e.p.` and results have no place in a \
          record)\n\
-         4 games: 0 ok, 4 with errors, 0 warnings\n"
+         <stdin>: 4 games: 0 ok, 4 with errors, 0 warnings\n"
     );
 }
 
@@ -333,13 +333,13 @@ fn pgn_an_open_comment_ends_at_the_next_tag_pair() {
     let output = arbiter(&["chess", "pgn", "-"], &pgn);
     assert_eq!(
         text(&output.stdout),
-        "<stdin>:1: game 1 (one - ?): ok\n\
+        "<stdin>:1:1: game 1 (one - ?): ok\n\
          <stdin>:9:7: game 2 (two - ?): PGN syntax: expected `}` closing the comment opened here, \
          found the end of the game\n\
          <stdin>:14:13: game 3 (three - ?): 2. white Ke3 (ply 3): illegal move: no king can go to \
          e3\n\
-         <stdin>:16: game 4 (four - ?): ok\n\
-         4 games: 2 ok, 2 with errors, 0 warnings\n"
+         <stdin>:16:1: game 4 (four - ?): ok\n\
+         <stdin>: 4 games: 2 ok, 2 with errors, 0 warnings\n"
     );
 }
 
@@ -368,8 +368,8 @@ fn pgn_broken_syntax_is_an_error_of_its_game() {
          the end of the line\n\
          <stdin>:24:262: game 5 (deep - ?): PGN syntax: expected variations nested at most 255 \
          deep, found a deeper `(`\n\
-         <stdin>:26: game 6 (after - ?): ok\n\
-         6 games: 1 ok, 5 with errors, 0 warnings\n"
+         <stdin>:26:1: game 6 (after - ?): ok\n\
+         <stdin>: 6 games: 1 ok, 5 with errors, 0 warnings\n"
     );
 }
 
@@ -384,7 +384,7 @@ fn pgn_keeps_the_tags_read_before_an_error_and_reads_long_tags() {
     assert_eq!(
         text(&output.stdout),
         format!(
-            "<stdin>:1: game 1 ({}… - ?): ok\n1 game: 1 ok, 0 with errors, 0 warnings\n",
+            "<stdin>:1:1: game 1 ({}… - ?): ok\n<stdin>: 1 game: 1 ok, 0 with errors, 0 warnings\n",
             "x".repeat(40)
         )
     );
@@ -395,7 +395,7 @@ fn pgn_skips_a_byte_order_mark() {
     let output = arbiter(&["chess", "pgn", "-"], &format!("\u{feff}{}", pgn_game("A", "1. e4 *")));
     assert_eq!(
         text(&output.stdout),
-        "<stdin>:1: game 1 (A - ?): ok\n1 game: 1 ok, 0 with errors, 0 warnings\n"
+        "<stdin>:1:1: game 1 (A - ?): ok\n<stdin>: 1 game: 1 ok, 0 with errors, 0 warnings\n"
     );
 }
 
@@ -412,17 +412,17 @@ fn pgn_goes_on_after_an_unreadable_file() {
     assert_eq!(
         text(&output.stdout),
         format!(
-            "{a}:1: game 1 (A - ?): ok\n\
+            "{a}:1:1: game 1 (A - ?): ok\n\
+             {a}: 1 game: 1 ok, 0 with errors, 0 warnings\n\
              {b}:4:13: game 1 (B - ?): 2. white Ke3 (ply 3): illegal move: no king can go to e3\n\
-             2 games: 1 ok, 1 with errors, 0 warnings, 1 file not read\n"
+             {b}: 1 game: 0 ok, 1 with errors, 0 warnings\n"
         )
     );
-    let stderr = text(&output.stderr);
-    assert!(
-        stderr.starts_with(&format!("{missing}:1:1: expected a readable file, found no such file")),
-        "{stderr}"
+    // The file that could not be read is told once the others are done.
+    assert_eq!(
+        text(&output.stderr),
+        format!("{missing}:1:1: expected a readable file, found no such file\n")
     );
-    assert!(stderr.ends_with("1 file could not be read\n"), "{stderr}");
     assert_eq!(output.status.code(), Some(2));
 }
 
