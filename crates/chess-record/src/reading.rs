@@ -111,7 +111,11 @@ fn find_move<P: Playable>(
             }
         }
         San::Normal { role, file, rank, to, promotion, .. } => {
-            let candidates = pos.san_candidates(role, to);
+            let mut candidates = pos.san_candidates(role, to);
+            if !P::STANDARD {
+                // Crazyhouse lists drops among the moves to a square: `g3` is no `@g3`.
+                candidates.retain(|m| !matches!(m, Move::Put { .. }));
+            }
             // The capture mark is ignored here: whether a move to `to` captures depends on the
             // square alone, so it never tells two candidates apart; it is checked by spelling.
             let mut fitting = candidates.iter().filter(|m| {
