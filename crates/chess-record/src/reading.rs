@@ -111,11 +111,7 @@ fn find_move<P: Playable>(
             }
         }
         San::Normal { role, file, rank, to, promotion, .. } => {
-            let mut candidates = pos.san_candidates(role, to);
-            if !P::STANDARD {
-                // Crazyhouse lists drops among the moves to a square: `g3` is no `@g3`.
-                candidates.retain(|m| !matches!(m, Move::Put { .. }));
-            }
+            let candidates = san_candidates(pos, role, to);
             // The capture mark is ignored here: whether a move to `to` captures depends on the
             // square alone, so it never tells two candidates apart; it is checked by spelling.
             let mut fitting = candidates.iter().filter(|m| {
@@ -144,6 +140,16 @@ fn find_move<P: Playable>(
         }
         San::Null => Err(Fault::NotAMove),
     }
+}
+
+/// The legal moves of a piece of `role` to `to`, but drops: Crazyhouse lists them among the moves
+/// to a square, and `g3` is no `@g3`.
+fn san_candidates<P: Playable>(pos: &P, role: Role, to: Square) -> MoveList {
+    let mut candidates = pos.san_candidates(role, to);
+    if !P::STANDARD {
+        candidates.retain(|m| !matches!(m, Move::Put { .. }));
+    }
+    candidates
 }
 
 /// The token's hints for a move of `role` to `to`.

@@ -67,7 +67,11 @@ impl<'a> MoveToken<'a> {
             Some(len) => (&buf[..len], true),
             None => (bytes, false),
         };
-        let squares = two_squares(bytes);
+        // Only a body starting with a square can name two: most tokens are rejected at once.
+        let squares = match bytes {
+            [b'a'..=b'h', b'1'..=b'8', _, _, ..] => two_squares(bytes),
+            _ => None,
+        };
         let (san, zero_castling) = match (bytes, squares) {
             (b"0-0", _) => (San::Castle(CastlingSide::KingSide), true),
             (b"0-0-0", _) => (San::Castle(CastlingSide::QueenSide), true),
@@ -98,7 +102,7 @@ impl<'a> MoveToken<'a> {
             dash,
             en_passant_mark,
             squares,
-            capture_mark: bytes.contains(&b'x'),
+            capture_mark: squares.is_some() && bytes.contains(&b'x'),
         })
     }
 
@@ -143,7 +147,7 @@ impl<'a> MoveToken<'a> {
         self.squares
     }
 
-    /// Whether an `x` marks a capture.
+    /// Whether an `x` marks a capture between the two squares of [`squares`](Self::squares).
     pub fn has_capture_mark(&self) -> bool {
         self.capture_mark
     }

@@ -44,7 +44,7 @@ use crate::fault::{Fault, Mistake, Rule};
 use crate::reading::read_move;
 use crate::record::Place;
 use crate::shown::{ShownBytes, escaped};
-use crate::spelling::Dialect;
+use crate::spelling::{Dialect, SanText};
 use crate::token::is_null_move;
 use crate::variant::{GameVariant, ParseVariantError, Playable, Start};
 
@@ -334,12 +334,12 @@ struct Number<'a> {
 
 /// The last move of the mainline: where its token ends, and its place and spelling, for a glyph
 /// glued to it or a lone `e.p.` after it.
-struct LastMove {
+struct LastMove<'a> {
     end: usize,
     at: Position,
     place: Place,
-    token: String,
-    canonical: String,
+    token: &'a [u8],
+    canonical: SanText,
     en_passant: bool,
 }
 
@@ -360,7 +360,7 @@ impl<'a> Movetext<'a> {
         let strict = self.mode == Mode::Strict;
         let text = self.lexer.text();
         let mut number: Option<Number<'a>> = None;
-        let mut last: Option<LastMove> = None;
+        let mut last: Option<LastMove<'a>> = None;
         let mut ended = false;
         let mut first = self.first.take();
         while let Some(token) = first.take().or_else(|| self.lexer.next()) {
@@ -391,10 +391,10 @@ impl<'a> Movetext<'a> {
                         && matches!(glyph.first(), Some(b'!' | b'?'))
                     {
                         let fault = Fault::Misspelled {
-                            canonical: last.canonical.clone(),
+                            canonical: last.canonical.to_string(),
                             rule: Rule::GluedAnnotation,
                         };
-                        let token = format!("{}{}", last.token, ShownBytes(glyph));
+                        let token = format!("{}{}", ShownBytes(last.token), ShownBytes(glyph));
                         let mistake = Mistake::new(last.place, &token, None, fault);
                         self.departure(moved(last.at, mistake))?;
                     }
@@ -406,17 +406,21 @@ impl<'a> Movetext<'a> {
                     {
                         check_number(&number, place)?;
                     }
-                    let shown = ShownBytes(text).to_string();
                     let at = token.at;
-                    let mistake = |fault| moved(at, Mistake::new(place, &shown, None, fault));
+                    // Spelled out only for a message: most moves need none.
+                    let mistake = |fault| {
+                        let shown = ShownBytes(text).to_string();
+                        moved(at, Mistake::new(place, &shown, None, fault))
+                    };
                     let token_text = std::str::from_utf8(text).ok();
                     if let (Some("e.p." | "ep"), Some(before)) = (token_text, &last)
                         && before.en_passant
                     {
                         let fault = Fault::Misspelled {
-                            canonical: before.canonical.clone(),
+                            canonical: before.canonical.to_string(),
                             rule: Rule::EnPassantMark,
                         };
+                        let shown = ShownBytes(text).to_string();
                         self.departure(moved(at, Mistake::new(before.place, &shown, None, fault)))?;
                         last = None;
                         continue;
@@ -447,8 +451,8 @@ impl<'a> Movetext<'a> {
                         end: token.span.end,
                         at,
                         place,
-                        token: shown,
-                        canonical: reading.canonical.to_string(),
+                        token: text,
+                        canonical: reading.canonical,
                         en_passant: reading.played.is_en_passant(),
                     });
                 }
@@ -482,13 +486,21 @@ fn move_expected(number: &Number<'_>, at: Position, found: &dyn fmt::Display) ->
 /// Strict mode: the number before a move must be the move's own, `12.` for white and `12...` for
 /// black.
 fn check_number(number: &Number<'_>, place: Place) -> Result<(), Problem> {
-    let expected = match place.side {
-        shakmaty::Color::White => format!("{}.", place.move_number),
-        shakmaty::Color::Black => format!("{}...", place.move_number),
+    let dots: &[u8] = match place.side {
+        shakmaty::Color::White => b".",
+        shakmaty::Color::Black => b"...",
     };
-    if number.text == expected.as_bytes() {
+    // Compared without writing the number out: this runs once per move.
+    let digits = number.text.strip_suffix(dots).filter(|digits| !digits.starts_with(b"0"));
+    let mut rest = Some(place.move_number);
+    for &digit in digits.unwrap_or_default().iter().rev() {
+        rest =
+            rest.filter(|n| *n > 0 && u32::from(digit) == u32::from(b'0') + n % 10).map(|n| n / 10);
+    }
+    if digits.is_some_and(|digits| !digits.is_empty()) && rest == Some(0) {
         return Ok(());
     }
+    let expected = format!("{}{}", place.move_number, ShownBytes(dots));
     Err(Problem::Syntax(SyntaxError {
         at: number.at,
         expected: format!("the move number `{expected}` before {}'s move", place.side).into(),
