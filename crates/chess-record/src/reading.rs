@@ -69,7 +69,7 @@ pub fn read_token<P: Playable>(
     token: &MoveToken<'_>,
     dialect: Dialect,
 ) -> Result<Reading, Fault> {
-    if token.san() == San::Null {
+    if matches!(token.san(), San::Null) {
         return Err(Fault::NotAMove);
     }
     let (played, san) = find_move(pos, token, dialect)?;

@@ -72,25 +72,30 @@ impl<'a> MoveToken<'a> {
             [b'a'..=b'h', b'1'..=b'8', _, _, ..] => two_squares(bytes),
             _ => None,
         };
-        let (san, zero_castling) = match (bytes, squares) {
-            (b"0-0", _) => (San::Castle(CastlingSide::KingSide), true),
-            (b"0-0-0", _) => (San::Castle(CastlingSide::QueenSide), true),
+        // Looked for once: this runs once per move.
+        let promotion_equals = bytes.contains(&b'=');
+        let capture_mark = squares.is_some() && bytes.contains(&b'x');
+        let (san, zero_castling) = match squares {
             // Read as SAN only for the spelling's details; the squares find the move.
-            (_, Some(UciMove::Normal { from, to, promotion })) => (
+            Some(UciMove::Normal { from, to, promotion }) => (
                 San::Normal {
                     role: Role::Pawn,
                     file: Some(from.file()),
                     rank: Some(from.rank()),
-                    capture: bytes.contains(&b'x'),
+                    capture: capture_mark,
                     to,
                     promotion,
                 },
                 false,
             ),
-            _ => (parse_body(bytes)?, false),
+            _ => match bytes {
+                b"0-0" => (San::Castle(CastlingSide::KingSide), true),
+                b"0-0-0" => (San::Castle(CastlingSide::QueenSide), true),
+                _ => (parse_body(bytes, promotion_equals)?, false),
+            },
         };
         // A null move is no move (see `is_null_move`).
-        if san == San::Null {
+        if matches!(san, San::Null) {
             return Err(ParseMoveTokenError);
         }
         Ok(MoveToken {
@@ -98,11 +103,11 @@ impl<'a> MoveToken<'a> {
             san,
             suffix_len,
             zero_castling,
-            promotion_equals: bytes.contains(&b'='),
+            promotion_equals,
             dash,
             en_passant_mark,
             squares,
-            capture_mark: squares.is_some() && bytes.contains(&b'x'),
+            capture_mark,
         })
     }
 
@@ -196,12 +201,12 @@ fn two_squares(bytes: &[u8]) -> Option<UciMove> {
 }
 
 /// Parses a SAN body, inserting the `=` that the contest dialect leaves out (`e8Q` → `e8=Q`).
-fn parse_body(bytes: &[u8]) -> Result<San, ParseMoveTokenError> {
+fn parse_body(bytes: &[u8], equals: bool) -> Result<San, ParseMoveTokenError> {
     let dialect_promotion = match bytes {
         [.., b'1'..=b'8', piece] => b"QRBNKqrbnk".contains(piece),
         _ => false,
     };
-    if dialect_promotion && !bytes.contains(&b'=') {
+    if dialect_promotion && !equals {
         let mut buf = [0u8; MAX_BODY + 1];
         let (head, piece) = bytes.split_at(bytes.len() - 1);
         buf[..head.len()].copy_from_slice(head);
