@@ -42,7 +42,9 @@ pub struct MoveToken<'a> {
 /// Whether `token` is a null move as PGN files write it: `--` (python-chess, shakmaty),
 /// `Z0` (ChessBase), `0000` (UCI) or `@@@@`.
 pub fn is_null_move(token: &str) -> bool {
-    matches!(token.trim_end_matches(['+', '#']), "--" | "Z0" | "0000" | "@@@@")
+    // The first byte rules out nearly every move before any compare.
+    matches!(token.as_bytes().first(), Some(b'-' | b'Z' | b'0' | b'@'))
+        && matches!(token.trim_end_matches(['+', '#']), "--" | "Z0" | "0000" | "@@@@")
 }
 
 /// Error when a token cannot be read as a move at all (an annotation, a result, `e.p.`, ...).
