@@ -472,8 +472,7 @@ fn wave_blast(
     }
     // The wave's state (cell, direction) repeats within 4·(N+2)·(M+2) steps; a long wave jumps
     // over whole cycles instead of walking them.
-    let width = grid.cols() as usize + 2;
-    let states = 4 * (grid.rows() as usize + 2) * width;
+    let states = 4 * grid.cells();
     // A recorded path stays whole while it fits in MAX_PATH; beyond, cycles are skipped too.
     let skip = distance as usize > states && (path.is_none() || distance as usize >= MAX_PATH);
     let mut seen: Vec<u32> = if skip { vec![u32::MAX; states] } else { Vec::new() };
@@ -487,7 +486,7 @@ fn wave_blast(
                 (1, -1) => 2,
                 _ => 3,
             };
-            let key = (pos.row as usize * width + pos.col as usize) * 4 + heading;
+            let key = grid.cell(pos) * 4 + heading;
             if seen[key] == u32::MAX {
                 seen[key] = step;
             } else {

@@ -25,7 +25,6 @@ use std::cmp::Ordering;
 use crate::event::{Event, Sink};
 use crate::game::Team;
 use crate::gcc_sort;
-use crate::grid::{Grid, Pos};
 use crate::rules::TieOrder;
 use crate::sim::Arena;
 use crate::strength::{self, Strength};
@@ -39,26 +38,26 @@ impl<S: Sink> Arena<'_, S> {
     /// index order.
     fn contenders(&mut self, contenders: &mut Vec<usize>) {
         contenders.clear();
-        let cell_of = cell_index(self.game.grid());
+        let grid = self.game.grid();
         // Each cell collects the teams of its living pieces (bit 0 red, bit 1 blue); a dead
         // piece adds nothing, without a branch.
         let mut any = false;
         for piece in &self.pieces {
-            let teams = &mut self.cell_teams[cell_of(piece.pos)];
+            let teams = &mut self.cell_teams[grid.cell(piece.pos)];
             *teams |= u8::from(piece.alive()) << piece.team.index();
             any |= *teams == 3;
         }
         if any {
             let teams = &self.cell_teams;
             let fighting =
-                |x: &usize| self.pieces[*x].alive() && teams[cell_of(self.pieces[*x].pos)] == 3;
+                |x: &usize| self.pieces[*x].alive() && teams[grid.cell(self.pieces[*x].pos)] == 3;
             contenders.extend((0..self.pieces.len()).filter(fighting));
         }
         // Every mark was made at a piece's cell: clearing those leaves the table clean for the
         // next round, and keeps it a byte per cell, small enough to stay in the first-level
         // cache with the board and the pieces.
         for piece in &self.pieces {
-            self.cell_teams[cell_of(piece.pos)] = 0;
+            self.cell_teams[grid.cell(piece.pos)] = 0;
         }
     }
 
@@ -219,16 +218,4 @@ pub(crate) struct FightLists {
     sides: [Vec<usize>; 2],
     /// The same with their ranks, red and blue.
     keyed: [Vec<(u32, usize)>; 2],
-}
-
-/// The index of a cell in [`Arena::cell_teams`]: row × (M + 1) + column, one multiplication
-/// and no subtraction for 1-based coordinates.
-pub(crate) fn cell_index(grid: &Grid) -> impl Fn(Pos) -> usize {
-    let width = grid.cols() as usize + 1;
-    move |pos: Pos| pos.row as usize * width + pos.col as usize
-}
-
-/// The length of [`Arena::cell_teams`] for `grid` (see [`cell_index`]).
-pub(crate) fn cell_count(grid: &Grid) -> usize {
-    (grid.rows() as usize + 1) * (grid.cols() as usize + 1)
 }

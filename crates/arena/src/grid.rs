@@ -148,12 +148,27 @@ impl Grid {
         if obstacles.len() != r * c {
             return Err(GridError::Cells { expected: r * c, got: obstacles.len() });
         }
-        let width = c + 2;
-        let mut blocked = vec![true; (r + 2) * width];
+        let mut grid =
+            Grid { rows: rows as i32, cols: cols as i32, blocked: vec![true; (r + 2) * (c + 2)] };
         for (i, &obstacle) in obstacles.iter().enumerate() {
-            blocked[(i / c + 1) * width + i % c + 1] = obstacle;
+            let cell = grid.cell(Pos::new((i / c) as i32 + 1, (i % c) as i32 + 1));
+            grid.blocked[cell] = obstacle;
         }
-        Ok(Grid { rows: rows as i32, cols: cols as i32, blocked })
+        Ok(grid)
+    }
+
+    /// The index of `pos` in tables of one entry per cell of the board and its frame: row ×
+    /// (M + 2) + column, one multiplication and no subtraction for 1-based coordinates. Every
+    /// per-cell table of the crate is indexed this way; `pos` must be on the board or its frame
+    /// (rows 0..=N + 1, columns 0..=M + 1).
+    #[inline]
+    pub const fn cell(&self, pos: Pos) -> usize {
+        pos.row as usize * (self.cols as usize + 2) + pos.col as usize
+    }
+
+    /// The length of tables indexed by [`Grid::cell`]: (N + 2) × (M + 2).
+    pub const fn cells(&self) -> usize {
+        (self.rows as usize + 2) * (self.cols as usize + 2)
     }
 
     /// N, the number of rows.
@@ -183,7 +198,7 @@ impl Grid {
         if row > self.rows as u32 + 1 || col > self.cols as u32 + 1 {
             return true;
         }
-        self.blocked[row as usize * (self.cols as usize + 2) + col as usize]
+        self.blocked[self.cell(pos)]
     }
 
     /// Whether `pos` is an obstacle on the board (not the edge).
@@ -196,10 +211,5 @@ impl Grid {
         (1..=self.rows)
             .flat_map(move |row| (1..=self.cols).map(move |col| Pos::new(row, col)))
             .filter(|&pos| self.is_blocked(pos))
-    }
-
-    /// Index of an on-board cell in `0..rows * cols`, for per-cell tables.
-    pub fn index(&self, pos: Pos) -> usize {
-        (pos.row - 1) as usize * self.cols as usize + (pos.col - 1) as usize
     }
 }

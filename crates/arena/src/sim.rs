@@ -185,7 +185,7 @@ pub(crate) struct Arena<'g, S> {
     history: Vec<History>,
     pub(crate) matchings: Vec<usize>,
     pub(crate) sink: S,
-    /// Scratch for the fights: per cell (indexed by `fight::cell_index`), the teams standing
+    /// Scratch for the fights: per cell (indexed by [`Grid::cell`](crate::grid::Grid::cell)), the teams standing
     /// there (bit 0 red, bit 1 blue); all 0 between rounds.
     pub(crate) cell_teams: Vec<u8>,
     /// The fights' lists ([`crate::fight::FightLists`]).
@@ -252,7 +252,7 @@ impl<'g, S: Sink> Arena<'g, S> {
                 .collect(),
             matchings: Vec::new(),
             sink,
-            cell_teams: vec![0; crate::fight::cell_count(game.grid())],
+            cell_teams: vec![0; game.grid().cells()],
             fight_lists: Default::default(),
             hupraise: None,
         }
