@@ -20,7 +20,7 @@
 //! | --- | --- | --- |
 //! | toolihai | none; firework remembers the last caster | |
 //! | faceking | every piece turns 90° counter-clockwise | living pieces only (`face-dead`) |
-//! | onepunch | a += v until the start of round H + l | expiry subtracts v from b twice (`punch-b`) |
+//! | onepunch | a += v until the start of round H + l | expiry subtracts v from b twice (`punch-b`, in `expire_boosts`) |
 //! | rabiribi | pushes the pieces in the sector of size v one cell forward, through obstacles, wrapping at the edges | allies and dead pieces too (`rabi-enemy`, `rabi-alive`), no shadows (`rabi-shadow`, `shadow-any`), sideways ≤ forward (`rabi-narrow`), facing down uses the sector to the right (`rabi-down`) |
 //! | firework | the last toolihai caster (else the caster) cannot move for l rounds | even a dead target (`fire-alive`); ends at the start of H + l (`fire-full`); durations add (`effect-max`) |
 //! | viuganda | revives the farthest dead ally, else the nearest dead enemy | ties to the highest index |
@@ -114,13 +114,8 @@ impl<S: Sink> Arena<'_, S> {
         }
     }
 
-    /// onepunch: a += v now; at the start of round H + l the boost expires, in step (1) of that
-    /// round (`count_down` in [`crate::sim`]). Boosts stack and expire separately.
-    ///
-    /// S7 `punch-b`: at expiry the statement sets (a, b) to (max(a − v, 0), min(b, max(a − v,
-    /// 0))); the official program lowers a first and then caps b by max(a′ − v, 0) with a′ the
-    /// new a, so v is taken off twice for b. Official: (a, b) → (a′, min(b, max(a′ − v, 0))),
-    /// a′ = max(a − v, 0); `+punch-b` follows the text. The rule lives in `count_down`.
+    /// onepunch: a += v now; at the start of round H + l the boost expires
+    /// ([`Arena::expire_boosts`]). Boosts stack and expire separately.
     fn onepunch(&mut self, i: usize, boost: u32, rounds: u32) {
         let expiry = u64::from(self.round) + u64::from(rounds);
         let piece = &mut self.pieces[i];
@@ -128,6 +123,34 @@ impl<S: Sink> Arena<'_, S> {
         piece.boosts.push_back(expiry);
         let (a, b) = (piece.a, piece.b);
         self.sink.emit(self.round, || Event::Boost { piece: i + 1, a, b });
+    }
+
+    /// The end of onepunch: in step (1) of round H + l, each boost of v cast by piece `i` at
+    /// round H is taken back.
+    ///
+    /// S7 `punch-b`: the statement sets (a, b) to (max(a − v, 0), min(b, max(a − v, 0))); the
+    /// official program lowers a first and then caps b by max(a′ − v, 0) with a′ the new a, so
+    /// v is taken off twice for b. Official: (a, b) → (a′, min(b, max(a′ − v, 0))),
+    /// a′ = max(a − v, 0); `+punch-b` follows the text.
+    pub(crate) fn expire_boosts(&mut self, i: usize) {
+        let round = u64::from(self.round);
+        let Skill::Onepunch { boost, .. } = self.spec(i).skill else {
+            return;
+        };
+        let text = self.rules.punch_b;
+        let piece = &mut self.pieces[i];
+        let mut expired = false;
+        while piece.boosts.front() == Some(&round) {
+            piece.boosts.pop_front();
+            piece.a = piece.a.saturating_sub(boost);
+            let cap = if text { piece.a } else { piece.a.saturating_sub(boost) };
+            piece.b = piece.b.min(cap);
+            expired = true;
+        }
+        if expired {
+            let (a, b) = (piece.a, piece.b);
+            self.sink.emit(self.round, || Event::BoostEnd { piece: i + 1, a, b });
+        }
     }
 
     /// The (forward, sideways) unit vectors of a rabiribi cast facing `dir`.

@@ -286,39 +286,19 @@ impl<'g, S: Sink> Arena<'g, S> {
     }
 
     /// Step (1) for piece `i`: respawn when the death countdown runs out, then the onepunch
-    /// boosts cast at H − l expire (S7 `punch-b` below). Cooldown, silence and freeze count down
-    /// by themselves ([`Countdown`]). Out of line, as [`Arena::cast`] is: it runs for a few
+    /// boosts cast at H − l expire ([`Arena::expire_boosts`]). Cooldown, silence and freeze count
+    /// down by themselves ([`Countdown`]). Out of line, as [`Arena::cast`] is: it runs for a few
     /// pieces a round.
     #[inline(never)]
     fn count_down(&mut self, i: usize) {
         let round = u64::from(self.round);
-        let rules = self.rules;
         if self.pieces[i].respawn_round == round {
             // Before this round's count-down: a cooldown restarted by `cd-reset` counts it.
             self.respawn(i, None, round - 1);
             self.pieces[i].revived_round = round;
         }
-        let piece = &mut self.pieces[i];
-        if piece.boosts.front() != Some(&round) {
-            return;
-        }
-        let Skill::Onepunch { boost, .. } = self.spec(i).skill else {
-            return;
-        };
-        let mut expired = false;
-        let piece = &mut self.pieces[i];
-        while piece.boosts.front() == Some(&round) {
-            piece.boosts.pop_front();
-            piece.a = piece.a.saturating_sub(boost);
-            // S7 punch-b: the text subtracts v from a once and caps b by the result; the official
-            // program caps b by the new a minus v again.
-            let cap = if rules.punch_b { piece.a } else { piece.a.saturating_sub(boost) };
-            piece.b = piece.b.min(cap);
-            expired = true;
-        }
-        if expired {
-            let (a, b) = (piece.a, piece.b);
-            self.sink.emit(self.round, || Event::BoostEnd { piece: i + 1, a, b });
+        if self.pieces[i].boosts.front() == Some(&round) {
+            self.expire_boosts(i);
         }
     }
 
