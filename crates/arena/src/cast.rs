@@ -29,7 +29,7 @@
 //! | backward | the caster returns to its state of round H − l (not its cooldown) | the state logged after the round's respawns (`hist-pre`) |
 //! | hupraise | prints a maximum red–blue matching, a_r xor a_b ≡ 0 (mod 3) | dead pieces too (`hup-alive`), current a (`hup-orig`) |
 
-use crate::event::{Event, Sink};
+use crate::event::{Event, Sink, TurnCause};
 use crate::game::{Game, Team, limits};
 use crate::grid::Grid;
 use crate::grid::{Dir, Pos};
@@ -68,7 +68,7 @@ impl<S: Sink> Arena<'_, S> {
         let spec = self.spec(i);
         self.pieces[i].cooldown = Countdown::new(u64::from(self.round), u64::from(spec.cooldown));
         let skill = spec.skill;
-        self.sink.emit(self.round, || Event::Cast { piece: i + 1, skill: skill.kind().name() });
+        self.sink.emit(self.round, || Event::Cast { piece: i + 1, skill: skill.kind() });
         match skill {
             Skill::Toolihai => self.toolihai(i),
             Skill::Faceking => self.faceking(),
@@ -109,7 +109,11 @@ impl<S: Sink> Arena<'_, S> {
             if self.pieces[j].alive() || self.rules.face_dead {
                 let dir = self.pieces[j].dir.counter_clockwise();
                 self.pieces[j].dir = dir;
-                self.sink.emit(self.round, || Event::Turn { piece: j + 1, dir, cause: "faceking" });
+                self.sink.emit(self.round, || Event::Turn {
+                    piece: j + 1,
+                    dir,
+                    cause: TurnCause::Faceking,
+                });
             }
         }
     }

@@ -163,6 +163,17 @@ impl<S: Sink> Arena<'_, S> {
                 Ordering::Equal => None,
             };
             let pos = self.pieces[r].pos;
+            let winner_after = match loser {
+                Some(x) => {
+                    let winner = if x == r { b } else { r };
+                    let damage = self.pieces[x].a;
+                    let piece = &mut self.pieces[winner];
+                    piece.a = piece.a.saturating_sub(damage);
+                    piece.b = piece.b.saturating_sub(damage);
+                    Some((piece.a, piece.b))
+                }
+                None => None,
+            };
             self.sink.emit(self.round, || Event::Fight {
                 pos,
                 red: r + 1,
@@ -170,14 +181,10 @@ impl<S: Sink> Arena<'_, S> {
                 red_strength: (sr.a(), sr.b()),
                 blue_strength: (sb.a(), sb.b()),
                 loser: loser.map(|x| x + 1),
+                winner_after,
             });
             match loser {
                 Some(x) => {
-                    let winner = if x == r { b } else { r };
-                    let damage = self.pieces[x].a;
-                    let piece = &mut self.pieces[winner];
-                    piece.a = piece.a.saturating_sub(damage);
-                    piece.b = piece.b.saturating_sub(damage);
                     self.die(x);
                     if self.spec(x).team == Team::Red {
                         red.pop();

@@ -12,11 +12,11 @@
 //!
 //! Rows and columns are 1-based as in the statement; row 1 is at the top, so `Up` decreases the row.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A cell, 1-based (row, column). Positions next to the board (row 0 or N + 1) appear only while a
 /// knockback or a wave is being computed; a piece always stands on a free cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Pos {
     /// Row, 1 = top.
     pub row: i32,
@@ -48,7 +48,7 @@ impl Pos {
 }
 
 /// A facing. The input codes are 0 up, 1 down, 2 left, 3 right.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Dir {
     /// Towards row 1.

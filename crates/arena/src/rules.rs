@@ -20,6 +20,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
 /// How equally strong pieces are ordered when a side picks its fighter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TieOrder {
@@ -217,6 +219,20 @@ impl FromStr for Rules {
             }
         }
         Ok(rules)
+    }
+}
+
+/// In JSON, the `--rules` text ([`fmt::Display`] and [`FromStr`]), e.g. `"official,+shadow-any"`.
+impl Serialize for Rules {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Rules {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Rules, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -27,7 +27,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::hint::select_unpredictable;
 
-use crate::event::{Event, NoEvents, Sink};
+use crate::event::{Event, NoEvents, PieceState, Sink, TurnCause};
 use crate::game::{Game, PieceSpec, Team};
 use crate::grid::{Dir, Pos};
 use crate::rules::Rules;
@@ -173,6 +173,52 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// The pieces at the end of a round, as a sink sees them ([`Sink::round_end`]).
+#[derive(Debug, Clone, Copy)]
+pub struct RoundState<'a> {
+    round: u32,
+    pieces: &'a [Piece],
+}
+
+impl RoundState<'_> {
+    /// The round that just ended.
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// The number of pieces.
+    pub fn len(&self) -> usize {
+        self.pieces.len()
+    }
+
+    /// Whether there are no pieces (never, in a valid game).
+    pub fn is_empty(&self) -> bool {
+        self.pieces.is_empty()
+    }
+
+    /// Piece `i` (0-based), with its counters as they stand in this round.
+    pub fn piece(&self, i: usize) -> PieceState {
+        let piece = &self.pieces[i];
+        let now = u64::from(self.round);
+        PieceState {
+            pos: piece.pos,
+            dir: piece.dir,
+            alive: piece.alive(),
+            a: piece.a,
+            b: piece.b,
+            respawn_round: (!piece.alive()).then_some(piece.respawn_round),
+            cooldown: piece.cooldown.left(now),
+            freeze: piece.freeze.left(now),
+            silence: piece.silence.left(now),
+        }
+    }
+
+    /// Every piece, in input order.
+    pub fn pieces(&self) -> impl ExactSizeIterator<Item = PieceState> + '_ {
+        (0..self.pieces.len()).map(|i| self.piece(i))
+    }
+}
+
 /// A game being played.
 pub(crate) struct Arena<'g, S> {
     pub(crate) game: &'g Game,
@@ -282,6 +328,7 @@ impl<'g, S: Sink> Arena<'g, S> {
         }
         self.cast_all()?;
         self.fights();
+        self.sink.round_end(&RoundState { round, pieces: &self.pieces });
         Ok(())
     }
 
@@ -322,8 +369,18 @@ impl<'g, S: Sink> Arena<'g, S> {
         if !self.rules.keep_freeze {
             piece.freeze = Countdown::new(now, 0);
         }
-        let pos = piece.pos;
-        self.sink.emit(self.round, || Event::Respawn { piece: i + 1, pos, by: by.map(|b| b + 1) });
+        let (pos, a, b) = (piece.pos, piece.a, piece.b);
+        let round = u64::from(self.round);
+        let (freeze, silence) = (piece.freeze.left(round), piece.silence.left(round));
+        self.sink.emit(self.round, || Event::Respawn {
+            piece: i + 1,
+            pos,
+            by: by.map(|b| b + 1),
+            a,
+            b,
+            freeze,
+            silence,
+        });
     }
 
     /// Step (2): a snapshot of piece `i` with its counters as they stand in round `now`, kept
@@ -372,6 +429,7 @@ impl<'g, S: Sink> Arena<'g, S> {
         piece.freeze = Countdown::new(now, snapshot.freeze);
         piece.silence = Countdown::new(now, snapshot.silence);
         let s = snapshot;
+        let respawn_round = (!piece.alive()).then_some(piece.respawn_round);
         self.sink.emit(self.round, || Event::Backward {
             piece: i + 1,
             to_round: target,
@@ -379,6 +437,10 @@ impl<'g, S: Sink> Arena<'g, S> {
             dir: s.dir,
             a: s.a,
             b: s.b,
+            alive: respawn_round.is_none(),
+            respawn_round,
+            freeze: s.freeze,
+            silence: s.silence,
         });
         Ok(())
     }
@@ -402,7 +464,11 @@ impl<'g, S: Sink> Arena<'g, S> {
         piece.dir = select_unpredictable(blocked, dir.reversed(), dir);
         if blocked {
             let dir = piece.dir;
-            self.sink.emit(self.round, || Event::Turn { piece: i + 1, dir, cause: "blocked" });
+            self.sink.emit(self.round, || Event::Turn {
+                piece: i + 1,
+                dir,
+                cause: TurnCause::Blocked,
+            });
         } else {
             self.sink.emit(self.round, || Event::Move { piece: i + 1, from, to });
         }
