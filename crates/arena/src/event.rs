@@ -35,6 +35,7 @@
 //! | `skip` | `team`, `by` | gugugugu: the rest of the team skips casting |
 //! | `boost` | `piece`, `a`, `b` | onepunch started (attributes after) |
 //! | `boost_end` | `piece`, `a`, `b` | a boost expired (attributes after) |
+//! | `sector` | `piece`, `cells` (positions, nearest first) | the cells of a rabiribi sector: on the board, free, not hidden by an obstacle's shadow |
 //! | `knockback` | `piece`, `from`, `to`, `by` | rabiribi push |
 //! | `freeze` | `piece`, `rounds`, `by` | firework; `rounds` is the freeze counter after |
 //! | `wave` | `piece`, `path` (positions, caster first; at most 4096, repeating cycles of longer waves left out), `blast` | 2dsaigao's wave and where it blew |
@@ -144,6 +145,13 @@ pub enum Event {
         a: u32,
         /// New b.
         b: u32,
+    },
+    /// The cells a rabiribi cast covers (its pushes follow as `Knockback`s).
+    Sector {
+        /// The caster.
+        piece: usize,
+        /// The free cells of the sector that no shadow hides, nearest first.
+        cells: Vec<Pos>,
     },
     /// A rabiribi push.
     Knockback {
@@ -349,8 +357,8 @@ pub trait Sink {
         true
     }
 
-    /// Sees the state of every piece at the end of each round, after the fights; ignored unless
-    /// a sink asks for it.
+    /// Sees the state of every piece before the first round (round 0) and at the end of each
+    /// round, after the fights; ignored unless a sink asks for it.
     #[inline(always)]
     fn round_end(&mut self, _state: &RoundState<'_>) {}
 }

@@ -38,26 +38,26 @@ impl<S: Sink> Arena<'_, S> {
     /// index order.
     fn contenders(&mut self, contenders: &mut Vec<usize>) {
         contenders.clear();
-        let grid = self.game.grid();
+        let cell = self.game.grid().cell_index();
         // Each cell collects the teams of its living pieces (bit 0 red, bit 1 blue); a dead
         // piece adds nothing, without a branch.
         let mut any = false;
         for piece in &self.pieces {
-            let teams = &mut self.cell_teams[grid.cell(piece.pos)];
+            let teams = &mut self.cell_teams[cell.of(piece.pos)];
             *teams |= u8::from(piece.alive()) << piece.team.index();
             any |= *teams == 3;
         }
         if any {
             let teams = &self.cell_teams;
             let fighting =
-                |x: &usize| self.pieces[*x].alive() && teams[grid.cell(self.pieces[*x].pos)] == 3;
+                |x: &usize| self.pieces[*x].alive() && teams[cell.of(self.pieces[*x].pos)] == 3;
             contenders.extend((0..self.pieces.len()).filter(fighting));
         }
         // Every mark was made at a piece's cell: clearing those leaves the table clean for the
         // next round, and keeps it a byte per cell, small enough to stay in the first-level
         // cache with the board and the pieces.
         for piece in &self.pieces {
-            self.cell_teams[grid.cell(piece.pos)] = 0;
+            self.cell_teams[cell.of(piece.pos)] = 0;
         }
     }
 

@@ -104,6 +104,21 @@ impl Dir {
     }
 }
 
+/// How a cell is numbered in per-cell tables: row × (M + 2) + column, one multiplication and
+/// no subtraction for 1-based coordinates, the board surrounded by a frame of one cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellIndex {
+    width: usize,
+}
+
+impl CellIndex {
+    /// The index of `pos`.
+    #[inline]
+    pub const fn of(self, pos: Pos) -> usize {
+        pos.row as usize * self.width + pos.col as usize
+    }
+}
+
 /// Why a grid cannot be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GridError {
@@ -157,13 +172,18 @@ impl Grid {
         Ok(grid)
     }
 
-    /// The index of `pos` in tables of one entry per cell of the board and its frame: row ×
-    /// (M + 2) + column, one multiplication and no subtraction for 1-based coordinates. Every
-    /// per-cell table of the crate is indexed this way; `pos` must be on the board or its frame
-    /// (rows 0..=N + 1, columns 0..=M + 1).
+    /// The index of `pos` in tables of one entry per cell of the board and its frame:
+    /// [`CellIndex::of`]. Every per-cell table of the crate is indexed this way; `pos` must be on
+    /// the board or its frame (rows 0..=N + 1, columns 0..=M + 1).
     #[inline]
     pub const fn cell(&self, pos: Pos) -> usize {
-        pos.row as usize * (self.cols as usize + 2) + pos.col as usize
+        self.cell_index().of(pos)
+    }
+
+    /// The formula of [`Grid::cell`] on its own, for loops that index a table many times.
+    #[inline]
+    pub const fn cell_index(&self) -> CellIndex {
+        CellIndex { width: self.cols as usize + 2 }
     }
 
     /// The length of tables indexed by [`Grid::cell`]: (N + 2) × (M + 2).
@@ -204,6 +224,19 @@ impl Grid {
     /// Whether `pos` is an obstacle on the board (not the edge).
     pub fn is_obstacle(&self, pos: Pos) -> bool {
         self.contains(pos) && self.is_blocked(pos)
+    }
+
+    /// Whether each cell from `from` on, stepping by `step` (one of (0, 1) and (1, 0)), is an
+    /// obstacle, until the edge; `from` must be on the board.
+    pub(crate) fn obstacles_along(
+        &self,
+        from: Pos,
+        step: (i32, i32),
+    ) -> impl Iterator<Item = bool> + '_ {
+        let stride = if step == (0, 1) { 1 } else { self.cols as usize + 2 };
+        let start = if self.contains(from) { self.cell(from) } else { self.blocked.len() };
+        // The frame's cells count as blocked; the caller stops at the edge.
+        self.blocked[start..].iter().step_by(stride).copied()
     }
 
     /// Every obstacle on the board, row by row.

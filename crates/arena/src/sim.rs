@@ -173,7 +173,8 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// The pieces at the end of a round, as a sink sees them ([`Sink::round_end`]).
+/// The pieces at the end of a round (round 0: as they start), as a sink sees them
+/// ([`Sink::round_end`]).
 #[derive(Debug, Clone, Copy)]
 pub struct RoundState<'a> {
     round: u32,
@@ -181,7 +182,7 @@ pub struct RoundState<'a> {
 }
 
 impl RoundState<'_> {
-    /// The round that just ended.
+    /// The round that just ended, 0 for the set-up.
     pub fn round(&self) -> u32 {
         self.round
     }
@@ -248,6 +249,7 @@ pub fn play(game: &Game, rules: Rules) -> Result<Outcome, RunError> {
 /// Plays `game` under `rules`, reporting every event to `sink`.
 pub fn play_with<S: Sink>(game: &Game, rules: Rules, sink: S) -> Result<Outcome, RunError> {
     let mut arena = Arena::new(game, rules, sink);
+    arena.sink.round_end(&RoundState { round: 0, pieces: &arena.pieces });
     for round in 1..=game.rounds() {
         arena.play_round(round)?;
     }

@@ -60,8 +60,8 @@ impl Seen {
     }
 }
 
-/// The events of each round and the simulation's state at its end, then the events after the
-/// last round.
+/// The events of each round and the simulation's state at its end (round 0 first: the set-up,
+/// without events), then the events after the last round.
 #[derive(Default)]
 struct Record {
     rounds: Vec<(Vec<Event>, Vec<PieceState>)>,
@@ -78,7 +78,7 @@ impl Sink for Recorder<'_> {
 
     fn round_end(&mut self, state: &RoundState<'_>) {
         let record = &mut *self.0;
-        assert_eq!(state.round() as usize, record.rounds.len() + 1, "rounds in order");
+        assert_eq!(state.round() as usize, record.rounds.len(), "rounds in order, from 0");
         record.rounds.push((std::mem::take(&mut record.pending), state.pieces().collect()));
     }
 }
@@ -145,6 +145,7 @@ fn apply(pieces: &mut [Seen], round: u32, event: &Event) {
         Event::Start { .. } => panic!("a second start"),
         Event::Cast { .. }
         | Event::Skip { .. }
+        | Event::Sector { .. }
         | Event::Wave { .. }
         | Event::Matching { .. }
         | Event::End { .. } => {}
@@ -162,7 +163,7 @@ fn check(game: &Game, rules: Rules, json: bool, what: &str) {
         return;
     };
     assert_eq!(outcome, play(game, rules).expect("plays"), "{what}: listening changes nothing");
-    assert_eq!(recorder.rounds.len() as u32, game.rounds(), "{what}");
+    assert_eq!(recorder.rounds.len() as u32, game.rounds() + 1, "{what}");
 
     let start = Event::start_under(game, rules);
     let round_trip = |event: &Event| {
@@ -187,8 +188,8 @@ fn check(game: &Game, rules: Rules, json: bool, what: &str) {
             silence_end: 0,
         })
         .collect();
-    for (index, (events, states)) in recorder.rounds.iter().enumerate() {
-        let round = index as u32 + 1;
+    for (round, (events, states)) in recorder.rounds.iter().enumerate() {
+        let round = round as u32;
         for event in events {
             if json {
                 round_trip(event);
