@@ -108,6 +108,14 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// The 413 of a body over [`limits::BODY`].
+pub(crate) fn body_too_large() -> ApiError {
+    ApiError::too_large(format!(
+        "the request body is over {} bytes (1 MiB), the most the server reads",
+        limits::BODY
+    ))
+}
+
 /// A JSON request body read into `T`. Unlike axum's `Json`, any content type is taken (so that
 /// `curl -d` works), every malformed body is a 400 that says what is wrong, and a body over
 /// [`limits::BODY`] is a 413.
@@ -119,10 +127,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
         let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
             if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::too_large(format!(
-                    "the request body is over {} bytes (1 MiB), the most the server reads",
-                    limits::BODY
-                ))
+                body_too_large()
             } else {
                 ApiError::bad_request(format!("cannot read the request body: {rejection}"))
             }

@@ -41,8 +41,9 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::header;
 use axum::middleware::{self, Next};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
@@ -74,8 +75,15 @@ pub fn app() -> Router {
 }
 
 /// Lets at most [`limits::IN_FLIGHT`] requests in at once; the others wait here, before their
-/// bodies are read.
+/// bodies are read. A body announced larger than [`limits::BODY`] is refused at once, unread.
 async fn admit(admitted: &Semaphore, request: Request, next: Next) -> Response {
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
+    if announced.is_some_and(|length| length > limits::BODY as u64) {
+        return api::body_too_large().into_response();
+    }
     // The semaphore is never closed.
     let _permit = admitted.acquire().await;
     next.run(request).await

@@ -160,6 +160,13 @@ async fn bodies_and_inputs_beyond_the_limits_are_refused() {
     let (status, _, reply) = send(Method::POST, "/api/duck/import", big).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     assert!(String::from_utf8_lossy(&reply).contains("1 MiB"));
+    // A body announced too large is refused before it is read.
+    let request = Request::post("/api/duck/game")
+        .header(header::CONTENT_LENGTH, "2000000")
+        .body(Body::from("{}"))
+        .unwrap();
+    let response = arbiter_web::app().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
     // Within the body limit, but more commands than a game may have.
     let commands = vec!["0 0 0 0"; arbiter_web::limits::DUCK_COMMANDS + 1];
     let message =
