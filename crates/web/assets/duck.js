@@ -586,6 +586,12 @@ $('#upload').addEventListener('change', async (event) => {
   importText(text);
   event.target.value = '';
 });
+$('[data-example]').addEventListener('click', async (event) => {
+  const response = await fetch(event.currentTarget.dataset.example);
+  const text = await response.text();
+  $('[data-import]').value = text;
+  importText(text);
+});
 $('[data-export]').addEventListener('click', () => serial(async () => {
   download('duck-game.in', await exported());
 }));
