@@ -4,6 +4,7 @@
 mod arena;
 mod chess;
 mod duck;
+mod duck_engine;
 mod input;
 mod serve;
 
