@@ -156,14 +156,7 @@ impl RecordCheck {
 
 /// The mistake `fault` of `token`, at `offset`, in the ply `at`.
 fn mistake(at: Place, token: &str, offset: usize, fault: Fault) -> Box<Mistake> {
-    Box::new(Mistake {
-        ply: at.ply,
-        move_number: at.move_number,
-        side: at.side,
-        token: token.to_owned(),
-        offset: Some(offset),
-        fault,
-    })
+    Box::new(Mistake::new(at, token, Some(offset), fault))
 }
 
 /// The fault to report for `fault`, found in `pos`: when the game has already ended, that is
@@ -198,7 +191,7 @@ pub(crate) struct Place {
 }
 
 impl Place {
-    pub(crate) fn of(pos: &Chess) -> Place {
+    pub(crate) fn of<P: Position>(pos: &P) -> Place {
         let move_number = pos.fullmoves().get();
         let side = pos.turn();
         let before = move_number.saturating_sub(1).saturating_mul(2);

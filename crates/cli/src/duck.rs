@@ -35,6 +35,9 @@ enum DuckCommand {
     /// Count the move sequences of a given length from a position (move generation test); a
     /// captured captain ends a sequence.
     Perft(PerftArgs),
+    /// Run the engine over UCI on standard input and output (`setoption name UCI_Variant value
+    /// duck`, moves and FEN as fairy-stockfish writes them).
+    Uci(crate::duck_engine::UciArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -114,6 +117,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             judge_file(explain.input, extras)
         }
         Some(DuckCommand::Perft(args)) => perft(args),
+        Some(DuckCommand::Uci(args)) => crate::duck_engine::uci(args),
     }
 }
 

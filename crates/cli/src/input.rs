@@ -1,7 +1,7 @@
 //! Opening the input named on the command line, and the errors every subcommand reports.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
@@ -92,46 +92,10 @@ impl Opened {
     }
 }
 
-/// A whole input with the name its messages use, for the tools that need all of it at once.
-#[derive(Debug)]
-pub struct Input {
-    /// The file name as given, or `<stdin>`.
-    pub name: String,
-    /// The text; bytes that are not UTF-8 became U+FFFD and fail to parse like any bad token.
-    text: String,
-}
-
-impl Input {
-    /// Reads `path`, or standard input when it is `None` or `-`, whole.
-    pub fn read(path: Option<&Path>) -> Result<Input, CliError> {
-        let Opened { name, mut file } = Opened::open(path)?;
-        let mut bytes = Vec::new();
-        if let Err(error) = file.read_to_end(&mut bytes) {
-            return Err(CliError::Read { source_name: name, error });
-        }
-        let text = match String::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
-        };
-        Ok(Input { name, text })
-    }
-
-    /// The whole text.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-}
-
 /// The optional input file shared by every judge subcommand.
 #[derive(Debug, Clone, clap::Args)]
 pub struct FileArg {
     /// Input file; standard input when absent or `-`.
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
-}
-
-/// Writes `FILE:` and then `message` (which starts with `LINE:COL:`) on stderr, in one system
-/// call. Commands that write many messages use [`crate::report::Report`] instead.
-pub fn warn(source_name: &str, message: impl std::fmt::Display) {
-    crate::report::write_line(format_args!("{source_name}:{message}"));
 }
