@@ -6,6 +6,8 @@ mod chess;
 mod duck;
 mod duck_engine;
 mod input;
+mod records;
+mod report;
 mod serve;
 
 use std::process::ExitCode;
@@ -50,7 +52,7 @@ fn main() -> ExitCode {
         Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
         Err(CliError::Findings) => ExitCode::from(1),
         Err(error) => {
-            eprintln!("{error}");
+            report::write_line(&error);
             ExitCode::from(2)
         }
     }
