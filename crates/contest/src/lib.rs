@@ -24,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod chess;
 pub mod compare;
 pub mod duck;
 pub mod problem;
