@@ -23,6 +23,7 @@
 
 #![warn(missing_docs)]
 
+pub mod arena;
 pub mod check;
 pub mod chess;
 pub mod compare;
