@@ -36,6 +36,8 @@ enum Command {
     Pgn(PgnArgs),
     /// Rewrite a record or a PGN file into canonical SAN.
     Fix(FixArgs),
+    #[command(flatten)]
+    Contest(crate::contest::Command<crate::contest::Chess>),
 }
 
 /// Arguments of `arbiter chess pgn`.
@@ -70,6 +72,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     match args.command {
         Some(Command::Pgn(pgn)) => run_pgn(pgn),
         Some(Command::Fix(fix)) => run_fix(fix),
+        Some(Command::Contest(command)) => crate::contest::run(command),
         None if args.each_line => run_lines(&args.input, args.explain),
         None => run_record(&args.input, args.explain),
     }

@@ -29,6 +29,8 @@ enum DuckCommand {
     /// Count the move sequences of a given length from the starting position (move generation
     /// test); a captured captain ends a sequence.
     Perft(PerftArgs),
+    #[command(flatten)]
+    Contest(crate::contest::Command<crate::contest::Duck>),
 }
 
 #[derive(Debug, clap::Args)]
@@ -78,6 +80,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             judge_file(explain.input, |text, out| judge::explain(text, out, options))
         }
         Some(DuckCommand::Perft(args)) => perft(args),
+        Some(DuckCommand::Contest(command)) => crate::contest::run(command),
     }
 }
 
