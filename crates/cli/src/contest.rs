@@ -286,20 +286,28 @@ fn failure_report<G: Game>(
     }
     let _ = writeln!(text, "  run seed {seed}; `{generate}` prints the case as generated");
     let (before, after) = (problem.size(&failure.original), problem.size(&failure.shrunk));
-    if failure.reproduced {
+    if !failure.reproduced {
         let _ = writeln!(
             text,
-            "  shrunk from {} to {} in {}: removing {} makes the failure disappear",
+            "  shrunk to {}, but that case passed when run again (does the program behave the same on every run?): shown as generated",
+            count(after, unit)
+        );
+    } else if before == after {
+        let _ = writeln!(
+            text,
+            "  shrinking kept all {} ({}): removing {} makes the failure disappear",
             count(before, unit),
-            count(after, unit),
-            count(failure.runs as usize, "runs"),
+            count(failure.tries as usize, "tries"),
             <G::Problem as Problem>::MINIMAL
         );
     } else {
         let _ = writeln!(
             text,
-            "  shrunk to {}, but the shrunk case passed when run again (does the program behave the same on every run?): shown as generated",
-            count(after, unit)
+            "  shrunk from {} to {} in {}: removing {} makes the failure disappear",
+            count(before, unit),
+            count(after, unit),
+            count(failure.tries as usize, "tries"),
+            <G::Problem as Problem>::MINIMAL
         );
     }
     let name = saved.map_or_else(|| "input".to_owned(), |p| p.display().to_string());

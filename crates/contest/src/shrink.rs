@@ -24,11 +24,6 @@ pub trait Oracle<C> {
     /// The index of the first of `candidates`, in order, that fails; `None` if none does. An
     /// oracle may test them all at once, but the answer must be the first failing one.
     fn first_failing(&mut self, candidates: &[C]) -> Option<usize>;
-
-    /// How many candidates it tests at once (searches hand it batches of this size).
-    fn width(&self) -> usize {
-        1
-    }
 }
 
 impl<C, F: FnMut(&[C]) -> Option<usize>> Oracle<C> for F {
@@ -88,15 +83,15 @@ fn split(len: usize, n: usize) -> Vec<std::ops::Range<usize>> {
 
 /// The shortest failing prefix length of a sequence of `len` items (taken to fail whole) that a
 /// search by bisection finds: the prefix of that length fails and the one an item shorter passes.
-/// `build(k)` is the case of the first `k` items; `width` candidates are handed to the oracle at
-/// a time (a `width`-ary search).
+/// `build(k)` is the case of the first `k` items. The search splits the range at three points at
+/// a time, a batch the oracle may run in parallel; always three, so that the result never
+/// depends on how many run at once.
 pub fn shortest_prefix<C>(
     len: usize,
     build: impl Fn(usize) -> C,
     oracle: &mut dyn Oracle<C>,
-    width: usize,
 ) -> usize {
-    let width = width.max(1);
+    let width = 3;
     // Invariant: the prefix of `fail` items fails; that of `pass` items passes (or pass + 1 == fail
     // once `pass` has been tested).
     let (mut pass, mut fail) = (0usize, len);
@@ -167,15 +162,15 @@ mod tests {
     fn an_always_failing_input_shrinks_to_nothing() {
         let mut oracle = |c: &[Vec<u8>]| if c.is_empty() { None } else { Some(0) };
         assert!(ddmin(vec![1, 2, 3], |i| i.to_vec(), &mut oracle).is_empty());
-        assert_eq!(shortest_prefix(10, |k| vec![0u8; k], &mut oracle, 3), 0);
+        assert_eq!(shortest_prefix(10, |k| vec![0u8; k], &mut oracle), 0);
     }
 
     #[test]
-    fn the_shortest_prefix_is_found_at_any_width() {
-        for width in 1..6 {
-            for target in 1..=30 {
+    fn the_shortest_prefix_is_found() {
+        for len in 1..=40 {
+            for target in 1..=len {
                 let mut oracle = |c: &[usize]| c.iter().position(|&k| k >= target);
-                assert_eq!(shortest_prefix(30, |k| k, &mut oracle, width), target);
+                assert_eq!(shortest_prefix(len, |k| k, &mut oracle), target);
             }
         }
     }

@@ -117,8 +117,9 @@ pub struct Failure<C> {
     pub original: C,
     /// The case after shrinking.
     pub shrunk: C,
-    /// Program runs spent shrinking.
-    pub runs: u64,
+    /// Candidates tried while shrinking, counted as a search one at a time would try them (a
+    /// parallel search starts a few more), so that the count is the same on any machine.
+    pub tries: u64,
     /// The input text of the shrunk case.
     pub input: String,
     /// arbiter's answer to it.
@@ -295,10 +296,11 @@ fn shrink_failure<P: Problem>(
         settings,
         target: found.kind,
         runs: AtomicU64::new(0),
+        tries: 0,
         progress,
     };
     let shrunk = problem.shrink(found.case.clone(), &mut oracle);
-    let runs = oracle.runs.load(Ordering::Relaxed);
+    let tries = oracle.tries;
     let seed = case_seed(settings.seed, found.index);
     let (mut text, mut output, mut errors) = (Vec::new(), Vec::new(), Vec::new());
     problem.write_input(&shrunk, &mut text);
@@ -332,7 +334,7 @@ fn shrink_failure<P: Problem>(
         case_seed: seed,
         original: found.case,
         shrunk,
-        runs,
+        tries,
         input,
         expected,
         output,
@@ -349,7 +351,10 @@ struct ProgramOracle<'a, P: Problem> {
     program: &'a Program,
     settings: &'a Settings,
     target: Kind,
+    /// Program runs started.
     runs: AtomicU64,
+    /// Candidates tried, as one at a time.
+    tries: u64,
     progress: &'a dyn Progress,
 }
 
@@ -366,10 +371,6 @@ impl<P: Problem> ProgramOracle<'_, P> {
 }
 
 impl<P: Problem> Oracle<P::Case> for ProgramOracle<'_, P> {
-    fn width(&self) -> usize {
-        self.settings.jobs.max(1)
-    }
-
     fn first_failing(&mut self, candidates: &[P::Case]) -> Option<usize> {
         let jobs = self.settings.jobs.max(1);
         for (chunk_index, chunk) in candidates.chunks(jobs).enumerate() {
@@ -384,10 +385,12 @@ impl<P: Problem> Oracle<P::Case> for ProgramOracle<'_, P> {
                 handles.into_iter().map(|h| h.join().unwrap_or(false)).collect()
             });
             if let Some(i) = failing.iter().position(|&f| f) {
+                self.tries += i as u64 + 1;
                 let runs = self.runs.load(Ordering::Relaxed);
                 self.progress.shrinking(runs, Some(self.problem.size(&chunk[i])));
                 return Some(chunk_index * jobs + i);
             }
+            self.tries += chunk.len() as u64;
             self.progress.shrinking(self.runs.load(Ordering::Relaxed), None);
         }
         None

@@ -318,14 +318,12 @@ fn with_game(case: &ArenaCase, g: usize, game: ArenaGame) -> ArenaCase {
 
 /// Shrinks game `g`: rounds, pieces, rows and columns, obstacles, numbers.
 fn shrink_game(case: &mut ArenaCase, g: usize, oracle: &mut dyn Oracle<ArenaCase>) {
-    let width = oracle.width();
     // Rounds: the shortest failing R (an R of 0 is no game, which never fails).
     let game = case.games[g].clone();
     let rounds = shortest_prefix(
         game.rounds as usize,
         |r| with_game(case, g, ArenaGame { rounds: r as u32, ..game.clone() }),
         oracle,
-        width,
     );
     case.games[g].rounds = rounds as u32;
     // Pieces.

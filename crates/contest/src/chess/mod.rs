@@ -17,7 +17,7 @@ mod generate;
 use std::fmt;
 use std::str::FromStr;
 
-use arbiter_chess_record::shakmaty::{Chess, Color, Position};
+use arbiter_chess_record::shakmaty::{Chess, Color, Piece, Position, Role, Square, attacks};
 use arbiter_chess_record::{Dialect, Shown, Verdict, check_record, read_move};
 use arbiter_scan::position_at;
 
@@ -185,15 +185,17 @@ impl Problem for ChessProblem {
             });
         }
         Ok(match check_record(input) {
-            Verdict::Yes { plies } => Explanation {
-                place: None,
-                what: "the record".to_owned(),
-                why: format!(
+            Verdict::Yes { plies } => {
+                let mut why = format!(
                     "Yes: each of its {} is a legal move in its canonical spelling, numbered right",
                     crate::count(plies as usize, "moves")
-                ),
-                context: Vec::new(),
-            },
+                );
+                if let Some(last) = last_move(input) {
+                    why.push_str("; the last, ");
+                    why.push_str(&last);
+                }
+                Explanation { place: None, what: "the record".to_owned(), why, context: Vec::new() }
+            }
             Verdict::No(mistake) => {
                 let token = if mistake.token.is_empty() {
                     "<end>".to_owned()
@@ -218,11 +220,48 @@ impl Problem for ChessProblem {
     }
 
     fn shrink(&self, case: ChessCase, oracle: &mut dyn Oracle<ChessCase>) -> ChessCase {
-        let width = oracle.width();
         let build = |k: usize| ChessCase { tokens: case.tokens[..k].to_vec() };
-        let length = shortest_prefix(case.tokens.len(), build, oracle, width);
+        let length = shortest_prefix(case.tokens.len(), build, oracle);
         ChessCase { tokens: case.tokens[..length].to_vec() }
     }
+}
+
+/// The last move of a valid record in words, with the pieces of its kind that could reach its
+/// square by their pattern but not legally (pinned, or leaving a check unanswered), which name
+/// no file or rank.
+fn last_move(record: &str) -> Option<String> {
+    let moves: Vec<&str> = record.split_ascii_whitespace().filter(|t| !is_number(t)).collect();
+    let (&last, before) = moves.split_last()?;
+    let mut pos = Chess::default();
+    for token in before {
+        read_move(&mut pos, token, Dialect::Contest).ok()?;
+    }
+    let prior = pos.clone();
+    let reading = read_move(&mut pos, last, Dialect::Contest).ok()?;
+    let m = reading.played;
+    let from = m.from()?;
+    let role = m.role();
+    let name = format!("{role:?}").to_lowercase();
+    let mut text = format!("{last}, moves the {name} from {from} to {}", m.to());
+    if matches!(role, Role::Pawn | Role::King) || m.is_castle() {
+        return Some(text);
+    }
+    let piece = Piece { color: prior.turn(), role };
+    let reaching = attacks::attacks(m.to(), piece, prior.board().occupied()) & prior.our(role);
+    let legal: Vec<Square> =
+        prior.san_candidates(role, m.to()).iter().filter_map(|c| c.from()).collect();
+    for twin in reaching.into_iter().filter(|s| !legal.contains(s)) {
+        text.push_str(&format!(
+            "; the {name} on {twin} could reach {} too, but not legally (its king would be in check), so it makes no ambiguity",
+            m.to()
+        ));
+    }
+    Some(text)
+}
+
+/// Whether `token` is a move number (`12.`).
+fn is_number(token: &str) -> bool {
+    token.ends_with('.') && token.trim_end_matches('.').bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The board before ply `ply` of a record valid up to there, as eight lines from rank 8 (white
@@ -234,7 +273,7 @@ fn board_before(record: &str, ply: u32) -> Vec<String> {
         if played >= ply {
             break;
         }
-        if token.ends_with('.') && token.trim_end_matches('.').bytes().all(|b| b.is_ascii_digit()) {
+        if is_number(token) {
             continue;
         }
         if read_move(&mut pos, token, Dialect::Contest).is_err() {
@@ -275,7 +314,12 @@ mod tests {
         assert_eq!(why.context[1], "8 r . b q k b n r");
         assert_eq!(why.context[5], "4 . . . . P . . .");
         let yes = problem.explain("1. e4 e5", 1).unwrap();
-        assert!(yes.why.starts_with("Yes: each of its 2 moves"), "{}", yes.why);
+        assert_eq!(
+            yes.why,
+            "Yes: each of its 2 moves is a legal move in its canonical spelling, numbered right; the last, e5, moves the pawn from e7 to e5"
+        );
+        let pinned = problem.explain("1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 4. e3 O-O 5. Ne2", 1).unwrap();
+        assert!(pinned.why.ends_with("the last, Ne2, moves the knight from g1 to e2; the knight on c3 could reach e2 too, but not legally (its king would be in check), so it makes no ambiguity"), "{}", pinned.why);
     }
 
     #[test]

@@ -73,6 +73,14 @@ impl Walk {
         self.game.winner().is_some()
     }
 
+    /// The valid moves of the side to move, sorted: which one a draw picks must not depend on
+    /// the order move generation happens to list them in.
+    fn moves(&self) -> Vec<Move> {
+        let mut moves = self.game.legal_moves();
+        moves.sort_unstable();
+        moves
+    }
+
     /// Writes a command and plays it (an invalid one changes nothing).
     fn push(&mut self, command: Command) {
         let _ = self.game.play_coords(command.from(), command.to());
@@ -158,7 +166,7 @@ fn distance(a: Square, b: Square) -> i32 {
 }
 
 /// The moves `color`'s pieces could make by their patterns, whoever is to move and whether or not
-/// the game is over.
+/// the game is over, sorted.
 fn pattern_moves(board: &Board, color: Color) -> Vec<Move> {
     let mut moves = Vec::new();
     for from in board.by_color(color) {
@@ -166,6 +174,7 @@ fn pattern_moves(board: &Board, color: Color) -> Vec<Move> {
             moves.push(Move { from, to });
         }
     }
+    moves.sort_unstable();
     moves
 }
 
@@ -243,7 +252,7 @@ fn short(walk: &mut Walk, limit: usize) {
             walk.push(command);
             continue;
         }
-        let moves = walk.game.legal_moves();
+        let moves = walk.moves();
         if moves.is_empty() {
             let command = walk.random_command();
             walk.push(command);
@@ -269,7 +278,7 @@ fn checks(walk: &mut Walk, limit: usize) {
         if given > 0 {
             extra -= 1;
         }
-        let moves = walk.game.legal_moves();
+        let moves = walk.moves();
         if moves.is_empty() {
             let command = walk.random_command();
             walk.push(command);
@@ -318,7 +327,7 @@ fn checks(walk: &mut Walk, limit: usize) {
 /// Captains walking out towards each other.
 fn captains(walk: &mut Walk, limit: usize) {
     while !walk.full(limit) && !walk.over() {
-        let moves = walk.game.legal_moves();
+        let moves = walk.moves();
         if moves.is_empty() {
             let command = walk.random_command();
             walk.push(command);
@@ -386,6 +395,8 @@ fn blocked_command(walk: &mut Walk) -> Option<Command> {
             }
         }
     }
+    // In a fixed order, whatever order the movement table lists the leaps in.
+    found.sort_unstable();
     let weights: Vec<u32> = found.iter().map(|&(_, w)| w).collect();
     walk.rng.weighted(&weights).map(|i| found[i].0)
 }
@@ -400,7 +411,7 @@ fn blocked(walk: &mut Walk, limit: usize) {
             walk.push(command);
             continue;
         }
-        let moves = walk.game.legal_moves();
+        let moves = walk.moves();
         if moves.is_empty() {
             let command = walk.random_command();
             walk.push(command);
@@ -483,7 +494,7 @@ fn invalid(walk: &mut Walk, limit: usize) {
                 continue;
             }
         }
-        let moves = walk.game.legal_moves();
+        let moves = walk.moves();
         match walk.rng.pick(&moves).copied() {
             Some(mv) => walk.play(mv),
             None => {
@@ -501,7 +512,7 @@ fn invalid(walk: &mut Walk, limit: usize) {
 /// mildly aggressive game that may end.
 fn official(walk: &mut Walk, limit: usize) {
     while !walk.full(limit) {
-        let moves = walk.game.legal_moves();
+        let moves = walk.moves();
         if walk.rng.percent(75) || moves.is_empty() {
             let command = walk.random_command();
             walk.push(command);
@@ -516,8 +527,7 @@ fn long(walk: &mut Walk, limit: usize) {
     while !walk.full(limit) {
         let board = walk.game.board();
         let safe: Vec<Move> = walk
-            .game
-            .legal_moves()
+            .moves()
             .into_iter()
             .filter(|mv| board.piece_at(mv.to).is_none_or(|p| p.role != Role::Captain))
             .collect();
@@ -588,7 +598,7 @@ fn off_board(walk: &mut Walk, limit: usize) {
             walk.push(command);
             continue;
         }
-        let moves = walk.game.legal_moves();
+        let moves = walk.moves();
         if moves.is_empty() {
             let command = walk.random_command();
             walk.push(command);

@@ -29,7 +29,7 @@ pub use generate::generate;
 
 /// One command as written in the input: `x1 y1 x2 y2`, possibly off the board or beyond any
 /// machine integer (values past `i64` are read by the judge as its extremes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Command(pub [i128; 4]);
 
 impl Command {
