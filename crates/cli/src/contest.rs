@@ -148,6 +148,9 @@ pub struct TestArgs<G: Game> {
     /// the program's output to DIR/got.out.
     #[arg(long, value_name = "DIR")]
     save: Option<PathBuf>,
+    /// Report as one JSON object on standard output instead of text.
+    #[arg(long)]
+    json: bool,
     /// The program to test and its arguments, after `--`.
     #[arg(last = true, required = true, value_name = "PROGRAM")]
     program: Vec<OsString>,
@@ -224,6 +227,16 @@ fn test<G: Game>(args: TestArgs<G>) -> Result<(), CliError> {
     bar.clear();
     let seconds = start.elapsed().as_secs_f64();
     let mut out = io::stdout().lock();
+    if args.json {
+        let saved = match (&args.save, &report.failure) {
+            (Some(dir), Some(failure)) => Some(save(dir, failure)?),
+            _ => None,
+        };
+        let object = json_report::<G>(&problem, &report, &args, seed, saved.as_deref());
+        writeln!(out, "{object}")?;
+        out.flush()?;
+        return if report.failure.is_some() { Err(CliError::Findings) } else { Ok(()) };
+    }
     let Some(failure) = report.failure else {
         writeln!(
             out,
@@ -242,6 +255,64 @@ fn test<G: Game>(args: TestArgs<G>) -> Result<(), CliError> {
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Err(CliError::Findings)
+}
+
+/// The report as one JSON object: `{"game", "seed", "profile", "cases", "passed", "failure"}`,
+/// the failure with its case number and seed, verdict, sizes, input, expected and got lines,
+/// explanation and the program's output and standard error.
+fn json_report<G: Game>(
+    problem: &G::Problem,
+    report: &stress::Report<<G::Problem as Problem>::Case>,
+    args: &TestArgs<G>,
+    seed: u64,
+    saved: Option<&Path>,
+) -> serde_json::Value {
+    let failure = report.failure.as_ref().map(|failure| {
+        let (line, expected, got) = match &failure.judgement {
+            Judgement::WrongAnswer(d) => (Some(d.line), d.expected.clone(), d.got.clone()),
+            _ => (None, None, None),
+        };
+        let explanation = failure.explanation.as_ref().map(|e| {
+            serde_json::json!({
+                "line": e.place.map(|p| p.line),
+                "column": e.place.map(|p| p.column),
+                "what": e.what,
+                "why": e.why,
+                "context": e.context,
+            })
+        });
+        let exit = match failure.judgement {
+            Judgement::RuntimeError(status) => Some(exit_words(status)),
+            _ => None,
+        };
+        serde_json::json!({
+            "case": failure.case,
+            "case_seed": failure.case_seed,
+            "verdict": failure.judgement.kind().to_string(),
+            "size_before": problem.size(&failure.original),
+            "size": problem.size(&failure.shrunk),
+            "tries": failure.tries,
+            "reproduced": failure.reproduced,
+            "input": failure.input,
+            "expected_output": failure.expected,
+            "output": String::from_utf8_lossy(&failure.output),
+            "errors": String::from_utf8_lossy(&failure.errors),
+            "exit": exit,
+            "line": line,
+            "expected": expected,
+            "got": got,
+            "explanation": explanation,
+            "saved": saved.map(|p| p.display().to_string()),
+        })
+    });
+    serde_json::json!({
+        "game": <G::Problem as Problem>::NAME,
+        "seed": seed,
+        "profile": args.choice.profile.to_string(),
+        "cases": report.cases,
+        "passed": failure.is_none(),
+        "failure": failure,
+    })
 }
 
 /// Writes the three files of `--save`; the path of the input file.

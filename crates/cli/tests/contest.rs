@@ -123,6 +123,15 @@ fn test_passes_a_correct_program() {
             text(&out.stdout)
         );
     }
+    let out = arbiter(
+        &["duck", "test", "--cases", "5", "--seed", "3", "--json", "--", ARBITER, "duck"],
+        b"",
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let expected = serde_json::json!({
+        "game": "duck", "seed": 3, "profile": "mixed", "cases": 5, "passed": true, "failure": null
+    });
+    assert_eq!(report, expected);
 }
 
 #[test]
@@ -165,6 +174,30 @@ fn test_catches_a_wrong_reading_and_saves_the_case() {
     assert_ne!(expected, got);
     // The explanation names the saved file.
     assert!(report.contains(&format!("{}:", save.join("failing.in").display())), "{report}");
+    // The same as JSON.
+    let out = arbiter(
+        &[
+            "arena",
+            "test",
+            "--profile",
+            "ties",
+            "--seed",
+            "1",
+            "--json",
+            "--",
+            ARBITER,
+            "arena",
+            "--rules",
+            "official,+tie-high",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["passed"], false);
+    assert_eq!(report["failure"]["verdict"], "wrong answer");
+    assert_eq!(report["failure"]["input"].as_str().map(str::as_bytes), Some(&input[..]));
+    assert!(report["failure"]["explanation"]["why"].is_string());
 }
 
 #[test]

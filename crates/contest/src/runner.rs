@@ -160,7 +160,9 @@ fn run_with(
     let result = watch.pump(input, deadline, output, errors);
     // The leader has exited or is to be killed: nothing of its group may outlive the run. The
     // leader is not reaped yet, so its pid still names this group.
-    let _ = kill_process_group(watch.pid, Signal::KILL);
+    if !watch.exited {
+        let _ = kill_process_group(watch.pid, Signal::KILL);
+    }
     drop(watch);
     let status = child.wait()?;
     let elapsed = start.elapsed();

@@ -99,8 +99,7 @@ impl Walk {
     }
 
     fn random_square(&mut self) -> Square {
-        let index = self.rng.below(Square::COUNT);
-        Square::all().nth(index).unwrap_or(square(0, 0))
+        Square::from_index(self.rng.below(Square::COUNT)).unwrap_or(square(0, 0))
     }
 
     /// Plays one of `moves`: with probability `greed`% one of those with the highest score, else
@@ -178,11 +177,9 @@ fn pattern_moves(board: &Board, color: Color) -> Vec<Move> {
     moves
 }
 
-/// The game after `mv`.
-fn after(game: &Game, mv: Move) -> Game {
-    let mut next = game.clone();
-    let _ = next.play(mv.from, mv.to);
-    next
+/// Whether `mv` captures a captain and so ends the game.
+fn captures_captain(game: &Game, mv: Move) -> bool {
+    game.board().piece_at(mv.to).is_some_and(|p| p.role == Role::Captain)
 }
 
 /// Whether a piece of `color` (of `role`, if given) can capture the other side's captain.
@@ -224,24 +221,30 @@ fn value(role: Role) -> i32 {
     }
 }
 
+/// The board after `mv` (valid for the side to move), without the rest of a game's bookkeeping.
+fn board_after(board: &Board, mv: Move) -> Board {
+    let mut next = board.clone();
+    if let Some(piece) = next.remove(mv.from) {
+        next.put(mv.to, piece);
+    }
+    next
+}
+
 /// Moves of an aggressive player: capture the captain, give check, capture, come closer.
 fn aggressive(game: &Game, mv: Move) -> i32 {
     let mover = game.turn();
-    let next = after(game, mv);
-    if next.winner().is_some() {
+    let board = game.board();
+    let (Some(captain), target) = (board.captain(!mover), board.piece_at(mv.to)) else {
+        return 0;
+    };
+    if target.is_some_and(|t| t.role == Role::Captain) {
         return 10_000;
     }
-    let mut score = 0;
-    if let Some(target) = game.board().piece_at(mv.to) {
-        score += 30 + value(target.role);
-    }
-    if attacks_captain(next.board(), mover, None) {
+    let mut score = target.map_or(0, |t| 30 + value(t.role));
+    if board_after(board, mv).attacked(captain, mover) {
         score += 100;
     }
-    if let Some(captain) = game.board().captain(!mover) {
-        score -= distance(mv.to, captain);
-    }
-    score
+    score - distance(mv.to, captain)
 }
 
 /// Short aggressive games that end early, and commands after the end.
@@ -287,19 +290,14 @@ fn checks(walk: &mut Walk, limit: usize) {
         if walk.game.turn() != attacker {
             // Leaving a check unanswered keeps it a check for the other side: captures of the
             // captain are avoided most of the time so that the game goes on.
-            walk.play_by(
-                &moves,
-                70,
-                |game, mv| if after(game, mv).winner().is_some() { -1 } else { 0 },
-            );
+            walk.play_by(&moves, 70, |game, mv| if captures_captain(game, mv) { -1 } else { 0 });
             continue;
         }
         walk.play_by(&moves, 90, |game, mv| {
-            let next = after(game, mv);
-            if next.winner().is_some() {
+            if captures_captain(game, mv) {
                 return -1000;
             }
-            if attacks_captain(next.board(), attacker, Some(role)) {
+            if attacks_captain(&board_after(game.board(), mv), attacker, Some(role)) {
                 return 1000;
             }
             match (game.board().piece_at(mv.from), game.board().captain(!attacker)) {
@@ -420,12 +418,12 @@ fn blocked(walk: &mut Walk, limit: usize) {
         if roll < 60 {
             let mover = walk.game.turn();
             walk.play_by(&moves, 80, |game, mv| {
-                let next = after(game, mv);
-                if next.winner().is_some() {
+                if captures_captain(game, mv) {
                     -100
                 } else {
-                    i32::from(blocked_attack(next.board(), mover)) * 10
-                        + i32::from(attacks_captain(next.board(), mover, None))
+                    let next = board_after(game.board(), mv);
+                    i32::from(blocked_attack(&next, mover)) * 10
+                        + i32::from(attacks_captain(&next, mover, None))
                 }
             });
         } else {
@@ -512,8 +510,8 @@ fn invalid(walk: &mut Walk, limit: usize) {
 /// mildly aggressive game that may end.
 fn official(walk: &mut Walk, limit: usize) {
     while !walk.full(limit) {
-        let moves = walk.moves();
-        if walk.rng.percent(75) || moves.is_empty() {
+        let moves = if walk.rng.percent(75) { Vec::new() } else { walk.moves() };
+        if moves.is_empty() {
             let command = walk.random_command();
             walk.push(command);
         } else {
