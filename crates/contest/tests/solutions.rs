@@ -37,24 +37,39 @@ fn main() -> ExitCode {
         let _ = std::io::stdout().write_all(answer.as_bytes());
         return ExitCode::SUCCESS;
     }
+    if args.iter().any(|a| a == "--list") {
+        for (name, _) in TESTS {
+            println!("{name}: test");
+        }
+        return ExitCode::SUCCESS;
+    }
+    // Like libtest: the first free argument filters the tests by name; other options are ignored.
     let filter = args.iter().skip(1).find(|a| !a.starts_with('-')).cloned().unwrap_or_default();
-    let tests: [(&str, fn()); 7] = [
-        ("chess_check_marks_optional", chess_check_marks_optional),
-        ("chess_capture_marks_unchecked", chess_capture_marks_unchecked),
-        ("chess_pinned_twins_disambiguated", chess_pinned_twins_disambiguated),
-        ("chess_castling_through_attack", chess_castling_through_attack),
-        ("chess_en_passant_late", chess_en_passant_late),
-        ("arena_ties_to_the_highest_index", arena_ties_to_the_highest_index),
-        ("arena_hupraise_over_the_living", arena_hupraise_over_the_living),
-    ];
-    let mut failed = 0;
-    for (name, test) in tests.iter().filter(|(name, _)| name.contains(filter.as_str())) {
+    let (mut passed, mut failed) = (0, 0);
+    for (name, test) in TESTS.iter().filter(|(name, _)| name.contains(filter.as_str())) {
         let result = std::panic::catch_unwind(test);
         println!("test {name} ... {}", if result.is_ok() { "ok" } else { "FAILED" });
-        failed += usize::from(result.is_err());
+        if result.is_ok() {
+            passed += 1;
+        } else {
+            failed += 1;
+        }
     }
+    let verdict = if failed > 0 { "FAILED" } else { "ok" };
+    println!("\ntest result: {verdict}. {passed} passed; {failed} failed\n");
     if failed > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS }
 }
+
+/// The tests, by name.
+const TESTS: [(&str, fn()); 7] = [
+    ("chess_check_marks_optional", chess_check_marks_optional),
+    ("chess_capture_marks_unchecked", chess_capture_marks_unchecked),
+    ("chess_pinned_twins_disambiguated", chess_pinned_twins_disambiguated),
+    ("chess_castling_through_attack", chess_castling_through_attack),
+    ("chess_en_passant_late", chess_en_passant_late),
+    ("arena_ties_to_the_highest_index", arena_ties_to_the_highest_index),
+    ("arena_hupraise_over_the_living", arena_hupraise_over_the_living),
+];
 
 /// The answer of the buggy solution `name`.
 fn solve(name: &str, input: &str) -> String {
