@@ -49,7 +49,9 @@ pub(super) fn explain(input: &str, line: usize, rules: Rules) -> Result<Explanat
                     item + 1
                 ),
                 why: format!(
-                    "the largest matching of red with blue pieces, a pair's a xor'ed a multiple of 3, has {}",
+                    "a maximum matching of red with blue pieces whose a xor to a multiple of 3 ({}, with their {} a) has {}",
+                    if rules.hup_alive { "living pieces only" } else { "dead pieces included" },
+                    if rules.hup_orig { "starting" } else { "current" },
                     crate::count(pairs, "pairs")
                 ),
                 context,
@@ -118,16 +120,23 @@ fn piece_place(
     Some(scanner.position())
 }
 
-/// The events of round `round` in words, those that concern `piece` only when it is given.
+/// The events of round `round` in words: those that concern `piece` when it is given, else
+/// those that can change an attribute a (steps and turns cannot, and would hide the others).
 fn round_events(events: &[(u32, Event)], round: u32, piece: Option<usize>) -> Vec<String> {
     let chosen: Vec<String> = events
         .iter()
-        .filter(|(r, e)| *r == round && piece.is_none_or(|p| concerns(e, p)))
+        .filter(|(r, e)| {
+            *r == round
+                && match piece {
+                    Some(p) => concerns(e, p),
+                    None => !matches!(e, Event::Move { .. } | Event::Turn { .. }),
+                }
+        })
         .map(|(_, e)| format!("  {}", describe(e)))
         .collect();
     let mut lines = vec![match piece {
         Some(piece) => format!("round {round}, the events of piece {piece}:"),
-        None => format!("round {round}:"),
+        None => format!("round {round}, its events but steps and turns:"),
     }];
     let total = chosen.len();
     lines.extend(chosen.into_iter().take(SHOWN));
@@ -221,7 +230,8 @@ mod tests {
         assert_eq!(why.what, "game 1, hupraise 2 (piece 2, round 2)");
         assert!(why.why.contains("has 1 pair"), "{}", why.why);
         assert_eq!(why.place.map(|p| (p.line, p.column)), Some((5, 1)));
-        assert_eq!(why.context[0], "round 2:");
+        assert_eq!(why.context[0], "round 2, its events but steps and turns:");
+        assert!(why.context.iter().all(|l| !l.contains("move piece")), "{:?}", why.context);
     }
 
     #[test]
