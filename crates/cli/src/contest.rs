@@ -218,7 +218,7 @@ fn test<G: Game>(args: TestArgs<G>) -> Result<(), CliError> {
     };
     let choice = &args.choice;
     let problem = G::problem(choice.profile, choice.size, &choice.extra);
-    let bar = Bar::new(args.cases);
+    let bar = Bar::new(args.cases, <G::Problem as Problem>::UNIT);
     let start = Instant::now();
     let report = stress::stress(&problem, &program, &settings, &bar).map_err(|e| {
         bar.clear();
@@ -487,12 +487,14 @@ fn shown_lines(text: &mut String, body: &str) {
 /// The progress bar of `test` on a terminal, nothing elsewhere.
 struct Bar {
     bar: Option<ProgressBar>,
+    /// What a case's size counts.
+    unit: &'static str,
 }
 
 impl Bar {
-    fn new(cases: u64) -> Bar {
+    fn new(cases: u64, unit: &'static str) -> Bar {
         if !io::stderr().is_terminal() {
-            return Bar { bar: None };
+            return Bar { bar: None, unit };
         }
         let bar = ProgressBar::new(cases);
         if let Ok(style) = ProgressStyle::with_template(
@@ -500,7 +502,7 @@ impl Bar {
         ) {
             bar.set_style(style.progress_chars("=> "));
         }
-        Bar { bar: Some(bar) }
+        Bar { bar: Some(bar), unit }
     }
 
     fn clear(&self) {
@@ -526,7 +528,8 @@ impl stress::Progress for Bar {
     fn shrinking(&self, runs: u64, size: Option<usize>) {
         if let Some(bar) = &self.bar {
             match size {
-                Some(size) => bar.set_message(format!("shrinking: {runs} runs, now {size}")),
+                Some(size) => bar
+                    .set_message(format!("shrinking: {runs} runs, now {}", count(size, self.unit))),
                 None => bar.set_message(format!("shrinking: {runs} runs")),
             }
         }
