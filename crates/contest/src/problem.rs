@@ -65,6 +65,35 @@ pub trait Problem: Sync {
 #[error("{0}")]
 pub struct InputError(pub String);
 
+/// A name that is not one of the profiles.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown profile `{name}` (known: {known})")]
+pub struct UnknownProfile {
+    /// The name given.
+    pub name: String,
+    /// The known names, comma-separated.
+    pub known: String,
+}
+
+/// The name of `profile` in a game's table of profiles (name and description per profile).
+pub(crate) fn profile_name<P: PartialEq>(
+    all: &[(P, &'static str, &'static str)],
+    profile: P,
+) -> &'static str {
+    all.iter().find(|(p, _, _)| *p == profile).map_or("mixed", |(_, name, _)| name)
+}
+
+/// The profile called `name` in a game's table of profiles.
+pub(crate) fn profile_named<P: Copy>(
+    all: &[(P, &'static str, &'static str)],
+    name: &str,
+) -> Result<P, UnknownProfile> {
+    all.iter().find(|(_, n, _)| *n == name).map(|(p, _, _)| *p).ok_or_else(|| UnknownProfile {
+        name: name.to_owned(),
+        known: all.iter().map(|(_, n, _)| *n).collect::<Vec<_>>().join(", "),
+    })
+}
+
 /// arbiter's reason for one line of its answer.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Explanation {

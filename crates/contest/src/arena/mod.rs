@@ -27,8 +27,9 @@ use arbiter_arena::grid::{Dir, Pos};
 use arbiter_arena::rules::Rules;
 use arbiter_arena::skill::Skill;
 
-use crate::duck::UnknownProfile;
-use crate::problem::{Explanation, InputError, Problem};
+use crate::problem::{
+    Explanation, InputError, Problem, UnknownProfile, profile_name, profile_named,
+};
 use crate::shrink::{Oracle, ddmin, lower, shortest_prefix};
 
 pub use generate::generate;
@@ -114,7 +115,7 @@ impl ArenaProfile {
 
     /// The profile's name.
     pub fn name(self) -> &'static str {
-        ArenaProfile::ALL.iter().find(|(p, _, _)| *p == self).map_or("mixed", |(_, name, _)| name)
+        profile_name(&ArenaProfile::ALL, self)
     }
 }
 
@@ -122,11 +123,7 @@ impl FromStr for ArenaProfile {
     type Err = UnknownProfile;
 
     fn from_str(name: &str) -> Result<ArenaProfile, UnknownProfile> {
-        ArenaProfile::ALL
-            .iter()
-            .find(|(_, n, _)| *n == name)
-            .map(|(p, _, _)| *p)
-            .ok_or_else(|| UnknownProfile::new(name, ArenaProfile::ALL.iter().map(|(_, n, _)| *n)))
+        profile_named(&ArenaProfile::ALL, name)
     }
 }
 

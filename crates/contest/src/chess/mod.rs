@@ -21,8 +21,9 @@ use arbiter_chess_record::shakmaty::{Chess, Color, Piece, Position, Role, Square
 use arbiter_chess_record::{Dialect, Shown, Verdict, check_record, read_move};
 use arbiter_scan::position_at;
 
-use crate::duck::UnknownProfile;
-use crate::problem::{Explanation, InputError, Problem, normalized};
+use crate::problem::{
+    Explanation, InputError, Problem, UnknownProfile, normalized, profile_name, profile_named,
+};
 use crate::shrink::{Oracle, shortest_prefix};
 
 pub use generate::generate;
@@ -114,7 +115,7 @@ impl ChessProfile {
 
     /// The profile's name.
     pub fn name(self) -> &'static str {
-        ChessProfile::ALL.iter().find(|(p, _, _)| *p == self).map_or("mixed", |(_, name, _)| name)
+        profile_name(&ChessProfile::ALL, self)
     }
 }
 
@@ -122,11 +123,7 @@ impl FromStr for ChessProfile {
     type Err = UnknownProfile;
 
     fn from_str(name: &str) -> Result<ChessProfile, UnknownProfile> {
-        ChessProfile::ALL
-            .iter()
-            .find(|(_, n, _)| *n == name)
-            .map(|(p, _, _)| *p)
-            .ok_or_else(|| UnknownProfile::new(name, ChessProfile::ALL.iter().map(|(_, n, _)| *n)))
+        profile_named(&ChessProfile::ALL, name)
     }
 }
 

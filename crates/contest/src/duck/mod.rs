@@ -22,7 +22,9 @@ use std::str::FromStr;
 
 use arbiter_duck::judge::{self, JudgeError};
 
-use crate::problem::{Explanation, InputError, Problem, normalized};
+use crate::problem::{
+    Explanation, InputError, Problem, UnknownProfile, normalized, profile_name, profile_named,
+};
 use crate::shrink::{Oracle, ddmin};
 
 pub use generate::generate;
@@ -137,26 +139,7 @@ impl DuckProfile {
 
     /// The profile's name.
     pub fn name(self) -> &'static str {
-        DuckProfile::ALL.iter().find(|(p, _, _)| *p == self).map_or("mixed", |(_, name, _)| name)
-    }
-}
-
-/// A name that is not one of the profiles.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown profile `{name}` (known: {known})")]
-pub struct UnknownProfile {
-    /// The name given.
-    pub name: String,
-    /// The known names, comma-separated.
-    pub known: String,
-}
-
-impl UnknownProfile {
-    pub(crate) fn new<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> UnknownProfile {
-        UnknownProfile {
-            name: name.to_owned(),
-            known: known.into_iter().collect::<Vec<_>>().join(", "),
-        }
+        profile_name(&DuckProfile::ALL, self)
     }
 }
 
@@ -164,11 +147,7 @@ impl FromStr for DuckProfile {
     type Err = UnknownProfile;
 
     fn from_str(name: &str) -> Result<DuckProfile, UnknownProfile> {
-        DuckProfile::ALL
-            .iter()
-            .find(|(_, n, _)| *n == name)
-            .map(|(p, _, _)| *p)
-            .ok_or_else(|| UnknownProfile::new(name, DuckProfile::ALL.iter().map(|(_, n, _)| *n)))
+        profile_named(&DuckProfile::ALL, name)
     }
 }
 
