@@ -99,7 +99,7 @@ impl Walk {
     }
 
     fn random_square(&mut self) -> Square {
-        Square::from_index(self.rng.below(Square::COUNT)).unwrap_or(square(0, 0))
+        Square::from_index(self.rng.below(Square::COUNT)).unwrap_or(CORNER)
     }
 
     /// Plays one of `moves`: with probability `greed`% one of those with the highest score, else
@@ -150,9 +150,11 @@ impl Walk {
     }
 }
 
-fn square(row: u8, col: u8) -> Square {
-    Square::new(row, col).unwrap_or_else(|| Square::all().next().expect("the board has squares"))
-}
+/// Red's corner, (0,0).
+const CORNER: Square = match Square::new(0, 0) {
+    Some(square) => square,
+    None => panic!("the board has a corner"),
+};
 
 fn command(from: Square, to: Square) -> Command {
     let c = |v: u8| i128::from(v);
