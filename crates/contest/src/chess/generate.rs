@@ -12,7 +12,7 @@ use arbiter_chess_record::shakmaty::{
     Bitboard, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Rank, Role, Square,
     attacks,
 };
-use arbiter_chess_record::{Dialect, SanText};
+use arbiter_chess_record::{Dialect, SanText, read_move};
 
 use super::ChessProfile;
 use crate::rng::Rng;
@@ -41,6 +41,45 @@ pub fn generate(profile: ChessProfile, size: Option<usize>, seed: u64) -> Vec<St
         }
         profile => profile,
     };
+    // The statement promises that no move of a record has three pieces of its kind able to make
+    // it; the profiles within the statement keep that promise.
+    let mut tokens = Vec::new();
+    for _ in 0..PROMISE_TRIES {
+        tokens = one_record(profile, size, &mut rng);
+        if matches!(profile, ChessProfile::Numbers | ChessProfile::Beyond)
+            || within_statement(&tokens)
+        {
+            break;
+        }
+    }
+    tokens
+}
+
+/// Records drawn again when one breaks the statement's promise (rarely: it takes promotions).
+const PROMISE_TRIES: usize = 8;
+
+/// Whether no move of the record, up to its first wrong token, has three pieces of its kind that
+/// could make it (the statement: 题目保证没有三个同样的棋子能够移动到同一格).
+fn within_statement(tokens: &[String]) -> bool {
+    let mut pos = Chess::default();
+    for token in tokens.iter().filter(|t| !t.ends_with('.')) {
+        let before = pos.clone();
+        let Ok(reading) = read_move(&mut pos, token, Dialect::Contest) else { return true };
+        let m = reading.played;
+        if m.role() != Role::Pawn {
+            let rivals = before.san_candidates(m.role(), m.to());
+            let sources: std::collections::BTreeSet<Square> =
+                rivals.iter().filter_map(|r| r.from()).collect();
+            if sources.len() >= 3 {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// One record of `profile` (never `mixed`).
+fn one_record(profile: ChessProfile, size: Option<usize>, rng: &mut Rng) -> Vec<String> {
     let budget = size.unwrap_or_else(|| rng.range(8, 120) as usize).clamp(1, MAX_PLIES);
     // The corner is taken at the first chance after this ply, so that it comes up at every depth.
     let start = rng.below(budget.min(40) + 1);
@@ -49,7 +88,7 @@ pub fn generate(profile: ChessProfile, size: Option<usize>, seed: u64) -> Vec<St
         _ => None,
     };
     let mut record = Record { pos: Chess::default(), tokens: Vec::new(), rng };
-    let steer = steer(profile, beyond, &mut record.rng);
+    let steer = steer(profile, beyond, record.rng);
     if profile == ChessProfile::Correct {
         for _ in 0..budget {
             if !record.step(steer) {
@@ -84,7 +123,8 @@ pub fn generate(profile: ChessProfile, size: Option<usize>, seed: u64) -> Vec<St
                     Some(Then::GoOn) => {
                         let more = record.rng.range(0, 8) as usize;
                         for _ in 0..more {
-                            if !record.step(Steer::Random) {
+                            // Not past the statement's 300 rounds.
+                            if record.pos.fullmoves().get() > 300 || !record.step(Steer::Random) {
                                 break;
                             }
                         }
@@ -114,10 +154,10 @@ enum Then {
 }
 
 /// A game being written down.
-struct Record {
+struct Record<'r> {
     pos: Chess,
     tokens: Vec<String>,
-    rng: Rng,
+    rng: &'r mut Rng,
 }
 
 /// How the moves before the corner are chosen.
@@ -167,7 +207,7 @@ fn steer(profile: ChessProfile, beyond: Option<Beyond>, rng: &mut Rng) -> Steer 
     }
 }
 
-impl Record {
+impl Record<'_> {
     /// Writes the move number if white is to move, then `token`, and plays `played`.
     fn write(&mut self, played: Option<Move>, token: String) {
         if self.pos.turn() == Color::White {
@@ -404,7 +444,7 @@ impl Beyond {
 }
 
 /// Writes the profile's corner if the position offers it.
-fn corner(profile: ChessProfile, beyond: Option<Beyond>, record: &mut Record) -> Option<Then> {
+fn corner(profile: ChessProfile, beyond: Option<Beyond>, record: &mut Record<'_>) -> Option<Then> {
     let moves: Vec<Move> = record.pos.legal_moves().iter().copied().collect();
     match profile {
         ChessProfile::Mixed | ChessProfile::Correct => None,
@@ -424,7 +464,7 @@ fn corner(profile: ChessProfile, beyond: Option<Beyond>, record: &mut Record) ->
 }
 
 /// A capture without `x`, or a quiet piece move with one.
-fn capture(record: &mut Record, moves: &[Move]) -> Option<Then> {
+fn capture(record: &mut Record<'_>, moves: &[Move]) -> Option<Then> {
     let captures: Vec<Move> =
         moves.iter().copied().filter(|m| m.is_capture() && !m.is_castle()).collect();
     let quiet: Vec<Move> = moves
@@ -452,7 +492,7 @@ fn capture(record: &mut Record, moves: &[Move]) -> Option<Then> {
 }
 
 /// A check without `+`, or `+` on a move that gives none.
-fn check(record: &mut Record, moves: &[Move]) -> Option<Then> {
+fn check(record: &mut Record<'_>, moves: &[Move]) -> Option<Then> {
     let pos = record.pos.clone();
     let checks: Vec<Move> = moves.iter().copied().filter(|&m| gives_check(&pos, m)).collect();
     if !checks.is_empty() && record.rng.percent(50) {
@@ -470,7 +510,7 @@ fn check(record: &mut Record, moves: &[Move]) -> Option<Then> {
 
 /// A move that another piece of the same kind could make too (or not), with its disambiguation
 /// dropped, changed or added.
-fn disambiguation(record: &mut Record, moves: &[Move]) -> Option<Then> {
+fn disambiguation(record: &mut Record<'_>, moves: &[Move]) -> Option<Then> {
     let pos = record.pos.clone();
     let rivals = |m: &Move| {
         moves
@@ -523,7 +563,7 @@ fn disambiguation(record: &mut Record, moves: &[Move]) -> Option<Then> {
 
 /// A move whose only rival is pinned (or kept back by a check): its canonical spelling names no
 /// file, and naming one is wrong.
-fn pinned(record: &mut Record, moves: &[Move]) -> Option<Then> {
+fn pinned(record: &mut Record<'_>, moves: &[Move]) -> Option<Then> {
     let pos = record.pos.clone();
     let m = *record.rng.pick(&lonely(&pos, moves))?;
     if record.rng.percent(50) {
@@ -538,7 +578,7 @@ fn pinned(record: &mut Record, moves: &[Move]) -> Option<Then> {
 }
 
 /// A promotion to any piece, or with its letter missing or a king.
-fn promotion(record: &mut Record, moves: &[Move]) -> Option<Then> {
+fn promotion(record: &mut Record<'_>, moves: &[Move]) -> Option<Then> {
     let pos = record.pos.clone();
     let promotions: Vec<Move> = moves.iter().copied().filter(|m| m.is_promotion()).collect();
     let m = *record.rng.pick(&promotions)?;
@@ -564,7 +604,7 @@ fn promotion(record: &mut Record, moves: &[Move]) -> Option<Then> {
 
 /// Castling: legal (written right), or barred by check, an attacked square, lost rights or a
 /// piece in the way (written anyway).
-fn castling(record: &mut Record, moves: &[Move]) -> Option<Then> {
+fn castling(record: &mut Record<'_>, moves: &[Move]) -> Option<Then> {
     let pos = record.pos.clone();
     let us = pos.turn();
     let mut legal = Vec::new();
@@ -605,7 +645,7 @@ fn castling(record: &mut Record, moves: &[Move]) -> Option<Then> {
 }
 
 /// En passant: taken at once (right), or written a move too late (illegal).
-fn en_passant(record: &mut Record, moves: &[Move]) -> Option<Then> {
+fn en_passant(record: &mut Record<'_>, moves: &[Move]) -> Option<Then> {
     let m = *record
         .rng
         .pick(&moves.iter().copied().filter(|m| m.is_en_passant()).collect::<Vec<_>>())?;
@@ -645,7 +685,7 @@ fn en_passant(record: &mut Record, moves: &[Move]) -> Option<Then> {
 }
 
 /// A king move written after checkmate or stalemate.
-fn after_end(record: &mut Record, moves: &[Move]) -> Option<Then> {
+fn after_end(record: &mut Record<'_>, moves: &[Move]) -> Option<Then> {
     if !moves.is_empty() {
         return None;
     }
@@ -667,7 +707,7 @@ fn after_end(record: &mut Record, moves: &[Move]) -> Option<Then> {
 
 /// A wrong move number: off by one, with a leading zero, glued to the move, PGN's `N...` for
 /// black, or black's move left out.
-fn numbers(record: &mut Record, moves: &[Move]) -> Option<Then> {
+fn numbers(record: &mut Record<'_>, moves: &[Move]) -> Option<Then> {
     if record.pos.turn() != Color::White || !record.rng.percent(30) {
         return None;
     }
@@ -702,9 +742,9 @@ fn numbers(record: &mut Record, moves: &[Move]) -> Option<Then> {
 }
 
 /// The spelling `kind` of the statement's unpromised ones, when the position offers it.
-fn beyond_statement(record: &mut Record, moves: &[Move], kind: Beyond) -> Option<Then> {
+fn beyond_statement(record: &mut Record<'_>, moves: &[Move], kind: Beyond) -> Option<Then> {
     let pos = record.pos.clone();
-    let pick = |record: &mut Record, keep: &dyn Fn(&Move) -> bool| {
+    let pick = |record: &mut Record<'_>, keep: &dyn Fn(&Move) -> bool| {
         let found: Vec<Move> = moves.iter().copied().filter(|m| keep(m)).collect();
         record.rng.pick(&found).copied()
     };
@@ -778,12 +818,15 @@ mod tests {
     #[test]
     fn generation_is_deterministic_and_within_the_statement() {
         for (profile, _, _) in ChessProfile::ALL {
-            for seed in 0..5 {
+            for seed in 0..8 {
                 let tokens = generate(profile, None, seed);
                 assert_eq!(tokens, generate(profile, None, seed), "{profile}");
-                let rounds =
-                    tokens.iter().filter(|t| t.ends_with('.') && !t.ends_with("..")).count();
-                assert!(rounds <= 301, "{profile}");
+                if matches!(profile, ChessProfile::Numbers | ChessProfile::Beyond) {
+                    continue;
+                }
+                assert!(within_statement(&tokens), "{profile} {seed}");
+                let last = tokens.iter().rev().find_map(|t| t.strip_suffix('.')?.parse::<u32>().ok());
+                assert!(last.unwrap_or(0) <= 300, "{profile} {seed}");
             }
         }
     }
