@@ -6,15 +6,20 @@ Builds arbiter in release mode, generates a deterministic 1,000,000-command game
 statement and editorial (seeds 000 and 001 in the shared material, when it is present beside the
 project; nothing of them is stored here) with `g++ -O2`, runs every program several times on the
 same input in this one run, checks that all outputs are identical, and prints a Markdown table
-with the median wall time, commands per second and the speed-up over each baseline.
+with the median and best wall time and CPU time (user + system), commands per second and the
+speed-up over each baseline (by median wall time).
+`--reference BINARY` adds another build of arbiter (e.g. one from an earlier commit) to compare
+with in the same run. Runs are interleaved, program by program, so that a change in the machine's
+load touches every program alike.
 
-    python3 bench/duck.py [--commands N] [--runs R] [--shared PATH]
+    python3 bench/duck.py [--commands N] [--runs R] [--shared PATH] [--reference BINARY]
 """
 
 import argparse
 import glob
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -56,14 +61,18 @@ def baselines(shared):
     return found
 
 
-def time_runs(argv, input_path, output_path, runs):
-    times = []
-    for _ in range(runs):
-        with open(input_path, "rb") as fin, open(output_path, "wb") as fout:
-            start = time.perf_counter()
-            subprocess.run(argv, stdin=fin, stdout=fout, check=True)
-            times.append(time.perf_counter() - start)
-    return times
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def time_run(argv, input_path, output_path):
+    """(wall seconds, CPU seconds) of one run."""
+    with open(input_path, "rb") as fin, open(output_path, "wb") as fout:
+        cpu = children_cpu()
+        start = time.perf_counter()
+        subprocess.run(argv, stdin=fin, stdout=fout, check=True)
+        return time.perf_counter() - start, children_cpu() - cpu
 
 
 def main():
@@ -71,6 +80,7 @@ def main():
     parser.add_argument("--commands", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
+    parser.add_argument("--reference", help="another arbiter binary to time in the same run")
     args = parser.parse_args()
 
     os.makedirs(OUT, exist_ok=True)
@@ -83,29 +93,33 @@ def main():
     size = os.path.getsize(input_path)
 
     programs = [("arbiter duck", [os.path.join(ROOT, "target", "release", "arbiter"), "duck"])]
+    if args.reference:
+        programs.append((f"arbiter duck, reference build `{args.reference}`",
+                         [args.reference, "duck"]))
     programs += baselines(args.shared)
 
-    results = []
-    reference = None
-    for name, argv in programs:
-        output_path = os.path.join(OUT, f"duck-out-{len(results)}.txt")
-        times = time_runs(argv, input_path, output_path, args.runs)
-        output = open(output_path, "rb").read()
-        if reference is None:
-            reference = output
-        elif output != reference:
+    times = {name: [] for name, _ in programs}
+    for _ in range(args.runs):
+        for i, (name, argv) in enumerate(programs):
+            times[name].append(time_run(argv, input_path, os.path.join(OUT, f"duck-out-{i}.txt")))
+    reference = open(os.path.join(OUT, "duck-out-0.txt"), "rb").read()
+    for i, (name, _) in enumerate(programs):
+        if open(os.path.join(OUT, f"duck-out-{i}.txt"), "rb").read() != reference:
             sys.exit(f"{name}: output differs from arbiter's")
-        results.append((name, statistics.median(times), min(times)))
+    results = [(name, statistics.median(w for w, _ in times[name]), min(w for w, _ in times[name]),
+                statistics.median(c for _, c in times[name]), min(c for _, c in times[name]))
+               for name, _ in programs]
 
     ours = results[0][1]
     print(f"{args.commands:,} commands ({size / 1e6:.1f} MB), median of {args.runs} runs, "
-          f"{os.cpu_count()} cores, all outputs identical\n")
-    print("| program | median | best | commands/s | arbiter is faster by |")
-    print("| --- | --- | --- | --- | --- |")
-    for name, median, best in results:
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, "
+          f"all outputs identical\n")
+    print("| program | median | best | CPU median | CPU best | commands/s | arbiter is faster by |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for name, median, best, cpu, cpu_best in results:
         ratio = "—" if name == "arbiter duck" else f"{median / ours:.1f}×"
-        print(f"| {name} | {median * 1000:.1f} ms | {best * 1000:.1f} ms | "
-              f"{args.commands / median / 1e6:.1f} M | {ratio} |")
+        print(f"| {name} | {median * 1000:.1f} ms | {best * 1000:.1f} ms | {cpu * 1000:.1f} ms | "
+              f"{cpu_best * 1000:.1f} ms | {args.commands / median / 1e6:.1f} M | {ratio} |")
 
 
 if __name__ == "__main__":

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use arbiter_duck::judge::{self, ExplainOptions, JudgeError, Summary};
-use arbiter_duck::{Game, moves};
+use arbiter_duck::{FenError, Position, perft};
 use clap::Subcommand;
+use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::input::{self, CliError, FileArg, Input};
 
@@ -26,8 +27,8 @@ pub struct Args {
 enum DuckCommand {
     /// Judge like `arbiter duck`, and say after each `Invalid command` why it is invalid.
     Explain(ExplainArgs),
-    /// Count the move sequences of a given length from the starting position (move generation
-    /// test); a captured captain ends a sequence.
+    /// Count the move sequences of a given length from a position (move generation test); a
+    /// captured captain ends a sequence.
     Perft(PerftArgs),
     #[command(flatten)]
     Contest(crate::contest::Command<crate::contest::Duck>),
@@ -38,9 +39,15 @@ struct PerftArgs {
     /// Number of plies.
     #[arg(value_parser = clap::value_parser!(u32).range(0..=8))]
     depth: u32,
+    /// The position, in fairy-stockfish's FEN for this game; the starting position when absent.
+    #[arg(long, value_name = "FEN")]
+    fen: Option<String>,
     /// Also print the count below each first move, as `x1 y1 x2 y2: count`.
     #[arg(long)]
     divide: bool,
+    /// Write the first moves of `--divide` in fairy-stockfish's square notation (`e1e2: count`).
+    #[arg(long, requires = "divide")]
+    uci: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -84,26 +91,45 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
 }
 
+/// Long counts show a progress bar, one step per first move, from this depth on.
+const PERFT_PROGRESS_DEPTH: u32 = 7;
+
 /// Prints the perft count (and, with `--divide`, one line per first move), then the speed on
 /// stderr.
 fn perft(args: PerftArgs) -> Result<(), CliError> {
-    let start = Instant::now();
-    let game = Game::new();
-    let mut out = io::stdout().lock();
-    let nodes = if args.divide && args.depth > 0 {
-        let mut total = 0;
-        for mv in game.legal_moves() {
-            let mut child = game.clone();
-            if child.play(mv.from, mv.to).is_ok() {
-                let nodes = moves::perft(&child, args.depth - 1);
-                writeln!(out, "{mv}: {nodes}")?;
-                total += nodes;
-            }
-        }
-        total
-    } else {
-        moves::perft(&game, args.depth)
+    let position = match &args.fen {
+        Some(fen) => fen.parse().map_err(fen_error)?,
+        None => Position::new(),
     };
+    let start = Instant::now();
+    let progress = if args.depth >= PERFT_PROGRESS_DEPTH && io::stderr().is_terminal() {
+        let bar = ProgressBar::new(position.count_moves());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "perft {msg} [{bar:30}] {pos}/{len} first moves, {elapsed} (ETA {eta})",
+            )
+            .map_err(|error| CliError::Message(error.to_string()))?
+            .progress_chars("=> "),
+        );
+        bar.set_message(args.depth.to_string());
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut out = io::stdout().lock();
+    let mut written = Ok(());
+    let nodes = perft::divide(&position, args.depth, |mv, nodes| {
+        progress.inc(1);
+        if args.divide && written.is_ok() {
+            written = match args.uci {
+                true => writeln!(out, "{}: {nodes}", mv.uci()),
+                false => writeln!(out, "{mv}: {nodes}"),
+            }
+            .and_then(|()| out.flush());
+        }
+    });
+    progress.finish_and_clear();
+    written?;
     writeln!(out, "{nodes}")?;
     out.flush()?;
     let seconds = start.elapsed().as_secs_f64();
@@ -113,6 +139,23 @@ fn perft(args: PerftArgs) -> Result<(), CliError> {
         nodes as f64 / seconds / 1e6
     );
     Ok(())
+}
+
+/// The message for a `--fen` that is not a position: `--fen:1:COL: expected ..., found ...`.
+fn fen_error(error: FenError) -> CliError {
+    CliError::Message(match error {
+        FenError::Parse(error) => {
+            format!(
+                "--fen:1:{}: expected {}, found {}",
+                error.index + 1,
+                error.expected,
+                error.found
+            )
+        }
+        FenError::Position(error) => {
+            format!("--fen:1:1: expected a position of the game, found {error}")
+        }
+    })
 }
 
 /// Reads the input, runs `judge` with standard output, and reports errors and ignored input.

@@ -292,15 +292,107 @@ fn unknown_arguments_are_usage_errors() {
 fn perft_counts_match_the_published_numbers() {
     let out = arbiter(&["duck", "perft", "3"], "");
     assert_eq!(text(out.stdout), "80066\n");
+    assert_eq!(out.status.code(), Some(0));
     let out = arbiter(&["duck", "perft", "2", "--divide"], "");
     let stdout = text(out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 44);
     assert_eq!(lines.last(), Some(&"1849"));
+    // The first moves in the official command form: the car on (0,0) first.
+    assert_eq!(lines[0], "0 0 1 0: 43");
     let sum: u64 =
         lines[..43].iter().map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap()).sum();
     assert_eq!(sum, 1849);
     assert_eq!(arbiter(&["duck", "perft", "99"], "").status.code(), Some(2));
+    assert_eq!(text(arbiter(&["duck", "perft", "0", "--divide"], "").stdout), "1\n");
+}
+
+#[test]
+fn perft_divide_in_square_notation() {
+    let out = arbiter(&["duck", "perft", "2", "--divide", "--uci"], "");
+    let stdout = text(out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 44);
+    assert_eq!(lines[0], "a1a2: 43");
+    assert!(lines.contains(&"d1e2: 43"), "{stdout}");
+    assert_eq!(lines.last(), Some(&"1849"));
+    // `--uci` only changes the lines of `--divide`.
+    assert_eq!(arbiter(&["duck", "perft", "2", "--uci"], "").status.code(), Some(2));
+}
+
+#[test]
+fn perft_from_a_fen() {
+    // The two captains alone: three moves each (fairy-stockfish agrees: e1d1, e1f1, e1e2).
+    let fen = "4c4/9/9/9/9/9/9/9/9/4C4 w - - 0 1";
+    let out = arbiter(&["duck", "perft", "2", "--fen", fen, "--divide", "--uci"], "");
+    assert_eq!(text(out.stdout), "e1d1: 3\ne1f1: 3\ne1e2: 3\n9\n");
+    assert_eq!(out.status.code(), Some(0));
+    // The starting position's FEN counts like the start.
+    let start = "rhegcgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGCGEHR w - - 0 1";
+    assert_eq!(text(arbiter(&["duck", "perft", "3", "--fen", start], "").stdout), "80066\n");
+    // A finished game: blue has lost its captain and has no move.
+    let over = arbiter(&["duck", "perft", "3", "--fen", "9/9/9/9/9/9/9/9/9/4C3r b"], "");
+    assert_eq!((text(over.stdout).as_str(), over.status.code()), ("0\n", Some(0)));
+}
+
+#[test]
+fn perft_names_what_is_wrong_with_a_fen() {
+    let cases = [
+        (
+            "4c4/9/9/9/9/9/9/9/9/4C4 x",
+            "--fen:1:25: expected the side to move, `w` (red) or `b` (blue), found `x`",
+        ),
+        ("4c4/9/9", "--fen:1:8: expected `/` and rank 7 (a FEN has 10 ranks), found end of input"),
+        (
+            "4c4/9/9/9/9/9/9/9/9/4C4 w - - 0 1 e1e2",
+            "--fen:1:35: expected the end of the FEN, found `e1e2`",
+        ),
+        (
+            "4c4/9/9/9/9/9/9/9/9/4C4 w - - x",
+            "--fen:1:31: expected the halfmove clock (a number of plies), found `x`",
+        ),
+        ("", "--fen:1:1: expected the board (10 ranks separated by `/`), found end of input"),
+        (
+            "4c4/9/9/9/9/9/9/9/9/9 b - - 0 1 ",
+            "--fen:1:1: expected a position of the game, found no red captain, though red has just moved; only the side to move can have lost its captain",
+        ),
+        (
+            "4c4/9/9/9/9/9/9/9/9/RRRC5",
+            "--fen:1:1: expected a position of the game, found 3 red cars, more than the 2 a side starts with",
+        ),
+    ];
+    for (fen, message) in cases {
+        let out = arbiter(&["duck", "perft", "2", "--fen", fen], "");
+        assert_eq!(out.status.code(), Some(2), "{fen}");
+        assert!(out.stdout.is_empty(), "{fen}");
+        assert_eq!(text(out.stderr), format!("{message}\n"), "{fen}");
+    }
+}
+
+/// Runs `arbiter ARGS` with stderr on a pseudo-terminal (util-linux `script`); returns what the
+/// terminal showed.
+fn on_a_terminal(args: &str) -> String {
+    let command = format!("'{}' {args}", env!("CARGO_BIN_EXE_arbiter"));
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    text(out.stdout)
+}
+
+#[test]
+fn long_perft_runs_show_progress_on_a_terminal() {
+    // Depth 7 with the two captains and a car: quick, but long enough by depth for a bar.
+    let fen = "'4c4/9/9/9/9/9/9/9/9/R3C4 w'";
+    let shown = on_a_terminal(&format!("duck perft 7 --fen {fen}"));
+    assert!(shown.contains("first moves"), "{shown:?}");
+    let shown = on_a_terminal(&format!("duck perft 6 --fen {fen}"));
+    assert!(!shown.contains("first moves"), "{shown:?}");
+    // Not on a pipe.
+    let out = arbiter(&["duck", "perft", "7", "--fen", "4c4/9/9/9/9/9/9/9/9/R3C4 w"], "");
+    assert!(!text(out.stderr).contains("first moves"));
 }
 
 #[test]

@@ -1,18 +1,17 @@
-//! The official judge end to end (parse, judge, write) on a generated 1,000,000-command game, and
-//! its parts: check detection and move generation.
+//! The official judge end to end (parse, judge, write) on a generated 1,000,000-command game.
 //!
 //! `cargo bench -p arbiter-duck --bench judge`; see BENCHMARKS.md.
 
 use std::hint::black_box;
 use std::io;
 
-use arbiter_duck::{Game, generate, judge, moves::perft};
+use arbiter_duck::{bench_input, judge};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 const COMMANDS: usize = 1_000_000;
 
 fn judge_long_game(c: &mut Criterion) {
-    let input = generate::long_game(COMMANDS, 2019);
+    let input = bench_input::long_game(COMMANDS, 2019);
     let mut group = c.benchmark_group("judge");
     group.throughput(Throughput::Elements(COMMANDS as u64));
     group.sample_size(20);
@@ -29,13 +28,5 @@ fn judge_long_game(c: &mut Criterion) {
     group.finish();
 }
 
-fn perft_3(c: &mut Criterion) {
-    let game = Game::new();
-    let mut group = c.benchmark_group("perft");
-    group.throughput(Throughput::Elements(perft(&game, 3)));
-    group.bench_function("depth 3 from the start", |b| b.iter(|| perft(black_box(&game), 3)));
-    group.finish();
-}
-
-criterion_group!(benches, judge_long_game, perft_3);
+criterion_group!(benches, judge_long_game);
 criterion_main!(benches);

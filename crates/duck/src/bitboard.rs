@@ -27,7 +27,8 @@ impl Bitboard {
     /// The set holding just `sq`.
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1 << sq.index())
+        // A table: shifting a 128-bit number by a variable amount takes several instructions.
+        SQUARE_BITS[sq.index()]
     }
 
     /// Whether `sq` is in the set.
@@ -51,13 +52,13 @@ impl Bitboard {
     /// The set with `sq` added.
     #[inline]
     pub const fn with(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 | 1 << sq.index())
+        Bitboard(self.0 | Bitboard::from_square(sq).0)
     }
 
     /// The set with `sq` removed.
     #[inline]
     pub const fn without(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 & !(1 << sq.index()))
+        Bitboard(self.0 & !Bitboard::from_square(sq).0)
     }
 
     /// Number of squares in the set.
@@ -78,6 +79,17 @@ impl Bitboard {
         if self.0 == 0 { None } else { Square::from_index(127 - self.0.leading_zeros() as usize) }
     }
 }
+
+/// The set of each single square.
+const SQUARE_BITS: [Bitboard; Square::COUNT] = {
+    let mut bits = [Bitboard::EMPTY; Square::COUNT];
+    let mut i = 0;
+    while i < Square::COUNT {
+        bits[i] = Bitboard(1 << i);
+        i += 1;
+    }
+    bits
+};
 
 impl Iterator for Bitboard {
     type Item = Square;

@@ -13,27 +13,40 @@
 use std::fmt;
 
 use crate::movement::{self, Reach};
-use crate::{Bitboard, Color, Piece, Role, Square};
+use crate::{Bitboard, Color, Piece, Role, Square, zobrist};
 
-/// The pieces on the 10×9 board, kept both square by square and as sets per side and per role.
+/// The pieces on the 10×9 board, kept both square by square and as sets per side and per role,
+/// with their Zobrist key.
+///
+/// The three mutators [`put`](Board::put), [`remove`](Board::remove) and `move_piece` are the
+/// only places that change a square, and they keep the sets and the key in step.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     squares: [Option<Piece>; Square::COUNT],
     by_color: [Bitboard; 2],
     by_role: [Bitboard; 7],
+    key: u64,
 }
 
-/// Red's back row, column 0 to 8; blue's mirrors it on row 9.
-const BACK_ROW: [Role; 9] = [
-    Role::Car,
-    Role::Horse,
-    Role::Elephant,
-    Role::Guard,
-    Role::Captain,
-    Role::Guard,
-    Role::Elephant,
-    Role::Horse,
-    Role::Car,
+/// Red's pieces at the start, as (row, column, role); blue's mirror them across the middle
+/// (row 9 − row, same column).
+pub const RED_START: [(u8, u8, Role); 16] = [
+    (0, 0, Role::Car),
+    (0, 1, Role::Horse),
+    (0, 2, Role::Elephant),
+    (0, 3, Role::Guard),
+    (0, 4, Role::Captain),
+    (0, 5, Role::Guard),
+    (0, 6, Role::Elephant),
+    (0, 7, Role::Horse),
+    (0, 8, Role::Car),
+    (2, 0, Role::Duck),
+    (2, 8, Role::Duck),
+    (3, 0, Role::Soldier),
+    (3, 2, Role::Soldier),
+    (3, 4, Role::Soldier),
+    (3, 6, Role::Soldier),
+    (3, 8, Role::Soldier),
 ];
 
 impl Board {
@@ -43,25 +56,18 @@ impl Board {
             squares: [None; Square::COUNT],
             by_color: [Bitboard::EMPTY; 2],
             by_role: [Bitboard::EMPTY; 7],
+            key: 0,
         }
     }
 
     /// The official starting position (`seeds/figures/duck-initial-board.png`).
     pub fn initial() -> Board {
         let mut board = Board::empty();
-        for (color, back, ducks, soldiers) in [(Color::Red, 0, 2, 3), (Color::Blue, 9, 7, 6)] {
-            let mut put = |row, col, role| {
+        for (row, col, role) in RED_START {
+            for (color, row) in [(Color::Red, row), (Color::Blue, Square::ROWS - 1 - row)] {
                 if let Some(sq) = Square::new(row, col) {
                     board.put(sq, Piece::new(color, role));
                 }
-            };
-            for (col, role) in (0..).zip(BACK_ROW) {
-                put(back, col, role);
-            }
-            put(ducks, 0, Role::Duck);
-            put(ducks, 8, Role::Duck);
-            for col in (0..9).step_by(2) {
-                put(soldiers, col, Role::Soldier);
             }
         }
         board
@@ -104,6 +110,13 @@ impl Board {
         self.by_piece(Piece::new(color, Role::Captain)).first()
     }
 
+    /// The Zobrist key of the pieces (the side to move is not part of it; see
+    /// [`Position::key`](crate::Position::key)).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
     /// Puts `piece` on `sq`, returning what stood there.
     #[inline]
     pub fn put(&mut self, sq: Square, piece: Piece) -> Option<Piece> {
@@ -112,6 +125,7 @@ impl Board {
         self.squares[sq.index()] = Some(piece);
         self.by_color[piece.color.index()] |= bit;
         self.by_role[piece.role.index()] |= bit;
+        self.key ^= zobrist::piece_key(piece, sq);
         old
     }
 
@@ -122,11 +136,12 @@ impl Board {
         let bit = !Bitboard::from_square(sq);
         self.by_color[piece.color.index()] &= bit;
         self.by_role[piece.role.index()] &= bit;
+        self.key ^= zobrist::piece_key(piece, sq);
         Some(piece)
     }
 
     /// Moves `piece`, which stands on `from`, to `to`, returning what stood there.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn move_piece(&mut self, from: Square, to: Square, piece: Piece) -> Option<Piece> {
         debug_assert_eq!(self.piece_at(from), Some(piece));
         let captured = self.squares[to.index()];
@@ -134,11 +149,13 @@ impl Board {
         if let Some(captured) = captured {
             self.by_color[captured.color.index()] ^= to_bit;
             self.by_role[captured.role.index()] ^= to_bit;
+            self.key ^= zobrist::piece_key(captured, to);
         }
         self.squares[from.index()] = None;
         self.squares[to.index()] = Some(piece);
         self.by_color[piece.color.index()] ^= from_bit | to_bit;
         self.by_role[piece.role.index()] ^= from_bit | to_bit;
+        self.key ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
         captured
     }
 
@@ -160,51 +177,6 @@ impl Board {
                 movement::targets(piece.role, from, self.occupied()) & !self.by_color(piece.color)
             }
             None => Bitboard::EMPTY,
-        }
-    }
-
-    /// Whether some piece of `by` could move to `to` (capturing whatever stands there, if it is
-    /// not `by`'s own).
-    #[inline]
-    pub fn attacked(&self, to: Square, by: Color) -> bool {
-        !self.by_color(by).contains(to) && self.attacked_with(to, by, self.occupied())
-    }
-
-    #[inline]
-    fn attacked_with(&self, to: Square, by: Color, occupied: Bitboard) -> bool {
-        let theirs = self.by_color(by);
-        let attacks = |role: Role| {
-            let candidates = movement::sources(role, to) & theirs & self.by_role(role);
-            candidates
-                .into_iter()
-                .any(|from| movement::reaches_from_source(role, from, to, occupied))
-        };
-        if movement::SLIDERS.into_iter().any(attacks) {
-            return true;
-        }
-        // Leapers can only attack from a few squares around `to`, which usually hold none or one
-        // of `by`'s pieces: look at those pieces rather than at every role.
-        for from in movement::leaper_sources(to) & theirs {
-            if let Some(piece) = self.squares[from.index()]
-                && movement::reaches(piece.role, from, to, occupied)
-            {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Whether this is a check position: either side has a piece that could capture the other
-    /// side's captain in one move. Never once a captain is gone: the game is over then.
-    #[inline]
-    pub fn is_check(&self) -> bool {
-        match (self.captain(Color::Red), self.captain(Color::Blue)) {
-            (Some(red), Some(blue)) => {
-                let occupied = self.occupied();
-                self.attacked_with(red, Color::Blue, occupied)
-                    || self.attacked_with(blue, Color::Red, occupied)
-            }
-            _ => false,
         }
     }
 }

@@ -1,4 +1,5 @@
-//! A game in progress: the board, whose turn it is, and whether a captain has fallen.
+//! A game in progress, played with checks: every move is validated and the reason an invalid one
+//! is refused is kept. This is the judge's path; [`Position`] underneath is the search's.
 //!
 //! ```
 //! use arbiter_duck::{Game, Invalid, Square};
@@ -9,12 +10,16 @@
 //! assert_eq!(played.to_string(), "red guard;NA;no;no");
 //! // Red moved; red may not move again.
 //! assert!(matches!(game.play(sq(0, 4), sq(0, 3)), Err(Invalid::NotYours { .. })));
+//! // Take the guard's move back.
+//! assert_eq!(game.undo().map(|mv| mv.to_string()), Some("0 3 1 4".to_owned()));
+//! assert_eq!(game.position(), &arbiter_duck::Position::new());
 //! ```
 
 use std::fmt;
 
 use crate::movement::{self, Reach};
-use crate::{Board, Color, Piece, Role, Square};
+use crate::position::Undo;
+use crate::{Board, Color, Move, MoveList, Piece, Position, PositionError, Role, Square};
 
 /// A valid move's result, as the official judge reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -194,25 +199,12 @@ impl fmt::Display for Coordinate {
     }
 }
 
-/// Why a position cannot start a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
-pub enum PositionError {
-    /// A side has no captain, or several.
-    #[error("{color} has {count} captains; a game needs exactly one per side")]
-    Captains {
-        /// The side.
-        color: Color,
-        /// How many captains it has.
-        count: u32,
-    },
-}
-
-/// The board, the side to move and the winner once a captain is captured.
+/// A position played with checks, and the moves that led to it (for undo).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Game {
-    board: Board,
-    turn: Color,
-    winner: Option<Color>,
+    position: Position,
+    history: Vec<(Move, Undo)>,
+    keeps_history: bool,
 }
 
 impl Default for Game {
@@ -224,49 +216,80 @@ impl Default for Game {
 impl Game {
     /// The official starting position, red to move.
     pub fn new() -> Game {
-        Game { board: Board::initial(), turn: Color::Red, winner: None }
+        Game::from_position(Position::new())
     }
 
-    /// A game in progress from any position with `turn` to move; each side must have exactly one
-    /// captain.
+    /// A game from any position.
+    pub fn from_position(position: Position) -> Game {
+        Game { position, history: Vec::new(), keeps_history: true }
+    }
+
+    /// A game from `board` with `turn` to move (see [`Position::from_board`]).
     pub fn from_board(board: Board, turn: Color) -> Result<Game, PositionError> {
-        for color in Color::ALL {
-            let count = board.by_piece(Piece::new(color, Role::Captain)).count();
-            if count != 1 {
-                return Err(PositionError::Captains { color, count });
-            }
-        }
-        Ok(Game { board, turn, winner: None })
+        Position::from_board(board, turn).map(Game::from_position)
+    }
+
+    /// The same game, keeping no history from now on: [`undo`](Game::undo) has nothing to take
+    /// back. The judge plays this way, so that its memory stays bounded however many commands it
+    /// reads.
+    pub fn without_history(mut self) -> Game {
+        self.history = Vec::new();
+        self.keeps_history = false;
+        self
+    }
+
+    /// The position.
+    #[inline]
+    pub fn position(&self) -> &Position {
+        &self.position
     }
 
     /// The board.
     #[inline]
     pub fn board(&self) -> &Board {
-        &self.board
+        self.position.board()
     }
 
     /// The side to move.
     #[inline]
     pub fn turn(&self) -> Color {
-        self.turn
+        self.position.turn()
     }
 
     /// The side that captured the other's captain, once the game is over.
     #[inline]
     pub fn winner(&self) -> Option<Color> {
-        self.winner
+        self.position.winner()
     }
 
-    /// The piece on `from`, if the side to move may move it at all.
+    /// The moves played and kept, oldest first.
+    pub fn history(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
+        self.history.iter().map(|&(mv, _)| mv)
+    }
+
+    /// Takes back the last move kept in the history, and returns it.
+    pub fn undo(&mut self) -> Option<Move> {
+        let (mv, undo) = self.history.pop()?;
+        self.position.unmake(mv, undo);
+        Some(mv)
+    }
+
+    /// `GameOver` once a captain has been captured.
+    #[inline]
+    fn going_on(&self) -> Result<(), Invalid> {
+        match self.winner() {
+            Some(winner) => Err(Invalid::GameOver { winner }),
+            None => Ok(()),
+        }
+    }
+
+    /// The piece on `from`, if the side to move may move it at all (the game going on).
     #[inline]
     fn mover(&self, from: Square) -> Result<Piece, Invalid> {
-        if let Some(winner) = self.winner {
-            return Err(Invalid::GameOver { winner });
-        }
-        match self.board.piece_at(from) {
+        match self.board().piece_at(from) {
             None => Err(Invalid::Empty { square: from }),
-            Some(piece) if piece.color != self.turn => {
-                Err(Invalid::NotYours { square: from, piece, turn: self.turn })
+            Some(piece) if piece.color != self.turn() => {
+                Err(Invalid::NotYours { square: from, piece, turn: self.turn() })
             }
             Some(piece) => Ok(piece),
         }
@@ -275,19 +298,27 @@ impl Game {
     /// Checks a move for the side to move without playing it, returning the piece that would move.
     #[inline]
     pub fn validate(&self, from: Square, to: Square) -> Result<Piece, Invalid> {
+        self.going_on()?;
+        self.validate_going_on(from, to)
+    }
+
+    /// [`validate`](Game::validate) in a game known to go on.
+    #[inline]
+    fn validate_going_on(&self, from: Square, to: Square) -> Result<Piece, Invalid> {
         let piece = self.mover(from)?;
-        if let Some(target) = self.board.piece_at(to)
-            && target.color == self.turn
+        let board = self.board();
+        if let Some(target) = board.piece_at(to)
+            && target.color == piece.color
         {
             return Err(Invalid::OwnPiece { square: to, piece: target });
         }
-        if movement::reaches(piece.role, from, to, self.board.occupied()) {
+        if movement::reaches(piece.role, from, to, board.occupied()) {
             return Ok(piece);
         }
-        match movement::reach(piece.role, from, to, self.board.occupied()) {
+        match movement::reach(piece.role, from, to, board.occupied()) {
             Reach::Yes => Ok(piece),
             Reach::Never => Err(Invalid::NotInPattern { piece, from, to }),
-            Reach::Blocked(square) => match self.board.piece_at(square) {
+            Reach::Blocked(square) => match board.piece_at(square) {
                 Some(by) => Err(Invalid::Blocked { piece, square, by }),
                 None => Err(Invalid::NotInPattern { piece, from, to }),
             },
@@ -297,31 +328,56 @@ impl Game {
     /// Plays a move of the side to move; an invalid move changes nothing.
     #[inline]
     pub fn play(&mut self, from: Square, to: Square) -> Result<Played, Invalid> {
-        let piece = self.validate(from, to)?;
-        let captured = self.board.move_piece(from, to, piece);
-        let game_over = captured.is_some_and(|c| c.role == Role::Captain);
-        if game_over {
-            self.winner = Some(self.turn);
+        self.going_on()?;
+        self.play_going_on(from, to)
+    }
+
+    /// [`play`](Game::play) in a game known to go on.
+    #[inline]
+    fn play_going_on(&mut self, from: Square, to: Square) -> Result<Played, Invalid> {
+        let piece = self.validate_going_on(from, to)?;
+        let mv = Move::new(from, to);
+        let undo = self.position.make_piece(mv, piece);
+        if self.keeps_history {
+            self.history.push((mv, undo));
         }
-        self.turn = !self.turn;
-        let check = !game_over && self.board.is_check();
+        let captured = undo.captured();
+        let game_over = captured.is_some_and(|c| c.role == Role::Captain);
+        let check = !game_over && self.board().is_check();
         Ok(Played { piece, captured, check, game_over })
     }
 
     /// Plays a command given as raw coordinates, which may lie off the board.
     #[inline]
     pub fn play_coords(&mut self, from: (i64, i64), to: (i64, i64)) -> Result<Played, Invalid> {
-        if let Some(winner) = self.winner {
-            return Err(Invalid::GameOver { winner });
-        }
+        self.going_on()?;
         let square =
             |(x, y): (i64, i64)| Square::from_coords(x, y).ok_or(Invalid::OffBoard { x, y });
         let from = square(from)?;
         match square(to) {
-            Ok(to) => self.play(from, to),
+            Ok(to) => self.play_going_on(from, to),
             // The source is judged before the destination: an empty source is the reason given
             // even when the destination is off the board too.
             Err(off_board) => Err(self.mover(from).err().unwrap_or(off_board)),
         }
+    }
+
+    /// Every valid move of the side to move; none once the game is over.
+    ///
+    /// Nothing is illegal because of check: a side may leave its captain attacked.
+    pub fn legal_moves(&self) -> MoveList {
+        self.position.moves()
+    }
+
+    /// Calls `f` with every valid move of the side to move.
+    #[inline]
+    pub fn for_each_move(&self, f: impl FnMut(Move)) {
+        self.position.moves().into_iter().for_each(f);
+    }
+
+    /// Number of valid moves of the side to move, without listing them.
+    #[inline]
+    pub fn count_moves(&self) -> u64 {
+        self.position.count_moves()
     }
 }

@@ -173,7 +173,7 @@ fn judge(
     mut annotate: impl FnMut(&mut Vec<u8>, &Game, Command, Result<(), Invalid>),
 ) -> Result<Summary, JudgeError> {
     let mut commands = Commands::new(input)?;
-    let mut game = Game::new();
+    let mut game = Game::new().without_history();
     let mut buf = Vec::with_capacity(CHUNK + 256);
     let mut judged = 0;
     let result = loop {

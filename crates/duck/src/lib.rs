@@ -2,8 +2,13 @@
 //! duck. (Not the chess variant of the same English name in which a duck blocks squares.)
 //!
 //! The rules of movement are written once, in [`movement`]; the [`Board`] applies them to
-//! positions, the [`Game`] adds turns and the end of the game, and [`judge`] reads and writes the
-//! official text format.
+//! positions, and [`attacks`] reads them backwards. [`Position`] adds the side to move and is
+//! built for search: [`make`](Position::make)/[`unmake`](Position::unmake) without validation, an
+//! incremental [Zobrist key](zobrist), moves generated into a fixed-capacity [`MoveList`] (all,
+//! captures or quiet moves), and [`perft`]. [`Game`] plays on a position with checks and says why
+//! an invalid move is refused; [`judge`] reads and writes the official text format. Positions
+//! and moves are written as fairy-stockfish writes them ([`fen`], [`uci`]) or, for moves, as the
+//! official commands `x1 y1 x2 y2` ([`moves`]).
 //!
 //! # Rule decisions
 //!
@@ -21,6 +26,13 @@
 //! - After a valid move that does not end the game, "check" is `yes` when *either* side has a piece
 //!   that could capture the other side's captain in one move. Capturing a captain prints
 //!   `no;yes`, and every later command is invalid.
+//! - A side whose pieces are all blocked has no valid move; the statement does not say what
+//!   happens then. [`Position::outcome`] reports it as [`Outcome::NoMove`] (matches score it as a
+//!   draw).
+//! - A position set up from a board or a FEN must be one the game can reach in this sense: each
+//!   side has at most the pieces it starts with, the side that has just moved has its captain,
+//!   and a side to move without its captain has lost (the game is over, with no moves). Anything
+//!   else is a [`PositionError`], never a panic.
 //!
 //! ```
 //! use arbiter_duck::judge;
@@ -33,23 +45,35 @@
 
 #![warn(missing_docs)]
 
+pub mod attacks;
+pub mod bench_input;
 pub mod bitboard;
 pub mod board;
 pub mod color;
+pub mod fen;
 pub mod game;
-pub mod generate;
 pub mod judge;
+pub mod move_list;
 pub mod movement;
 pub mod moves;
+pub mod perft;
 pub mod piece;
+pub mod position;
 pub mod role;
 pub mod square;
+mod text;
+pub mod uci;
+pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use board::Board;
 pub use color::Color;
-pub use game::{Game, Invalid, Played, PositionError};
-pub use moves::Move;
+pub use fen::{Fen, ParseFenError};
+pub use game::{Game, Invalid, Played};
+pub use move_list::MoveList;
+pub use moves::{Move, ParseMoveError};
 pub use piece::Piece;
+pub use position::{FenError, Outcome, Position, PositionError, Undo};
 pub use role::Role;
 pub use square::Square;
+pub use uci::UciMove;

@@ -334,20 +334,109 @@ static SOURCES: [[Bitboard; Square::COUNT]; 7] = {
 
 /// The squares along direction `d` from `from` that a slider reaches: up to and including the
 /// first occupied one.
-#[inline]
+#[inline(always)]
 fn slide(d: usize, from: Square, occupied: Bitboard) -> Bitboard {
     let ray = RAYS[d][from.index()];
-    let hit = ray & occupied;
-    let nearest = if d < 2 { hit.first() } else { hit.last() };
-    match nearest {
+    let hit = (ray & occupied).0;
+    if d < 2 {
+        // The ray runs towards higher bits: keep the bits up to the lowest one hit (all of them
+        // when nothing is hit, as `hit - 1` then wraps to all ones).
+        return Bitboard(ray.0 & (hit ^ hit.wrapping_sub(1)));
+    }
+    // The ray runs towards lower bits: cut it beyond the highest bit hit.
+    match Bitboard(hit).last() {
         Some(sq) => ray ^ RAYS[d][sq.index()],
         None => ray,
     }
 }
 
+/// The leaps of one role from one square, grouped by their blocking points: leaps that share the
+/// same points (a horse's two leaps over one leg; every leap of a piece that cannot be blocked)
+/// are tested together, so move generation tests each point once.
+#[derive(Debug, Clone, Copy)]
+struct LeapGroups {
+    len: u8,
+    /// The blocking points of each group.
+    blockers: [Bitboard; 8],
+    /// Where the leaps of each group land.
+    targets: [Bitboard; 8],
+}
+
+const NO_GROUPS: LeapGroups =
+    LeapGroups { len: 0, blockers: [Bitboard::EMPTY; 8], targets: [Bitboard::EMPTY; 8] };
+
+/// [`LEAPS`] grouped by blocking points.
+static LEAP_GROUPS: [[LeapGroups; Square::COUNT]; 7] = {
+    let mut table = [[NO_GROUPS; Square::COUNT]; 7];
+    let mut r = 0;
+    while r < 7 {
+        let mut s = 0;
+        while s < Square::COUNT {
+            let set = &LEAPS[r][s];
+            let groups = &mut table[r][s];
+            let mut i = 0;
+            while i < set.len as usize {
+                let to = Bitboard::from_square(square_of(set.to[i]));
+                let mut g = 0;
+                while g < groups.len as usize && groups.blockers[g].0 != set.blockers[i].0 {
+                    g += 1;
+                }
+                if g == groups.len as usize {
+                    groups.blockers[g] = set.blockers[i];
+                    groups.len += 1;
+                }
+                groups.targets[g] = Bitboard(groups.targets[g].0 | to.0);
+                i += 1;
+            }
+            s += 1;
+        }
+        r += 1;
+    }
+    table
+};
+
+/// The most groups of leaps the role has on any square.
+static MAX_GROUPS: [usize; 7] = {
+    let mut most = [0; 7];
+    let mut r = 0;
+    while r < 7 {
+        let mut s = 0;
+        while s < Square::COUNT {
+            if LEAP_GROUPS[r][s].len as usize > most[r] {
+                most[r] = LEAP_GROUPS[r][s].len as usize;
+            }
+            s += 1;
+        }
+        r += 1;
+    }
+    most
+};
+
+/// Whether some leap of the role can be blocked, per role: the others' targets are a table
+/// lookup.
+static BLOCKABLE: [bool; 7] = {
+    let mut blockable = [false; 7];
+    let mut r = 0;
+    while r < 7 {
+        if let Movement::Leaps(leaps) = Role::ALL[r].movement() {
+            let mut i = 0;
+            while i < leaps.len() {
+                if !leaps[i].blockers.is_empty() {
+                    blockable[r] = true;
+                }
+                i += 1;
+            }
+        }
+        r += 1;
+    }
+    blockable
+};
+
 /// Every square `role` can move to from `from` when `occupied` holds the pieces of both sides,
 /// including occupied squares it could capture on (own pieces are the caller's to remove).
-#[inline]
+///
+/// Always inlined: called with a constant `role`, it compiles to that role's code alone.
+#[inline(always)]
 pub fn targets(role: Role, from: Square, occupied: Bitboard) -> Bitboard {
     if let Movement::Slides(_) = role.movement() {
         return slide(0, from, occupied)
@@ -355,20 +444,61 @@ pub fn targets(role: Role, from: Square, occupied: Bitboard) -> Bitboard {
             | slide(2, from, occupied)
             | slide(3, from, occupied);
     }
-    let set = &LEAPS[role.index()][from.index()];
-    let mut reached = Bitboard::EMPTY;
-    for i in 0..set.len as usize {
-        if set.clear(i, occupied) {
-            reached = reached.with(square_of(set.to[i]));
-        }
+    let groups = &LEAP_GROUPS[role.index()][from.index()];
+    if !BLOCKABLE[role.index()] {
+        return groups.targets[0];
     }
-    reached
+    // Always the role's largest number of groups (missing ones are empty and add nothing), and
+    // a mask rather than a branch: whether a leg is free is a coin toss to the branch predictor.
+    let mut reached = 0;
+    for g in 0..MAX_GROUPS[role.index()] {
+        let clear = u128::from(!groups.blockers[g].intersects(occupied));
+        reached |= groups.targets[g].0 & clear.wrapping_neg();
+    }
+    Bitboard(reached)
 }
 
 /// The squares from which `role` could reach `to` on an empty board.
 #[inline]
 pub fn sources(role: Role, to: Square) -> Bitboard {
     SOURCES[role.index()][to.index()]
+}
+
+/// The most squares `role` can reach from any one square (on an empty board).
+pub const fn max_targets(role: Role) -> u32 {
+    let mut most = 0;
+    let mut s = 0;
+    while s < Square::COUNT {
+        let from = square(s);
+        let mut count = 0;
+        match role.movement() {
+            Movement::Leaps(leaps) => {
+                let mut i = 0;
+                while i < leaps.len() {
+                    if offset(from, leaps[i].to).is_some() {
+                        count += 1;
+                    }
+                    i += 1;
+                }
+            }
+            Movement::Slides(directions) => {
+                let mut d = 0;
+                while d < directions.len() {
+                    let mut cur = offset(from, directions[d]);
+                    while let Some(sq) = cur {
+                        count += 1;
+                        cur = offset(sq, directions[d]);
+                    }
+                    d += 1;
+                }
+            }
+        }
+        if count > most {
+            most = count;
+        }
+        s += 1;
+    }
+    most
 }
 
 /// The union of [`sources`] over the roles that leap: a quick test that no leaper can be near.

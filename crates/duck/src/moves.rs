@@ -1,16 +1,26 @@
-//! Moves, move generation and perft.
+//! Moves and their two notations: the official command `x1 y1 x2 y2` and fairy-stockfish's
+//! square notation `e1e2` (see [`UciMove`]).
 //!
 //! ```
-//! use arbiter_duck::{Game, moves::perft};
+//! use arbiter_duck::{Move, Square};
 //!
-//! let game = Game::new();
-//! assert_eq!(game.legal_moves().len(), 43);
-//! assert_eq!(perft(&game, 2), 1_849);
+//! let mv: Move = "9 4 8 4".parse().unwrap();
+//! assert_eq!(mv, Move::new(Square::new(9, 4).unwrap(), Square::new(8, 4).unwrap()));
+//! assert_eq!(mv.to_string(), "9 4 8 4");
+//! assert_eq!(mv.uci().to_string(), "e10e9");
+//! // Either notation is accepted where a move is read.
+//! assert_eq!("e10e9".parse::<Move>(), Ok(mv));
+//! let error = "9 4 8 9".parse::<Move>().unwrap_err();
+//! assert_eq!(error.to_string(), "character 7: expected the destination column y2 (0-8), found `9`");
 //! ```
 
 use std::fmt;
+use std::str::FromStr;
 
-use crate::{Game, Square};
+use arbiter_scan::Found;
+
+use crate::text::{char_index, found};
+use crate::{Square, UciMove};
 
 /// A move: the piece on `from` goes to `to`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -21,6 +31,20 @@ pub struct Move {
     pub to: Square,
 }
 
+impl Move {
+    /// The move from `from` to `to`.
+    #[inline]
+    pub const fn new(from: Square, to: Square) -> Move {
+        Move { from, to }
+    }
+
+    /// The move in fairy-stockfish's square notation, e.g. `e10e9`.
+    #[inline]
+    pub const fn uci(self) -> UciMove {
+        UciMove(self)
+    }
+}
+
 impl fmt::Display for Move {
     /// The judge's command format, `x1 y1 x2 y2`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -29,56 +53,65 @@ impl fmt::Display for Move {
     }
 }
 
-impl Game {
-    /// Every valid move of the side to move; none once the game is over.
-    ///
-    /// Nothing is illegal because of check: a side may leave its captain attacked.
-    pub fn legal_moves(&self) -> Vec<Move> {
-        let mut moves = Vec::with_capacity(64);
-        self.for_each_move(|mv| moves.push(mv));
-        moves
-    }
+/// A text that is not a move: where it goes wrong, what was expected there and what was found.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("character {}: expected {expected}, found {found}", .index + 1)]
+pub struct ParseMoveError {
+    /// Where the problem starts, in characters from the start of the text (0 for the first); the
+    /// length of the text when it ends too soon.
+    pub index: usize,
+    /// What the notation needs there.
+    pub expected: &'static str,
+    /// What stands there instead.
+    pub found: Found,
+}
 
-    /// Calls `f` with every valid move of the side to move.
-    #[inline]
-    pub fn for_each_move(&self, mut f: impl FnMut(Move)) {
-        if self.winner().is_some() {
-            return;
-        }
-        let board = self.board();
-        for from in board.by_color(self.turn()) {
-            for to in board.moves_from(from) {
-                f(Move { from, to });
-            }
-        }
-    }
-
-    /// Number of valid moves of the side to move, without listing them.
-    #[inline]
-    pub fn count_moves(&self) -> u64 {
-        if self.winner().is_some() {
-            return 0;
-        }
-        let board = self.board();
-        board.by_color(self.turn()).map(|from| u64::from(board.moves_from(from).count())).sum()
+impl ParseMoveError {
+    /// The error for `expected` at bytes `start..end` of `text`.
+    pub(crate) fn at(text: &str, start: usize, end: usize, expected: &'static str) -> Self {
+        ParseMoveError { index: char_index(text, start), expected, found: found(text, start, end) }
     }
 }
 
-/// Number of move sequences of length `depth` from `game` (a captured captain ends a sequence).
-pub fn perft(game: &Game, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => game.count_moves(),
-        _ => {
-            let mut nodes = 0;
-            game.for_each_move(|mv| {
-                let mut child = game.clone();
-                if child.play(mv.from, mv.to).is_ok() {
-                    nodes += perft(&child, depth - 1);
-                }
-            });
-            nodes
+/// The four numbers of the official form, with what each must be.
+const COORDINATES: [(&str, u8); 4] = [
+    ("the source row x1 (0-9)", Square::ROWS),
+    ("the source column y1 (0-8)", Square::COLS),
+    ("the destination row x2 (0-9)", Square::ROWS),
+    ("the destination column y2 (0-8)", Square::COLS),
+];
+
+impl FromStr for Move {
+    type Err = ParseMoveError;
+
+    /// Reads the official form `x1 y1 x2 y2` (four numbers separated by whitespace) or the square
+    /// notation `e1e2` (told apart by the first character: a digit or a letter). Whitespace
+    /// around the move is ignored.
+    fn from_str(text: &str) -> Result<Move, ParseMoveError> {
+        let start = text.len() - text.trim_start().len();
+        if text[start..].starts_with(|c: char| c.is_ascii_alphabetic()) {
+            let end = text.trim_end().len();
+            return UciMove::parse_at(text, start, end).map(|uci| uci.0);
         }
+        let mut tokens = text
+            .split_ascii_whitespace()
+            .map(|token| (token.as_ptr() as usize - text.as_ptr() as usize, token));
+        let mut values = [0; 4];
+        for (value, (expected, limit)) in values.iter_mut().zip(COORDINATES) {
+            let Some((offset, token)) = tokens.next() else {
+                return Err(ParseMoveError::at(text, text.len(), text.len(), expected));
+            };
+            *value = match token.parse::<u8>() {
+                Ok(number) if number < limit && token.bytes().all(|b| b.is_ascii_digit()) => number,
+                _ => return Err(ParseMoveError::at(text, offset, offset + token.len(), expected)),
+            };
+        }
+        if let Some((offset, token)) = tokens.next() {
+            let expected = "the end of the move";
+            return Err(ParseMoveError::at(text, offset, offset + token.len(), expected));
+        }
+        let square = |row, col| Square::new(row, col).expect("coordinates checked above");
+        Ok(Move::new(square(values[0], values[1]), square(values[2], values[3])))
     }
 }
 
@@ -86,11 +119,28 @@ pub fn perft(game: &Game, depth: u32) -> u64 {
 mod tests {
     use super::*;
 
+    fn error(text: &str) -> String {
+        text.parse::<Move>().unwrap_err().to_string()
+    }
+
     #[test]
-    fn published_perft_counts_from_the_start() {
-        let game = Game::new();
-        // The counts fairy-stockfish gives for this game (SPEC §7).
-        let counts: Vec<u64> = (1..=4).map(|d| perft(&game, d)).collect();
-        assert_eq!(counts, [43, 1_849, 80_066, 3_466_638]);
+    fn malformed_official_moves_say_what_and_where() {
+        assert_eq!(error(""), "character 1: expected the source row x1 (0-9), found end of input");
+        assert_eq!(
+            error("0 3 1"),
+            "character 6: expected the destination column y2 (0-8), found end of input"
+        );
+        assert_eq!(error("0 9 1 4"), "character 3: expected the source column y1 (0-8), found `9`");
+        assert_eq!(
+            error("0 3 +1 4"),
+            "character 5: expected the destination row x2 (0-9), found `+1`"
+        );
+        assert_eq!(error("0 3 1 4 5"), "character 9: expected the end of the move, found `5`");
+        assert_eq!(error("-1 0 0 0"), "character 1: expected the source row x1 (0-9), found `-1`");
+        assert_eq!(
+            error("0 3 1 4x"),
+            "character 7: expected the destination column y2 (0-8), found `4x`"
+        );
+        assert_eq!(" \t0 3\n1 4 ".parse::<Move>().unwrap().to_string(), "0 3 1 4");
     }
 }

@@ -50,6 +50,20 @@ impl Piece {
         NAMES[self.color.index()][self.role.index()]
     }
 
+    /// The FEN letter: the role's [`letter`](Role::letter), upper case for red.
+    pub const fn letter(self) -> char {
+        match self.color {
+            Color::Red => self.role.letter().to_ascii_uppercase(),
+            Color::Blue => self.role.letter(),
+        }
+    }
+
+    /// The piece whose FEN [`letter`](Piece::letter) is `letter`.
+    pub fn from_letter(letter: char) -> Option<Piece> {
+        let color = if letter.is_ascii_uppercase() { Color::Red } else { Color::Blue };
+        Role::from_letter(letter.to_ascii_lowercase()).map(|role| Piece::new(color, role))
+    }
+
     /// A single Chinese character for boards: red and blue use the traditional pairs of glyphs, so
     /// the two sides stay apart without colour.
     pub const fn glyph(self) -> char {
@@ -70,6 +84,19 @@ impl fmt::Display for Piece {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn letters_read_back() {
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece::new(color, role);
+                assert_eq!(Piece::from_letter(piece.letter()), Some(piece));
+            }
+        }
+        assert_eq!(Piece::new(Color::Red, Role::Duck).letter(), 'D');
+        assert_eq!(Piece::from_letter('x'), None);
+        assert_eq!(Piece::from_letter('é'), None);
+    }
 
     #[test]
     fn names_are_color_then_role() {

@@ -5,6 +5,8 @@
 //!
 //! let names: Vec<_> = Role::ALL.iter().map(|r| r.name()).collect();
 //! assert_eq!(names, ["car", "horse", "elephant", "guard", "captain", "soldier", "duck"]);
+//! let letters: String = Role::ALL.iter().map(|r| r.letter()).collect();
+//! assert_eq!(letters, "rhegcsd");
 //! ```
 
 use std::fmt;
@@ -51,6 +53,39 @@ impl Role {
             Role::Soldier => "soldier",
             Role::Duck => "duck",
         }
+    }
+
+    /// The letter of fairy-stockfish's FEN for this game, in lower case: `r` car, `h` horse,
+    /// `e` elephant, `g` guard, `c` captain, `s` soldier, `d` duck.
+    pub const fn letter(self) -> char {
+        match self {
+            Role::Car => 'r',
+            Role::Horse => 'h',
+            Role::Elephant => 'e',
+            Role::Guard => 'g',
+            Role::Captain => 'c',
+            Role::Soldier => 's',
+            Role::Duck => 'd',
+        }
+    }
+
+    /// The role whose [`letter`](Role::letter) is `letter` (lower case).
+    pub fn from_letter(letter: char) -> Option<Role> {
+        Role::ALL.into_iter().find(|role| role.letter() == letter)
+    }
+
+    /// Calls `f` with each role in the official order, each call with a constant role: inlined
+    /// code that dispatches on the role (such as [`movement::targets`](crate::movement::targets))
+    /// then compiles to that role's code alone.
+    #[inline(always)]
+    pub fn each(mut f: impl FnMut(Role)) {
+        f(Role::Car);
+        f(Role::Horse);
+        f(Role::Elephant);
+        f(Role::Guard);
+        f(Role::Captain);
+        f(Role::Soldier);
+        f(Role::Duck);
     }
 
     /// The position in [`Role::ALL`].

@@ -8,6 +8,9 @@
 //! assert_eq!(sq.to_string(), "(9,4)");
 //! assert_eq!(Square::from_coords(10, 0), None);
 //! assert_eq!(sq.offset(1, 0), None);
+//! // fairy-stockfish's name: file a..i for the column, rank 1..10 for the row + 1.
+//! assert_eq!(sq.name().to_string(), "e10");
+//! assert_eq!(Square::from_name("e10"), Some(sq));
 //! ```
 
 use std::fmt;
@@ -25,6 +28,8 @@ impl Square {
     pub const COLS: u8 = 9;
     /// Number of squares.
     pub const COUNT: usize = (Self::ROWS as usize) * (Self::COLS as usize);
+    /// Row 0, column 0: red's left corner, `a1`.
+    pub const A1: Square = Square(0);
 
     /// The square at row `row` and column `col`, if both are on the board.
     #[inline]
@@ -79,6 +84,31 @@ impl Square {
     /// All 90 squares, row by row from red's side.
     pub fn all() -> impl DoubleEndedIterator<Item = Square> + ExactSizeIterator {
         (0..Self::COUNT as u8).map(Square)
+    }
+
+    /// The name in fairy-stockfish's notation: file `a`..`i` for the column, then rank `1`..`10`
+    /// for the row + 1, e.g. `e10` for (9,4).
+    #[inline]
+    pub const fn name(self) -> SquareName {
+        SquareName(self)
+    }
+
+    /// The square with the name `name` (see [`Square::name`]), if it is one.
+    pub fn from_name(name: &str) -> Option<Square> {
+        match crate::uci::parse_square(name, 0, name.len()) {
+            Ok((square, end)) if end == name.len() => Some(square),
+            _ => None,
+        }
+    }
+}
+
+/// A square written as fairy-stockfish names it, e.g. `e10`; see [`Square::name`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SquareName(Square);
+
+impl fmt::Display for SquareName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", char::from(b'a' + self.0.col()), self.0.row() + 1)
     }
 }
 

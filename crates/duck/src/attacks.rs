@@ -1,0 +1,107 @@
+//! Who attacks a square: the movement table read backwards.
+//!
+//! A piece attacks a square when it could move there in one move, whatever stands there. The
+//! queries take the occupancy as a parameter, so that a static exchange evaluation can take the
+//! pieces that have already captured off the board and ask again: a horse leg, an elephant eye,
+//! either of the duck's two points or a car's line that such a piece blocked then opens up.
+//!
+//! ```
+//! use arbiter_duck::{Bitboard, Color, Position, Square};
+//!
+//! // Red cars on a1 and a2 behind each other, a blue soldier on a5, the captains on e1 and e10.
+//! let position: Position = "4c4/9/9/9/9/s8/9/9/R8/R3C4 w - - 0 1".parse().unwrap();
+//! let board = position.board();
+//! let sq = |name| Square::from_name(name).unwrap();
+//! let occupied = board.occupied();
+//! assert_eq!(board.attackers(sq("a5"), Color::Red, occupied), Bitboard::from_square(sq("a2")));
+//! // Once the car on a2 has captured, the one on a1 sees through.
+//! let after = occupied.without(sq("a2"));
+//! assert_eq!(board.attackers(sq("a5"), Color::Red, after), Bitboard::from_square(sq("a1")));
+//! assert!(!board.captain_attacked(Color::Red));
+//! ```
+
+use crate::{Bitboard, Board, Color, Square, movement};
+
+impl Board {
+    /// The pieces of `by` that could move to `to` if exactly the squares of `occupied` held pieces:
+    /// only `by`'s pieces standing on `occupied` count, and every square of `occupied` blocks.
+    /// Whose piece stands on `to` does not matter.
+    #[inline]
+    pub fn attackers(&self, to: Square, by: Color, occupied: Bitboard) -> Bitboard {
+        let theirs = self.by_color(by) & occupied;
+        let mut found = Bitboard::EMPTY;
+        for role in movement::SLIDERS {
+            for from in movement::sources(role, to) & theirs & self.by_role(role) {
+                if movement::reaches_from_source(role, from, to, occupied) {
+                    found = found.with(from);
+                }
+            }
+        }
+        for from in movement::leaper_sources(to) & theirs {
+            if let Some(piece) = self.piece_at(from)
+                && movement::reaches(piece.role, from, to, occupied)
+            {
+                found = found.with(from);
+            }
+        }
+        found
+    }
+
+    /// Whether some piece of `by` could move to `to` (capturing whatever stands there, if it is
+    /// not `by`'s own).
+    #[inline]
+    pub fn attacked(&self, to: Square, by: Color) -> bool {
+        !self.by_color(by).contains(to) && self.attacked_with(to, by, self.occupied())
+    }
+
+    /// Whether [`attackers`](Board::attackers) is not empty, stopping at the first attacker found.
+    #[inline]
+    pub fn attacked_with(&self, to: Square, by: Color, occupied: Bitboard) -> bool {
+        self.any_attacker(to, self.by_color(by) & occupied, occupied)
+    }
+
+    /// Whether one of the pieces on `theirs` (all of one side) could move to `to` with `occupied`
+    /// in the way. Inlined into the judge's check detection, which runs after every valid move.
+    #[inline(always)]
+    fn any_attacker(&self, to: Square, theirs: Bitboard, occupied: Bitboard) -> bool {
+        for role in movement::SLIDERS {
+            for from in movement::sources(role, to) & theirs & self.by_role(role) {
+                if movement::reaches_from_source(role, from, to, occupied) {
+                    return true;
+                }
+            }
+        }
+        // Leapers can only attack from a few squares around `to`, which usually hold none or one
+        // of `by`'s pieces: look at those pieces rather than at every role.
+        for from in movement::leaper_sources(to) & theirs {
+            if let Some(piece) = self.piece_at(from)
+                && movement::reaches(piece.role, from, to, occupied)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether `color`'s captain is on the board and some piece of the other side could capture
+    /// it: this game's "check" for one side.
+    #[inline]
+    pub fn captain_attacked(&self, color: Color) -> bool {
+        self.captain(color)
+            .is_some_and(|sq| self.any_attacker(sq, self.by_color(!color), self.occupied()))
+    }
+
+    /// Whether this is a check position: either side has a piece that could capture the other
+    /// side's captain in one move. Never once a captain is gone: the game is over then.
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        match (self.captain(Color::Red), self.captain(Color::Blue)) {
+            (Some(red), Some(blue)) => {
+                let occupied = self.occupied();
+                self.any_attacker(red, self.by_color(Color::Blue), occupied)
+                    || self.any_attacker(blue, self.by_color(Color::Red), occupied)
+            }
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,69 @@
+//! Perft: the number of move sequences of a given length, the standard test of move generation.
+//!
+//! A sequence ends early when it captures a captain (the game is over then). The last ply is
+//! counted in bulk, without playing its moves, as fairy-stockfish does.
+//!
+//! ```
+//! use arbiter_duck::{Position, perft};
+//!
+//! let start = Position::new();
+//! assert_eq!(perft::perft(&start, 2), 1_849);
+//! let mut first_moves = Vec::new();
+//! let total = perft::divide(&start, 2, |mv, nodes| first_moves.push((mv.uci().to_string(), nodes)));
+//! assert_eq!(total, 1_849);
+//! assert_eq!(first_moves.len(), 43);
+//! assert_eq!(first_moves[0], ("a1a2".to_owned(), 43));
+//! ```
+
+use crate::{Move, Position};
+
+/// The number of move sequences of `depth` plies from `position`.
+pub fn perft(position: &Position, depth: u32) -> u64 {
+    count(&mut position.clone(), depth)
+}
+
+/// Calls `each` with every move of `position` and the number of sequences of `depth` plies that
+/// start with it, in the order of [`Position::moves`]; returns their sum, the perft count. At
+/// depth 0 there is one (empty) sequence and no first move.
+pub fn divide(position: &Position, depth: u32, each: impl FnMut(Move, u64)) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    split(&mut position.clone(), depth, each)
+}
+
+fn count(position: &mut Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => position.count_moves(),
+        _ => split(position, depth, |_, _| ()),
+    }
+}
+
+/// The one loop over first moves, for [`count`] and [`divide`].
+#[inline]
+fn split(position: &mut Position, depth: u32, mut each: impl FnMut(Move, u64)) -> u64 {
+    let mut total = 0;
+    for mv in position.moves() {
+        let undo = position.make(mv);
+        let nodes = count(position, depth - 1);
+        position.unmake(mv, undo);
+        each(mv, nodes);
+        total += nodes;
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn published_counts_from_the_start() {
+        let start = Position::new();
+        // The counts fairy-stockfish gives for this game (SPEC §7).
+        let counts: Vec<u64> = (0..=4).map(|d| perft(&start, d)).collect();
+        assert_eq!(counts, [1, 43, 1_849, 80_066, 3_466_638]);
+        assert_eq!(divide(&start, 0, |_, _| panic!("no first move at depth 0")), 1);
+    }
+}
