@@ -76,7 +76,7 @@ impl Walk {
     /// The valid moves of the side to move, sorted: which one a draw picks must not depend on
     /// the order move generation happens to list them in.
     fn moves(&self) -> Vec<Move> {
-        let mut moves = self.game.legal_moves();
+        let mut moves = self.game.legal_moves().to_vec();
         moves.sort_unstable();
         moves
     }
