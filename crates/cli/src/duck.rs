@@ -30,6 +30,9 @@ enum DuckCommand {
     /// Count the move sequences of a given length from a position (move generation test); a
     /// captured captain ends a sequence.
     Perft(PerftArgs),
+    /// Run the engine over UCI on standard input and output (`setoption name UCI_Variant value
+    /// duck`, moves and FEN as fairy-stockfish writes them).
+    Uci(crate::duck_engine::UciArgs),
     #[command(flatten)]
     Contest(crate::contest::Command<crate::contest::Duck>),
 }
@@ -87,6 +90,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             judge_file(explain.input, |text, out| judge::explain(text, out, options))
         }
         Some(DuckCommand::Perft(args)) => perft(args),
+        Some(DuckCommand::Uci(args)) => crate::duck_engine::uci(args),
         Some(DuckCommand::Contest(command)) => crate::contest::run(command),
     }
 }

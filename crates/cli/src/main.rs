@@ -5,6 +5,7 @@ mod arena;
 mod chess;
 mod contest;
 mod duck;
+mod duck_engine;
 mod input;
 
 use std::process::ExitCode;
