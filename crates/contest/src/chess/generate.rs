@@ -825,7 +825,8 @@ mod tests {
                     continue;
                 }
                 assert!(within_statement(&tokens), "{profile} {seed}");
-                let last = tokens.iter().rev().find_map(|t| t.strip_suffix('.')?.parse::<u32>().ok());
+                let last =
+                    tokens.iter().rev().find_map(|t| t.strip_suffix('.')?.parse::<u32>().ok());
                 assert!(last.unwrap_or(0) <= 300, "{profile} {seed}");
             }
         }
