@@ -217,9 +217,8 @@ impl Watch {
         mut errors: Option<&mut Vec<u8>>,
     ) -> io::Result<Pumped> {
         let mut written = 0;
-        if input.is_empty() {
-            self.stdin = None;
-        }
+        // A new pipe is empty: most inputs fit in it at once, without waiting to be told so.
+        self.feed(input, &mut written);
         loop {
             if self.stdout.is_none() && self.stderr.is_none() && self.exited {
                 return Ok(Pumped::Done);
@@ -235,21 +234,8 @@ impl Watch {
                 wait = wait.min(Duration::from_millis(1));
             }
             let [stdin_ready, stdout_ready, stderr_ready, exit_ready] = self.poll(wait)?;
-            if stdin_ready && let Some(stdin) = self.stdin.as_mut() {
-                match stdin.write(&input[written..]) {
-                    Ok(n) => {
-                        written += n;
-                        if written == input.len() {
-                            // Closing the pipe is the end of input for the program.
-                            self.stdin = None;
-                        }
-                    }
-                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    // The program closed its input or exited without reading all of it: that
-                    // is its business, not an error of the run.
-                    Err(_) => self.stdin = None,
-                }
+            if stdin_ready {
+                self.feed(input, &mut written);
             }
             if stdout_ready && drain(&mut self.stdout, output, OUTPUT_LIMIT)? {
                 return Ok(Pumped::OutputLimit);
@@ -273,6 +259,25 @@ impl Watch {
 }
 
 impl Watch {
+    /// Writes as much of the rest of `input` as the pipe takes now; closes it once all is
+    /// written, which is the end of input for the program.
+    fn feed(&mut self, input: &[u8], written: &mut usize) {
+        let Some(stdin) = self.stdin.as_mut() else { return };
+        while *written < input.len() {
+            match stdin.write(&input[*written..]) {
+                // A pipe never takes nothing; should one, waiting for room would never end.
+                Ok(0) => break,
+                Ok(n) => *written += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                // The program closed its input or exited without reading all of it: that is
+                // its business, not an error of the run.
+                Err(_) => break,
+            }
+        }
+        self.stdin = None;
+    }
+
     /// Waits up to `wait` for input room, output, error output or the exit; which are ready.
     fn poll(&self, wait: Duration) -> io::Result<[bool; 4]> {
         let exit = self.exit.as_ref().filter(|_| !self.exited);
