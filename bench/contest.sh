@@ -5,16 +5,19 @@
 #   bench/contest.sh [CASES] [ROUNDS]     # defaults 4000 cases, 3 rounds; JOBS (default 2) at a time
 #
 # The program is the C++ solution printed with the Duck Chess statement
-# (crates/contest/tests/fixtures/duck/seed000.cpp, g++ -O2): correct and fast, so that a run is
-# mostly process start-up. The driver (written below, gcc -O2) starts it with posix_spawn, writes
-# an input of the `short` profile to its standard input through a pipe, reads its output through
-# another, and waits for it, CASES / JOBS times in each of JOBS copies running side by side, on
-# 200 inputs in turn: the most a stress tester can get out of this machine with this program.
+# (crates/contest/tests/fixtures/duck/seed000.cpp), correct and fast, built twice with g++ -O2:
+# as usual (dynamically linked: a run is mostly loading libstdc++) and with -static (a run is
+# little more than an exec: the fast program the speed target speaks of). The driver (written
+# below, gcc -O2) starts it with posix_spawn, writes an input of the `short` profile to its
+# standard input through a pipe, reads its output through another, and waits for it,
+# CASES / JOBS times in each of JOBS copies running side by side, on 200 inputs in turn: the
+# most a stress tester can get out of this machine with this program.
 # `arbiter duck test --profile short --jobs JOBS` does that and also generates, judges and
 # compares every case and watches every run (its time limit, its process group). The two are
 # timed alternately, ROUNDS times each, so that both meet the same load; the table gives the
 # median of each. `--profile mixed` (one case in twenty of 1000 commands) is timed once, for
-# scale. Needs gcc and g++; run from the repository root.
+# scale. Needs gcc and g++ (and a static libstdc++ for the second build, skipped without it);
+# run from the repository root.
 set -eu
 cases=${1:-4000}
 rounds=${2:-3}
@@ -24,7 +27,12 @@ trap 'rm -rf "$work"' EXIT
 
 cargo build --quiet --release -p arbiter-cli
 arbiter="$PWD/target/release/arbiter"
-g++ -std=c++11 -O2 -w -o "$work/solution" crates/contest/tests/fixtures/duck/seed000.cpp
+source=crates/contest/tests/fixtures/duck/seed000.cpp
+g++ -std=c++11 -O2 -w -o "$work/dynamic" "$source"
+builds=dynamic
+if g++ -std=c++11 -O2 -w -static -o "$work/static" "$source" 2> /dev/null; then
+    builds="dynamic static"
+fi
 mkdir "$work/inputs"
 seed=1
 while [ "$seed" -le 200 ]; do
@@ -87,38 +95,43 @@ seconds() {
     echo "$start $end" | awk '{ printf "%.3f\n", $2 - $1 }'
 }
 
+# drivers PROGRAM: JOBS copies of the driver side by side, CASES runs in all.
 drivers() {
     i=0
     while [ "$i" -lt "$jobs" ]; do
-        "$work/driver" "$((cases / jobs))" "$work/solution" "$work"/inputs/*.in &
+        "$work/driver" "$((cases / jobs))" "$1" "$work"/inputs/*.in &
         i=$((i + 1))
     done
     wait
 }
-
-round=0
-while [ "$round" -lt "$rounds" ]; do
-    seconds drivers >> "$work/driver.times"
-    seconds "$arbiter" duck test --profile short --cases "$cases" --seed 1 --jobs "$jobs" \
-        -- "$work/solution" >> "$work/short.times"
-    round=$((round + 1))
-done
-seconds "$arbiter" duck test --profile mixed --cases "$cases" --seed 1 --jobs "$jobs" \
-    -- "$work/solution" >> "$work/mixed.times"
 
 # median NAME: the median of the times in NAME.times.
 median() {
     sort -n "$work/$1.times" | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'
 }
 
-base=$(median driver)
 echo "| $cases cases, $jobs at a time (median of $rounds) | time | cases/s | share of the driver's rate |"
 echo "| --- | --- | --- | --- |"
-awk -v t="$base" -v n="$cases" 'BEGIN {
-    printf "| baseline: C driver, runs the program only | %.2f s | %.0f | 100%% |\n", t, n / t
-}'
-for profile in short mixed; do
-    awk -v t="$(median "$profile")" -v n="$cases" -v b="$base" -v p="$profile" 'BEGIN {
-        printf "| `arbiter duck test --profile %s` | %.2f s | %.0f | %.0f%% |\n", p, t, n / t, 100 * b / t
+for build in $builds; do
+    program="$work/$build"
+    round=0
+    while [ "$round" -lt "$rounds" ]; do
+        seconds drivers "$program" >> "$work/$build-driver.times"
+        seconds "$arbiter" duck test --profile short --cases "$cases" --seed 1 --jobs "$jobs" \
+            -- "$program" >> "$work/$build-short.times"
+        round=$((round + 1))
+    done
+    seconds "$arbiter" duck test --profile mixed --cases "$cases" --seed 1 --jobs "$jobs" \
+        -- "$program" >> "$work/$build-mixed.times"
+    base=$(median "$build-driver")
+    awk -v t="$base" -v n="$cases" -v b="$build" 'BEGIN {
+        printf "| %s build: C driver, runs the program only | %.2f s | %.0f | 100%% |\n", b, t, n / t
     }'
+    for profile in short mixed; do
+        awk -v t="$(median "$build-$profile")" -v n="$cases" -v base="$base" -v p="$profile" \
+            -v b="$build" 'BEGIN {
+            printf "| %s build: `arbiter duck test --profile %s` | %.2f s | %.0f | %.0f%% |\n",
+                b, p, t, n / t, 100 * base / t
+        }'
+    done
 done
