@@ -338,6 +338,11 @@ mod tests {
                         {
                             kinds.insert("long knockback".to_owned());
                         }
+                        if let Event::Matching { pairs, .. } = event
+                            && pairs >= 3
+                        {
+                            kinds.insert("crowded matching".to_owned());
+                        }
                         if let Event::Fight { red_strength: (a, b), blue_strength: (c, d), .. } =
                             event
                             && (a, b) != (c, d)
@@ -395,6 +400,10 @@ mod tests {
         }
         assert!(events(ArenaProfile::Knockback, 10).iter().any(|k| k == "long knockback"));
         assert!(events(ArenaProfile::Ties, 10).iter().any(|k| k == "equal fight"));
+        assert!(events(ArenaProfile::Crowded, 10).iter().any(|k| k == "crowded matching"));
+        assert!(events(ArenaProfile::Backward, 10).iter().any(|k| k == "backward"));
+        let respawns = events(ArenaProfile::Respawn, 10);
+        assert!(["death", "respawn"].iter().all(|kind| respawns.iter().any(|k| k == kind)));
     }
 
     #[test]
