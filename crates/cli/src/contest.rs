@@ -33,12 +33,13 @@ pub trait Game: Clone + Send + Sync + std::fmt::Debug + 'static {
         + std::fmt::Display
         + FromStr
         + 'static;
-    /// What `--size` sets.
+    /// What `--size` sets; written back as it is read.
     type Size: Copy
         + Clone
         + Send
         + Sync
         + std::fmt::Debug
+        + std::fmt::Display
         + FromStr<Err: std::fmt::Display>
         + 'static;
     /// Options of this game only (the arena's `--rules`).
@@ -353,7 +354,7 @@ fn failure_report<G: Game>(
     );
     generate.push_str(&G::extra_args(&args.choice.extra));
     if let Some(size) = &args.choice.size {
-        let _ = write!(generate, " --size {}", SizeText(size));
+        let _ = write!(generate, " --size {size}");
     }
     let _ = writeln!(text, "  run seed {seed}; `{generate}` prints the case as generated");
     let (before, after) = (problem.size(&failure.original), problem.size(&failure.shrunk));
@@ -442,15 +443,6 @@ fn failure_report<G: Game>(
         );
     }
     text
-}
-
-/// `--size` as given back on a command line.
-struct SizeText<'a, T>(&'a T);
-
-impl<T: std::fmt::Debug> std::fmt::Display for SizeText<'_, T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:?}", self.0)
-    }
 }
 
 /// `exited with status 3`, `was killed by signal 11 (SIGSEGV)`.

@@ -200,6 +200,36 @@ fn test_catches_a_wrong_reading_and_saves_the_case() {
     assert!(report["failure"]["explanation"]["why"].is_string());
 }
 
+/// The `gen` command a report gives prints the failing case as it was first run, `--size` and
+/// `--rules` included.
+#[test]
+fn the_reported_gen_command_prints_the_case() {
+    let dir = scratch("regenerate");
+    let seen = dir.join("seen.in");
+    // Every run fails, and appends its input: with one job, the first input is the case's own.
+    let script = format!("cat >> '{}'; exit 1", seen.display());
+    for choice in [
+        &["duck", "--profile", "long", "--size", "7"][..],
+        &["chess", "--profile", "correct", "--size", "20"],
+        &["arena", "--profile", "small", "--size", "1,3,3,2,3", "--rules", "statement"],
+    ] {
+        let _ = std::fs::remove_file(&seen);
+        let mut args = vec![choice[0], "test"];
+        args.extend(&choice[1..]);
+        args.extend(["--cases", "1", "--jobs", "1", "--seed", "5", "--", "sh", "-c", &script]);
+        let out = arbiter(&args, b"");
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let report = text(&out.stdout);
+        let start = report.find("`arbiter ").expect("a gen command") + "`arbiter ".len();
+        let command = &report[start..start + report[start..].find('`').unwrap()];
+        let generated = arbiter(&command.split(' ').collect::<Vec<_>>(), b"");
+        assert_eq!(generated.status.code(), Some(0), "{command}: {}", text(&generated.stderr));
+        let first = std::fs::read(&seen).unwrap();
+        assert!(!generated.stdout.is_empty());
+        assert!(first.starts_with(&generated.stdout), "{command}");
+    }
+}
+
 #[test]
 fn time_limits_and_runtime_errors() {
     let out = arbiter(
