@@ -8,7 +8,7 @@
 //! - arena: arbiter's judge under a wrong rule reading (ties to the highest index, hupraise over
 //!   the living pieces only).
 //!
-//! Each is caught, and its failure shrunk to a 1-minimal case (chess: removing the last token
+//! Each is caught, and its failure shrunk to a 1-minimal case (chess: removing the last move
 //! makes it pass; arena: removing any one piece or the last round of any game does).
 
 use std::io::{Read, Write};
@@ -195,8 +195,8 @@ fn kind_of<P: Problem>(problem: &P, program: &Program, case: &P::Case) -> Kind {
     Judgement::of(&expected, &outcome, &output).kind()
 }
 
-/// Tests `solution` on chess records of `profile`: it must be caught, shrunk so that dropping
-/// the last token makes it pass, and explained by the rule it breaks.
+/// Tests `solution` on chess records of `profile`: it must be caught, shrunk to a record that
+/// ends after a move and passes without that move, and explained by the rule it breaks.
 fn chess_caught(solution: &str, profile: ChessProfile, words: &str) -> Failure<ChessCase> {
     let problem = ChessProblem::new(profile, None);
     let program = program(solution);
@@ -204,10 +204,9 @@ fn chess_caught(solution: &str, profile: ChessProfile, words: &str) -> Failure<C
     let failure = report.failure.unwrap_or_else(|| panic!("{solution}: not caught"));
     assert_eq!(failure.judgement.kind(), Kind::WrongAnswer);
     assert_eq!(kind_of(&problem, &program, &failure.shrunk), Kind::WrongAnswer);
-    let mut shorter = failure.shrunk.clone();
-    shorter.tokens.pop();
+    assert!(failure.shrunk.tokens.last().is_some_and(|t| !t.ends_with('.')), "{}", failure.input);
     assert_eq!(
-        kind_of(&problem, &program, &shorter),
+        kind_of(&problem, &program, &failure.shrunk.without_last_move()),
         Kind::Accepted,
         "{solution}: {}",
         failure.input

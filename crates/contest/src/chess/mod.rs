@@ -1,5 +1,5 @@
 //! Chess records (seed 002) as a contest problem: one record line, answered `Yes` or `No`, the
-//! record check's mistake as the reason, and shrinking by dropping tokens from the end.
+//! record check's mistake as the reason, and shrinking by dropping moves from the end.
 //!
 //! ```
 //! use arbiter_contest::chess::{ChessProblem, ChessProfile};
@@ -33,6 +33,20 @@ pub use generate::generate;
 pub struct ChessCase {
     /// The tokens, in order (`1.`, `e4`, `e5`, `2.`, ...).
     pub tokens: Vec<String>,
+}
+
+impl ChessCase {
+    /// The record without its last move, nor the move number left dangling before it: a record
+    /// that ends after a move number breaks the statement's format (`x. s1 s2`), so shrinking
+    /// never stops there.
+    pub fn without_last_move(&self) -> ChessCase {
+        let mut tokens = self.tokens.clone();
+        tokens.pop();
+        while tokens.last().is_some_and(|t| is_number(t)) {
+            tokens.pop();
+        }
+        ChessCase { tokens }
+    }
 }
 
 /// Which corners of the record format the generated records aim at.
@@ -154,7 +168,7 @@ impl Problem for ChessProblem {
 
     const NAME: &'static str = "chess";
     const UNIT: &'static str = "tokens";
-    const MINIMAL: &'static str = "the last token";
+    const MINIMAL: &'static str = "the last move";
 
     fn generate(&self, seed: u64) -> ChessCase {
         ChessCase { tokens: generate(self.profile, self.size, seed) }
@@ -217,9 +231,17 @@ impl Problem for ChessProblem {
     }
 
     fn shrink(&self, case: ChessCase, oracle: &mut dyn Oracle<ChessCase>) -> ChessCase {
-        let build = |k: usize| ChessCase { tokens: case.tokens[..k].to_vec() };
-        let length = shortest_prefix(case.tokens.len(), build, oracle);
-        ChessCase { tokens: case.tokens[..length].to_vec() }
+        // The prefixes tried end after a move (or are the whole record): cut `i` is the record
+        // cut `i + 1` gives without its last move.
+        let cuts: Vec<usize> = std::iter::once(0)
+            .chain(
+                (1..=case.tokens.len())
+                    .filter(|&k| k == case.tokens.len() || !is_number(&case.tokens[k - 1])),
+            )
+            .collect();
+        let build = |i: usize| ChessCase { tokens: case.tokens[..cuts[i]].to_vec() };
+        let cut = shortest_prefix(cuts.len() - 1, build, oracle);
+        ChessCase { tokens: case.tokens[..cuts[cut]].to_vec() }
     }
 }
 
@@ -300,6 +322,22 @@ fn board_before(record: &str, ply: u32) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shrinking_never_stops_after_a_move_number() {
+        let record = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. 0-0";
+        let case = ChessCase { tokens: record.split(' ').map(str::to_owned).collect() };
+        // A program that says Yes to everything fails wherever the answer is No: `1.` alone
+        // would be the shortest such record, but it breaks the format.
+        let says_no = |case: &ChessCase| !check_record(&case.tokens.join(" ")).is_yes();
+        let problem = ChessProblem::new(ChessProfile::Mixed, None);
+        let mut oracle = |candidates: &[ChessCase]| candidates.iter().position(says_no);
+        let shrunk = problem.shrink(case.clone(), &mut oracle);
+        assert_eq!(shrunk, case);
+        let shorter = case.without_last_move();
+        assert_eq!(shorter.tokens.join(" "), "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6");
+        assert_eq!(shorter.without_last_move().tokens.len(), 11);
+    }
 
     #[test]
     fn a_mistake_is_explained_with_the_board_before_it() {
