@@ -42,6 +42,8 @@ enum Command {
         #[arg(long, value_name = "N")]
         game: Option<usize>,
     },
+    #[command(flatten)]
+    Contest(crate::contest::Command<crate::contest::Arena>),
 }
 
 /// The `--rules` option shared by the judge and the trace.
@@ -65,6 +67,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(Command::Trace { input, rules, game }) => {
             trace(input.file.as_deref(), rules.rules, game)
         }
+        Some(Command::Contest(command)) => crate::contest::run(command),
     }
 }
 

@@ -34,6 +34,8 @@ enum Command {
     Pgn(pgn::PgnArgs),
     /// Rewrite a record or a PGN file into canonical SAN.
     Fix(fix::FixArgs),
+    #[command(flatten)]
+    Contest(crate::contest::Command<crate::contest::Chess>),
 }
 
 /// Runs `arbiter chess`.
@@ -42,6 +44,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     match args.command {
         Some(Command::Pgn(args)) => pgn::run(args),
         Some(Command::Fix(args)) => fix::run(args),
+        Some(Command::Contest(command)) => crate::contest::run(command),
         None if args.each_line => crate::records::run_lines(&args.input, answers),
         None => crate::records::run_record(&args.input, answers),
     }

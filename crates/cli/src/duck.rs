@@ -38,6 +38,8 @@ enum DuckCommand {
     /// Run the engine over UCI on standard input and output (`setoption name UCI_Variant value
     /// duck`, moves and FEN as fairy-stockfish writes them).
     Uci(crate::duck_engine::UciArgs),
+    #[command(flatten)]
+    Contest(crate::contest::Command<crate::contest::Duck>),
 }
 
 #[derive(Debug, clap::Args)]
@@ -118,6 +120,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         Some(DuckCommand::Perft(args)) => perft(args),
         Some(DuckCommand::Uci(args)) => crate::duck_engine::uci(args),
+        Some(DuckCommand::Contest(command)) => crate::contest::run(command),
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod arena;
 mod chess;
+mod contest;
 mod duck;
 mod duck_engine;
 mod input;
