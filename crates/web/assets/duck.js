@@ -413,6 +413,7 @@ function renderSide(pieces) {
   current?.setAttribute('aria-current', 'true');
   current?.scrollIntoView({ block: 'nearest' });
   $('#ply-count').textContent = `${total} command${total === 1 ? '' : 's'}`;
+  $('[data-fen]').value = position.fen;
 
   slider.max = String(total);
   slider.value = String(state.at);
@@ -595,15 +596,22 @@ $('[data-example]').addEventListener('click', async (event) => {
 $('[data-export]').addEventListener('click', () => serial(async () => {
   download('duck-game.in', await exported());
 }));
-$('[data-copy]').addEventListener('click', () => serial(async () => {
+/** Puts `text` on the clipboard and says so. */
+async function copy(text, refused) {
   const copied = $('#copied');
   try {
-    await navigator.clipboard.writeText(await exported());
+    await navigator.clipboard.writeText(text);
     copied.textContent = 'Copied.';
   } catch {
-    copied.textContent = 'The browser refused the clipboard; use Download.';
+    copied.textContent = refused;
   }
   setTimeout(() => { copied.textContent = ''; }, 2500);
+}
+$('[data-copy]').addEventListener('click', () => serial(async () => {
+  await copy(await exported(), 'The browser refused the clipboard; use Download.');
+}));
+$('[data-copy-fen]').addEventListener('click', () => serial(async () => {
+  if (state.position) await copy(state.position.fen, 'The browser refused the clipboard; select the FEN below.');
 }));
 const styleSelect = $('[data-style]');
 styleSelect.value = state.style;

@@ -147,6 +147,8 @@ struct PositionView {
     checks: Vec<CheckView>,
     /// For each piece of the side to move, the points it can reach (empty once the game is over).
     moves: Vec<Destinations>,
+    /// The position as FEN, as [`arbiter_duck::Position`] writes it.
+    fen: String,
 }
 
 /// The reply to `/api/duck/game` and `/api/duck/import`.
@@ -290,6 +292,7 @@ fn describe(game: &Game, ply: usize, last: Option<Command>) -> PositionView {
         check: board.is_check(),
         checks: checks(game),
         moves,
+        fen: game.position().to_string(),
     }
 }
 
@@ -449,6 +452,7 @@ mod tests {
         // After the invalid first command red is still to move, and nothing has moved.
         assert_eq!((position.ply, position.turn, position.last.is_none()), (1, "red", true));
         assert_eq!(position.moves.len(), 16);
+        assert_eq!(position.fen, arbiter_duck::fen::INITIAL);
     }
 
     #[test]

@@ -227,6 +227,17 @@ async fn duck_positions_say_what_the_page_draws() {
     assert_eq!(played["position"]["last"], json!({"from": [9, 4], "to": [8, 4]}));
     assert_eq!(played["position"]["ply"], 2);
 
+    // The FEN is the library's, for the start and after the moves played (invalid ones change
+    // nothing).
+    assert_eq!(start["fen"], arbiter_duck::fen::INITIAL);
+    let mut position = arbiter_duck::Position::new();
+    for mv in ["d1e2", "e10e9"] {
+        let _ = position.make(mv.parse().unwrap());
+    }
+    assert_eq!(played["position"]["fen"], position.to_string());
+    let game = ok("/api/duck/game", json!({"commands": ["0 3 1 4", "0 0 0 0", "9 4 8 4"]})).await;
+    assert_eq!(game["position"]["fen"], position.to_string());
+
     // A check, with the attacker of the captain.
     let moves = "0 4 1 4,6 4 5 4,3 2 4 1,9 0 8 0,4 1 4 2,6 6 6 5,1 4 1 3,6 5 6 4,3 4 2 3,9 4 8 4,3 8 4 8,5 4 6 3,2 8 5 6";
     let commands: Vec<&str> = moves.split(',').collect();

@@ -194,3 +194,32 @@ test('imports the official data, lists every result and steps to the end', async
   assert.ok(page.errors.every((error) => /status of 400/.test(error)), page.errors.join('\n'));
   await page.context().close();
 });
+
+test('shows and copies the FEN of the position shown, as arbiter_duck writes it', async () => {
+  const page = await openPage(browser, `${server.url}duck`, { permissions: ['clipboard-read', 'clipboard-write'] });
+  const fen = () => page.inputValue('[data-fen]');
+  assert.equal(await fen(), 'rhegcgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGCGEHR w - - 0 1');
+
+  // The red guard steps from d1 to e2: the FEN is the library's, as the API gives it.
+  await page.click('[data-point="0,3"]');
+  await page.click('[data-point="1,4"]');
+  await waitForCommands(page, 1);
+  await page.waitForFunction(() => document.querySelector('[data-fen]').value.includes(' b '));
+  const reply = await (await fetch(`${server.url}api/duck/position`, {
+    method: 'POST',
+    body: JSON.stringify({ commands: ['0 3 1 4'] }),
+  })).json();
+  assert.equal(await fen(), reply.fen);
+  assert.equal(reply.fen, 'rhegcgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/4G4/RHE1CGEHR b - - 1 1');
+
+  // Copy FEN puts the position shown on the clipboard; stepping back shows the start again.
+  await page.click('[data-copy-fen]');
+  await page.waitForFunction(() => document.querySelector('#copied').textContent === 'Copied.');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), reply.fen);
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => document.querySelector('[data-fen]').value.includes(' w '));
+  assert.equal(await fen(), 'rhegcgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGCGEHR w - - 0 1');
+
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
