@@ -76,9 +76,9 @@ struct ImportRequest {
 }
 
 /// A point, `[x, y]`.
-type Point = [u8; 2];
+pub(crate) type Point = [u8; 2];
 
-fn point(square: Square) -> Point {
+pub(crate) fn point(square: Square) -> Point {
     [square.row(), square.col()]
 }
 
@@ -244,7 +244,7 @@ fn replay(commands: &[Command], at: usize) -> Replay {
 }
 
 /// Plays `commands` and returns the game and its last valid move.
-fn play_all(commands: &[Command]) -> (Game, Option<Command>) {
+pub(crate) fn play_all(commands: &[Command]) -> (Game, Option<Command>) {
     let mut game = Game::new();
     let mut last = None;
     for &command in commands {
@@ -328,7 +328,7 @@ fn checks(game: &Game) -> Vec<CheckView> {
 }
 
 /// Reads a request's commands, refusing more than [`limits::DUCK_COMMANDS`].
-fn read_commands(commands: &[String]) -> Result<Vec<Command>, ApiError> {
+pub(crate) fn read_commands(commands: &[String]) -> Result<Vec<Command>, ApiError> {
     if commands.len() > limits::DUCK_COMMANDS {
         return Err(too_many(commands.len()));
     }
