@@ -14,7 +14,7 @@ const ARTIFACTS = join(here, '..', 'artifacts');
 const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
 
 /** The `arbiter` binary: $ARBITER, else the newer of the release and debug builds. */
-function binary() {
+export function binary() {
   if (process.env.ARBITER) return process.env.ARBITER;
   const builds = ['release', 'debug']
     .map((profile) => join(ROOT, 'target', profile, 'arbiter'))
