@@ -47,7 +47,7 @@ use std::time::Duration;
 
 use arbiter_duck::{Color, Move, Outcome, Position};
 use arbiter_duck_engine::protocol::{self, Info, Score};
-use arbiter_duck_engine::search::{Engine, Limits, SearchResult, StopFlag};
+use arbiter_duck_engine::search::{Limits, SearchResult, StopFlag};
 use axum::body::{self, Bytes};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -378,8 +378,7 @@ async fn think(
     let infos = sender.clone();
     let gone = sender.clone();
     let result = ticket
-        .run(cap, async move { gone.closed().await }, move |stop| {
-            let mut engine = Engine::new(limits::SEARCH_HASH_MB);
+        .run(cap, async move { gone.closed().await }, move |engine, stop| {
             engine.search(&position, &bounds, stop, |info| {
                 // The channel has room for every iteration unless the client has stopped
                 // reading; a line is then better dropped than waited for.

@@ -16,7 +16,7 @@
 //! | engine searches waiting | 8 | more get a 429 at once instead of waiting long |
 //! | engine time per move | 10 s (1 s by default) | longer requests are refused with a 400 |
 //! | engine depth | 64 plies | the engine's deepest iteration |
-//! | engine hash per search | 16 MiB | memory stays bounded: at most one table per core |
+//! | engine hash | 16 MiB per engine, one engine per core | engines are kept and lent to one search at a time |
 
 /// The largest request body read, in bytes (1 MiB).
 pub const BODY: usize = 1 << 20;
@@ -54,7 +54,7 @@ pub const SEARCH_TIME_DEFAULT: u64 = 1_000;
 /// The deepest search a request may ask for, in plies.
 pub const SEARCH_DEPTH: u32 = 64;
 
-/// The transposition table of one search, in MiB.
+/// The transposition table of each engine (one per core), in MiB.
 pub const SEARCH_HASH_MB: usize = 16;
 
 /// Engine searches running at once: one per core.

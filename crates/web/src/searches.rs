@@ -8,14 +8,19 @@
 //! limits), a stop asked for by its id (`POST /api/duck/engine/stop`), or its client going away
 //! (the reply's body is dropped, which raises the flag; a search still waiting for a core is then
 //! never started).
+//!
+//! The engines, each with its transposition table, are kept and lent to one search at a time, so
+//! that their memory is allocated once: a table allocated per search would be freed into the
+//! allocator's arena of whichever blocking thread ran it, and the server's memory would grow with
+//! the number of those threads.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use arbiter_duck_engine::search::StopFlag;
+use arbiter_duck_engine::search::{Engine, StopFlag};
 use axum::http::StatusCode;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -31,6 +36,8 @@ pub(crate) struct Searches {
     running: Arc<Semaphore>,
     /// The stop flag of each search admitted, by id.
     flags: Mutex<HashMap<String, StopFlag>>,
+    /// The engines not searching now: at most one per core, since a search holds one.
+    engines: Mutex<Vec<Engine>>,
     /// Ids are a counter hashed with random keys, so that one client cannot guess another's.
     ids: RandomState,
     counter: AtomicU64,
@@ -53,6 +60,7 @@ impl Searches {
             admitted: Arc::new(Semaphore::new(slots + limits::SEARCH_QUEUE)),
             running: Arc::new(Semaphore::new(slots)),
             flags: Mutex::new(HashMap::new()),
+            engines: Mutex::new(Vec::new()),
             ids: RandomState::new(),
             counter: AtomicU64::new(0),
         })
@@ -91,7 +99,8 @@ impl Searches {
         self.flags().get(id).cloned()
     }
 
-    /// Waits until no search is admitted, running or waiting.
+    /// Waits until no search is admitted, running or waiting; then no id is known, and at most
+    /// one engine per core is kept.
     #[cfg(test)]
     pub(crate) async fn idle(&self) {
         let places = limits::search_slots() + limits::SEARCH_QUEUE;
@@ -99,11 +108,17 @@ impl Searches {
         let all = self.admitted.acquire_many(places as u32).await;
         drop(all);
         assert!(self.flags().is_empty());
+        assert!(self.engines().len() <= limits::search_slots());
     }
 
-    fn flags(&self) -> std::sync::MutexGuard<'_, HashMap<String, StopFlag>> {
+    fn flags(&self) -> MutexGuard<'_, HashMap<String, StopFlag>> {
         // The map is always whole: a panic elsewhere cannot leave it half-changed.
         self.flags.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn engines(&self) -> MutexGuard<'_, Vec<Engine>> {
+        // Engines are pushed and popped whole.
+        self.engines.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -119,13 +134,14 @@ impl Ticket {
     }
 
     /// Waits for a free core, unless `cancelled` completes first (then `None`), and runs `job`
-    /// on a blocking thread with the stop flag, raising the flag after `cap` if the job is still
-    /// running then. `None` also when the job panicked.
+    /// on a blocking thread with an engine that has forgotten its earlier searches and the stop
+    /// flag, raising the flag after `cap` if the job is still running then. `None` also when the
+    /// job panicked.
     pub(crate) async fn run<T: Send + 'static>(
         &self,
         cap: Duration,
         cancelled: impl Future<Output = ()>,
-        job: impl FnOnce(&StopFlag) -> T + Send + 'static,
+        job: impl FnOnce(&mut Engine, &StopFlag) -> T + Send + 'static,
     ) -> Option<T> {
         let running = Arc::clone(&self.searches.running);
         let _permit = tokio::select! {
@@ -141,9 +157,25 @@ impl Ticket {
                 stop.stop();
             }
         });
-        let outcome = tokio::task::spawn_blocking(move || job(&stop)).await;
+        let engine = self.searches.engines().pop();
+        let outcome = tokio::task::spawn_blocking(move || {
+            // A search's answer depends on its request alone, not on the searches before it.
+            let mut engine = engine.map_or_else(
+                || Engine::new(limits::SEARCH_HASH_MB),
+                |mut engine| {
+                    engine.clear();
+                    engine
+                },
+            );
+            let found = job(&mut engine, &stop);
+            (engine, found)
+        })
+        .await;
         watchdog.abort();
-        outcome.ok()
+        // An engine whose search panicked is dropped; the next search makes a new one.
+        let (engine, found) = outcome.ok()?;
+        self.searches.engines().push(engine);
+        Some(found)
     }
 }
 
