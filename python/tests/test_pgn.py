@@ -193,6 +193,27 @@ def test_a_file_object_whose_read_raises_passes_its_exception_on():
         list(arbiter.check_pgn_file(Failing()))
 
 
+def test_the_reports_are_read_by_one_thread_at_a_time():
+    class Reentrant(io.RawIOBase):
+        """Asks for the next report while the reports are being read, as a second thread would."""
+
+        def __init__(self):
+            self.calls = 0
+
+        def read(self, size=-1):
+            self.calls += 1
+            if self.calls == 1:
+                return GAMES.encode()
+            return next(reports)
+
+    source = Reentrant()
+    reports = arbiter.check_pgn_file(source)
+    read = []
+    with pytest.raises(RuntimeError, match="the games are being read by another thread"):
+        read.extend(reports)
+    assert [r.index for r in read] == [1, 2]
+
+
 def test_a_file_object_must_give_bytes_or_text():
     class Numbers:
         def read(self, size=-1):
