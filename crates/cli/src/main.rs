@@ -6,6 +6,7 @@ mod chess;
 mod duck;
 mod duck_engine;
 mod input;
+mod serve;
 
 use std::process::ExitCode;
 
@@ -32,6 +33,8 @@ enum Command {
     Chess(chess::Args),
     /// The skill arena (组合数问题, THUPC 2018): simulate the games and print the final positions.
     Arena(arena::Args),
+    /// The local web app: Duck Chess board, arena viewer, record checker (http://127.0.0.1:8080/).
+    Serve(serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +43,7 @@ fn main() -> ExitCode {
         Command::Duck(args) => duck::run(args),
         Command::Chess(args) => chess::run(args),
         Command::Arena(args) => arena::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
