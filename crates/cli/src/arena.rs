@@ -168,7 +168,7 @@ fn trace(path: Option<&Path>, rules: Rules, only: Option<usize>) -> Result<(), C
                 failure = result.err();
             }
         };
-        write(0, &Event::start(&game));
+        write(0, &Event::start_under(&game, rules));
         let result = play_with(&game, rules, |round: u32, event: Event| write(round, &event));
         if let Some(error) = failure {
             return Err(error.into());

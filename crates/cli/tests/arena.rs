@@ -144,6 +144,21 @@ fn trace_one_game() {
     let stdout = text(&output.stdout);
     assert!(stdout.lines().all(|line| line.starts_with("{\"game\":3,")));
     assert!(stdout.contains("\"kind\":\"backward\""));
+    // The start says which readings the trace was played under.
+    let first = stdout.lines().next().expect("a start event");
+    assert!(first.contains("\"kind\":\"start\""), "{first}");
+    assert!(first.contains("\"rules\":\"official\""), "{first}");
+    let statement = arbiter(
+        &["arena", "trace", "--rules", "statement", "--game", "1"],
+        &fixture("sample/1.in"),
+    );
+    assert!(
+        text(&statement.stdout)
+            .lines()
+            .next()
+            .unwrap()
+            .contains("\"rules\":\"official,+rabi-enemy,")
+    );
     let missing = arbiter(&["arena", "trace", "--game", "5"], &fixture("sample/1.in"));
     assert_eq!(missing.status.code(), Some(2));
     assert_eq!(
