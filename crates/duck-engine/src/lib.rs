@@ -7,4 +7,5 @@
 
 #![warn(missing_docs)]
 
+pub mod match_runner;
 pub mod protocol;
