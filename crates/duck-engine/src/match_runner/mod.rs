@@ -40,7 +40,7 @@
 //! The parts, one concept each: [`engine`] (an engine process spoken to in UCI, with deadlines),
 //! [`opening`] (the openings file and random openings), [`clock`] (time controls and the
 //! forfeit margin), [`game`] (one game and how it ends), [`tally`], [`elo`] and [`sprt`] (the
-//! statistics), [`save`] (the games and results on disk) and [`runner`] (the match: workers,
+//! statistics), [`report`] (the summary as text and JSON), [`save`] (the games and results on disk) and [`runner`] (the match: workers,
 //! pairs, counting, stopping).
 
 pub mod clock;
@@ -48,10 +48,12 @@ pub mod elo;
 pub mod engine;
 pub mod game;
 pub mod opening;
+pub mod report;
 pub mod runner;
 pub mod save;
 pub mod sprt;
 pub mod tally;
 
 pub use engine::EngineSpec;
-pub use runner::{Event, Finished, MatchConfig, MatchError, Openings, Report, run};
+pub use report::Report;
+pub use runner::{Event, Finished, MatchConfig, MatchError, Openings, run};

@@ -23,8 +23,9 @@ use super::clock::Limits;
 use super::engine::{Engine, EngineError, EngineSpec};
 use super::game::{self, GameRecord, GameResult, Setup, Termination};
 use super::opening::Opening;
+use super::report::{Report, SprtState};
 use super::save::{ResultLine, Saver};
-use super::sprt::{Decision, Sprt};
+use super::sprt::Sprt;
 use super::tally::{Points, Tally};
 
 /// Where the games start.
@@ -110,17 +111,6 @@ impl Finished {
     }
 }
 
-/// The SPRT's state.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SprtState {
-    /// The test.
-    pub test: Sprt,
-    /// The log-likelihood ratio on the complete pairs.
-    pub llr: f64,
-    /// The hypothesis accepted, once one is.
-    pub decision: Option<Decision>,
-}
-
 /// What the runner reports as the match goes.
 #[derive(Debug)]
 pub enum Event<'a> {
@@ -140,23 +130,6 @@ pub enum Event<'a> {
         /// The totals so far.
         report: &'a Report,
     },
-}
-
-/// The state of a match: names, totals, test.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Report {
-    /// The engines' names.
-    pub names: [String; 2],
-    /// The totals, from the first engine's point of view.
-    pub tally: Tally,
-    /// The games the match was to play.
-    pub games: u64,
-    /// The test, if any.
-    pub sprt: Option<SprtState>,
-    /// How many games ended each way, by [`Termination::code`].
-    pub endings: BTreeMap<&'static str, u64>,
-    /// For each engine, how many games it lost by each kind of fault.
-    pub faults: [BTreeMap<&'static str, u64>; 2],
 }
 
 /// Why a match could not be played to its end.
