@@ -91,15 +91,21 @@ impl Estimate {
         })
     }
 
-    /// Half the width of the interval: the `±` figure engine testers quote.
+    /// Half the width of the interval: the `±` figure engine testers quote (infinite when an
+    /// end of the interval is).
     pub fn margin(&self) -> f64 {
-        (self.upper - self.lower) / 2.0
+        if self.lower.is_finite() && self.upper.is_finite() {
+            (self.upper - self.lower) / 2.0
+        } else {
+            f64::INFINITY
+        }
     }
 }
 
 /// The logistic Elo difference for an expected score `s` (0..1): `-400·log10(1/s - 1)`.
 pub fn elo_from_score(s: f64) -> f64 {
-    -400.0 * (1.0 / s - 1.0).log10()
+    // Written as 400·log10(s / (1 - s)), which is +0.0 rather than -0.0 at an even score.
+    400.0 * (s / (1.0 - s)).log10()
 }
 
 /// The expected score for a logistic Elo difference: `1 / (1 + 10^(-elo/400))`.
@@ -145,7 +151,7 @@ mod tests {
 
     #[test]
     fn the_logistic_curve_at_hand_checked_points() {
-        close(elo_from_score(0.5), 0.0, 1e-12);
+        assert!(elo_from_score(0.5).is_sign_positive() && elo_from_score(0.5) == 0.0);
         // 10^(1/2) = 3.1623: a 3:1 odds ratio is 400·log10(3) = 190.85 Elo.
         close(elo_from_score(0.75), 190.848_501_9, 1e-6);
         close(elo_from_score(0.25), -190.848_501_9, 1e-6);
@@ -214,7 +220,7 @@ mod tests {
         let even = Estimate::pentanomial(Pentanomial([0, 0, 7, 0, 0])).unwrap();
         assert_eq!((even.elo, even.lower, even.upper, even.los), (0.0, 0.0, 0.0, 0.5));
         let sweep = Estimate::trinomial(Trinomial { wins: 4, draws: 0, losses: 0 }).unwrap();
-        assert_eq!((sweep.elo, sweep.los), (f64::INFINITY, 1.0));
+        assert_eq!((sweep.elo, sweep.los, sweep.margin()), (f64::INFINITY, 1.0, f64::INFINITY));
         let mixed = Estimate::trinomial(Trinomial { wins: 3, draws: 0, losses: 1 }).unwrap();
         assert_eq!(mixed.upper, f64::INFINITY);
         assert!(mixed.lower.is_finite());
