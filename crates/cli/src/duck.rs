@@ -30,6 +30,9 @@ enum DuckCommand {
     /// Count the move sequences of a given length from a position (move generation test); a
     /// captured captain ends a sequence.
     Perft(PerftArgs),
+    /// Run the engine over UCI on standard input and output (`setoption name UCI_Variant value
+    /// duck`, moves and FEN as fairy-stockfish writes them).
+    Uci(crate::duck_engine::UciArgs),
     /// Play a match between two UCI engines: game pairs judged by arbiter's rules, with Elo,
     /// LOS and an optional SPRT.
     Match(Box<crate::duck_match::Args>),
@@ -88,6 +91,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             judge_file(explain.input, |text, out| judge::explain(text, out, options))
         }
         Some(DuckCommand::Perft(args)) => perft(args),
+        Some(DuckCommand::Uci(args)) => crate::duck_engine::uci(args),
         Some(DuckCommand::Match(args)) => crate::duck_match::run(*args),
     }
 }

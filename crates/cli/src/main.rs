@@ -4,6 +4,7 @@
 mod arena;
 mod chess;
 mod duck;
+mod duck_engine;
 mod duck_match;
 mod input;
 

@@ -1,11 +1,30 @@
 //! The Duck Chess engine and the tools around it, built on the rules of [`arbiter_duck`].
 //!
-//! [`protocol`] is the Universal Chess Interface as engines and GUIs speak it for this game: the
-//! commands a GUI sends and the messages an engine answers, each a type that is parsed and
-//! printed in one place, so the engine's front end and the match runner that hosts engines read
-//! and write exactly the same lines.
+//! - [`search`]: the [`Engine`](search::Engine) and its [`search`](search::Engine::search), the
+//!   API for any front end (UCI, the terminal, the web app): a position, [`Limits`](search::Limits)
+//!   and a [`StopFlag`](search::StopFlag) in, a [`SearchResult`](search::SearchResult) out.
+//! - [`eval`]: the evaluation written for this game, with tuned weights; [`see`]: static exchange
+//!   evaluation; [`movepick`]: move ordering; [`tt`]: the transposition table; [`timeman`]: how
+//!   long to think; [`value`]: search values and mate scores.
+//! - [`protocol`] is the Universal Chess Interface as engines and GUIs speak it for this game: the
+//!   commands a GUI sends and the messages an engine answers, each a type that is parsed and
+//!   printed in one place, so the engine's front end and the match runner that hosts engines read
+//!   and write exactly the same lines; [`uci`] is the engine's side of it.
+//! - [`random`]: a player that picks a valid move uniformly at random, the baseline of the
+//!   strength table.
+//! - [`match_runner`]: matches between UCI engines (`arbiter duck match`): game pairs judged by
+//!   the rules, with Elo, LOS and an SPRT.
 
 #![warn(missing_docs)]
 
+pub mod eval;
 pub mod match_runner;
+pub mod movepick;
 pub mod protocol;
+pub mod random;
+pub mod search;
+pub mod see;
+pub mod timeman;
+pub mod tt;
+pub mod uci;
+pub mod value;

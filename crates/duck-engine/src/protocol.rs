@@ -130,6 +130,16 @@ pub enum EngineMessage {
         /// The reply the engine expects.
         ponder: Option<Move>,
     },
+    /// `MOVE: COUNT`, a line of the answer to `go perft` (as Stockfish and fairy-stockfish write
+    /// it): the number of move sequences that start with MOVE.
+    PerftMove {
+        /// The first move.
+        mv: Move,
+        /// The sequences that start with it.
+        nodes: u64,
+    },
+    /// `Nodes searched: N`, the last line of the answer to `go perft`: the total.
+    NodesSearched(u64),
 }
 
 /// The two things an engine names in `id`.
@@ -575,7 +585,8 @@ impl fmt::Display for Go {
     }
 }
 
-const MESSAGES: &str = "an engine message (id, uciok, readyok, option, info or bestmove)";
+const MESSAGES: &str =
+    "an engine message (id, uciok, readyok, option, info, bestmove or a line of perft)";
 
 impl FromStr for EngineMessage {
     type Err = ParseError;
@@ -611,6 +622,23 @@ impl FromStr for EngineMessage {
             }
             Some("info") => EngineMessage::Info(parse_info(&mut tokens)?),
             Some("option") => EngineMessage::Option(parse_option(&mut tokens)?),
+            Some("Nodes") => {
+                if tokens.next() != Some("searched:") {
+                    return Err(tokens.error_back("`searched:`"));
+                }
+                EngineMessage::NodesSearched(tokens.number("the number of nodes")?)
+            }
+            Some(token)
+                if token.ends_with(':') && token[..token.len() - 1].parse::<UciMove>().is_ok() =>
+            {
+                let mv = token[..token.len() - 1]
+                    .parse::<UciMove>()
+                    .map_err(|_| tokens.error_back(MESSAGES))?;
+                EngineMessage::PerftMove {
+                    mv: mv.0,
+                    nodes: tokens.number("the number of move sequences")?,
+                }
+            }
             Some(_) => return Err(tokens.error_back(MESSAGES)),
             None => return Err(tokens.error(MESSAGES)),
         };
@@ -756,6 +784,8 @@ impl fmt::Display for EngineMessage {
                     None => Ok(()),
                 }
             }
+            EngineMessage::PerftMove { mv, nodes } => write!(f, "{}: {nodes}", UciMove(*mv)),
+            EngineMessage::NodesSearched(nodes) => write!(f, "Nodes searched: {nodes}"),
         }
     }
 }
@@ -945,6 +975,8 @@ mod tests {
             "bestmove d1e2",
             "bestmove d1e2 ponder e10e9",
             "bestmove (none)",
+            "e10e9: 1849",
+            "Nodes searched: 80066",
         ] {
             assert_eq!(message(line).to_string(), line);
         }

@@ -1,0 +1,311 @@
+//! End-to-end tests of `arbiter duck uci`: the binary driven through its standard input, its
+//! answers read line by line from its standard output.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+use arbiter_duck::{Move, Position};
+use arbiter_duck_engine::protocol::{EngineMessage, Score};
+
+/// Far more than any answer takes: only guards the test against a hang.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["duck", "uci"])
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine { child, stdin, lines }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn next(&self) -> String {
+        self.lines.recv_timeout(PATIENCE).expect("the engine answers")
+    }
+
+    /// Every line up to and including the first one for which `last` holds.
+    fn until(&self, last: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.next();
+            let done = last(&line);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    fn until_bestmove(&self) -> (Vec<String>, Option<Move>) {
+        let lines = self.until(|line| line.starts_with("bestmove"));
+        let Ok(EngineMessage::BestMove { best, .. }) = lines.last().unwrap().parse() else {
+            panic!("not a bestmove line: {lines:?}");
+        };
+        (lines, best)
+    }
+
+    /// Closes standard input and waits for the process to end; its exit status.
+    fn close(mut self) -> Option<i32> {
+        drop(self.stdin.take());
+        self.child.wait().unwrap().code()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn info_strings(lines: &[String]) -> Vec<&String> {
+    lines.iter().filter(|line| line.starts_with("info string")).collect()
+}
+
+#[test]
+fn handshake_names_the_engine_and_its_options() {
+    let mut engine = Engine::start(&[]);
+    engine.send("uci");
+    let lines = engine.until(|line| line == "uciok");
+    assert!(lines[0].starts_with("id name arbiter"), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("option name Hash type spin default 16 min 1")));
+    assert!(lines.contains(&"option name UCI_Variant type combo default duck var duck".to_owned()));
+    assert!(lines.contains(&"option name Clear Hash type button".to_owned()));
+    for line in &lines {
+        assert!(line.parse::<EngineMessage>().is_ok(), "{line}");
+    }
+    engine.send("setoption name UCI_Variant value duck");
+    engine.send("setoption name Hash value 1");
+    engine.send("ucinewgame");
+    engine.send("isready");
+    assert_eq!(engine.next(), "readyok");
+    engine.send("quit");
+    assert_eq!(engine.close(), Some(0));
+}
+
+#[test]
+fn go_depth_reports_each_iteration_and_a_valid_move() {
+    let mut engine = Engine::start(&[]);
+    engine.send("position startpos moves e4e5 e7e6");
+    engine.send("go depth 4");
+    let (lines, best) = engine.until_bestmove();
+    let infos: Vec<_> = lines
+        .iter()
+        .filter_map(|line| match line.parse() {
+            Ok(EngineMessage::Info(info)) => Some(info),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(infos.iter().map(|info| info.depth.unwrap()).collect::<Vec<_>>(), [1, 2, 3, 4]);
+    for info in &infos {
+        assert!(info.seldepth.is_some() && info.nodes.is_some() && info.nps.is_some());
+        assert!(info.time.is_some() && info.hashfull.is_some() && info.score.is_some());
+        assert!(!info.pv.is_empty());
+    }
+    let mut position = Position::new();
+    for mv in ["e4e5", "e7e6"] {
+        let _ = position.make(mv.parse().unwrap());
+    }
+    let best = best.unwrap();
+    assert!(position.is_legal(best));
+    assert_eq!(infos.last().unwrap().pv[0], best);
+    // The soldier on e6 is free: taking it is the only sensible move.
+    assert_eq!(best, "e5e6".parse().unwrap());
+}
+
+#[test]
+fn timed_searches_answer() {
+    let mut engine = Engine::start(&[]);
+    engine.send("position startpos");
+    engine.send("go movetime 50");
+    assert!(engine.until_bestmove().1.is_some());
+    engine.send("go wtime 300 btime 300 winc 10 binc 10");
+    assert!(engine.until_bestmove().1.is_some());
+    engine.send("go btime 1000 wtime 20 movestogo 5");
+    assert!(engine.until_bestmove().1.is_some());
+    engine.send("go nodes 5000");
+    assert!(engine.until_bestmove().1.is_some());
+}
+
+#[test]
+fn an_infinite_search_waits_for_stop_and_still_answers_isready() {
+    let mut engine = Engine::start(&[]);
+    engine.send("position startpos");
+    engine.send("go infinite");
+    engine.send("isready");
+    let lines = engine.until(|line| line == "readyok");
+    assert!(!lines.iter().any(|line| line.starts_with("bestmove")), "{lines:?}");
+    // Another go is refused while searching.
+    engine.send("go depth 1");
+    engine.until(|line| line.starts_with("info string ignored go"));
+    engine.send("stop");
+    let (_, best) = engine.until_bestmove();
+    assert!(Position::new().is_legal(best.unwrap()));
+    engine.send("isready");
+    assert_eq!(engine.next(), "readyok");
+}
+
+#[test]
+fn go_perft_divides_like_fairy_stockfish() {
+    let mut engine = Engine::start(&[]);
+    engine.send("go perft 2");
+    let lines = engine.until(|line| line.starts_with("Nodes searched"));
+    assert_eq!(lines.len(), 44);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 1849");
+    let sum: u64 = lines[..43]
+        .iter()
+        .map(|line| match line.parse() {
+            Ok(EngineMessage::PerftMove { nodes, .. }) => nodes,
+            _ => panic!("{line}"),
+        })
+        .sum();
+    assert_eq!(sum, 1849);
+}
+
+#[test]
+fn bad_lines_get_a_reason_and_change_nothing() {
+    let mut engine = Engine::start(&[]);
+    engine.send("position startpos moves e4e5");
+    for line in [
+        "hello",
+        "go movetime soon",
+        "position fen rhegcgehr/9/d7d w",
+        "position startpos moves e4e5 e7e6 e5e7",
+        "position startpos moves a1a3",
+        "position fen 4c4/4c4/9/9/9/9/9/9/9/4C4 w",
+        "setoption name Hash value lots",
+        "setoption name Hash value 0",
+        "setoption name Threadz value 2",
+        "setoption name UCI_Variant value xiangqi",
+        "\u{1F986}",
+    ] {
+        engine.send(line);
+    }
+    engine.send("isready");
+    let lines = engine.until(|line| line == "readyok");
+    let reasons = info_strings(&lines);
+    assert_eq!(reasons.len(), 11, "{lines:?}");
+    assert!(reasons[0].contains("expected a UCI command"), "{}", reasons[0]);
+    assert!(reasons[1].contains("column 13: expected the movetime in milliseconds, found `soon`"));
+    assert!(reasons[2].contains("expected a FEN"));
+    assert!(
+        reasons[3]
+            .contains("move 3 `e5e7` is not valid: a soldier cannot move from (4,4) to (6,4)"),
+        "{}",
+        reasons[3]
+    );
+    assert!(
+        reasons[4].contains("move 1 `a1a3` is not valid: (2,0) holds your own piece (red duck)"),
+        "{}",
+        reasons[4]
+    );
+    assert!(reasons[5].contains("2 blue captains"), "{}", reasons[5]);
+    assert!(reasons[6].contains("expected an integer 1..65536, found `lots`"));
+    assert!(reasons[8].contains("no option `Threadz`"));
+    assert!(reasons[9].contains("expected `duck`"));
+    // The position is still the one after e4e5: blue to move.
+    engine.send("go depth 1");
+    let (_, best) = engine.until_bestmove();
+    let mut position = Position::new();
+    let _ = position.make("e4e5".parse().unwrap());
+    assert!(position.is_legal(best.unwrap()));
+}
+
+#[test]
+fn a_finished_game_has_no_best_move() {
+    let mut engine = Engine::start(&[]);
+    // Red has captured blue's captain: blue, to move, has lost.
+    engine.send("position fen 9/9/9/9/9/9/9/9/4R4/3C5 b");
+    engine.send("go depth 5");
+    let (lines, best) = engine.until_bestmove();
+    assert_eq!(best, None);
+    assert_eq!(lines, ["info depth 0 score mate 0", "bestmove (none)"]);
+    // Red's pieces are all blocked: no move, a draw.
+    engine.send("position fen 4c4/9/9/9/9/9/9/1s7/E1s6/CE7 w");
+    engine.send("go movetime 10");
+    let (lines, best) = engine.until_bestmove();
+    assert_eq!(best, None);
+    assert_eq!(lines[0], "info depth 0 score cp 0");
+    // The same through the moves of a game: red's car takes the captain.
+    engine.send("position fen 4c4/9/9/9/9/9/9/9/4R4/3C5 w moves e2e10");
+    engine.send("go depth 1");
+    assert_eq!(engine.until_bestmove().1, None);
+    engine.send("position fen 4c4/9/9/9/9/9/9/9/4R4/3C5 w moves e2e10 e1e2");
+    engine.send("isready");
+    let lines = engine.until(|line| line == "readyok");
+    assert!(lines[0].contains("move 2 `e1e2` is not valid: the game is over"), "{lines:?}");
+}
+
+#[test]
+fn the_end_of_input_lets_a_search_answer() {
+    let mut engine = Engine::start(&[]);
+    engine.send("position startpos");
+    engine.send("go depth 3");
+    drop(engine.stdin.take());
+    let (_, best) = engine.until_bestmove();
+    assert!(best.is_some());
+    assert_eq!(engine.close(), Some(0));
+}
+
+#[test]
+fn the_random_mover_is_seeded() {
+    let moves = |seed: &str| {
+        let mut engine = Engine::start(&["--random", "--seed", seed]);
+        engine.send("uci");
+        let lines = engine.until(|line| line == "uciok");
+        assert!(lines[0].starts_with("id name arbiter random"));
+        let mut position = Position::new();
+        let mut played = Vec::new();
+        for _ in 0..20 {
+            engine.send(&format!("position fen {position}"));
+            engine.send("go movetime 10");
+            let best = engine.until_bestmove().1.unwrap();
+            assert!(position.is_legal(best));
+            let _ = position.make(best);
+            played.push(best);
+        }
+        played
+    };
+    assert_eq!(moves("5"), moves("5"));
+    assert_ne!(moves("5"), moves("6"));
+}
+
+#[test]
+fn a_capture_of_the_captain_is_mate_in_one() {
+    let mut engine = Engine::start(&[]);
+    engine.send("position fen 4c4/9/9/9/9/9/9/9/4R4/3C5 w");
+    engine.send("go depth 3");
+    let (lines, best) = engine.until_bestmove();
+    assert_eq!(best, Some("e2e10".parse().unwrap()));
+    let Ok(EngineMessage::Info(info)) = lines[lines.len() - 2].parse() else { panic!() };
+    assert_eq!(info.score, Some(Score::Mate(1)));
+}

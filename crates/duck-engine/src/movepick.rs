@@ -1,0 +1,301 @@
+//! The order in which a node tries its moves, in stages so that a cut-off early saves generating
+//! the rest: the transposition table's move, captures that do not lose material (most valuable
+//! victim first, least valuable attacker first among equals), the two killer moves of the ply,
+//! quiet moves by their history, and last the captures that lose material.
+//!
+//! ```
+//! use arbiter_duck::Position;
+//! use arbiter_duck_engine::movepick::{History, MovePicker};
+//!
+//! let position = Position::new();
+//! let history = History::new();
+//! let mut picker = MovePicker::new(None, [None, None]);
+//! let mut count = 0;
+//! while let Some(_) = picker.next(&position, &history) {
+//!     count += 1;
+//! }
+//! assert_eq!(count, 43);
+//! ```
+
+use arbiter_duck::{Color, Move, MoveList, Position, Square};
+
+use crate::see::{self, VALUE};
+
+/// How often quiet moves caused a cut-off, by side, source and destination; a move that cuts
+/// off deep counts more, and one tried before the move that cut off counts against.
+#[derive(Clone)]
+pub struct History {
+    table: Box<[[[i16; Square::COUNT]; Square::COUNT]; 2]>,
+}
+
+impl std::fmt::Debug for History {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("History")
+    }
+}
+
+impl Default for History {
+    fn default() -> History {
+        History::new()
+    }
+}
+
+/// The largest magnitude a history entry reaches.
+const HISTORY_MAX: i32 = 16_384;
+
+impl History {
+    /// An empty history.
+    pub fn new() -> History {
+        History { table: Box::new([[[0; Square::COUNT]; Square::COUNT]; 2]) }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        *self.table = [[[0; Square::COUNT]; Square::COUNT]; 2];
+    }
+
+    /// The score of `mv` for `color`.
+    #[inline]
+    pub fn get(&self, color: Color, mv: Move) -> i32 {
+        i32::from(self.table[color.index()][mv.from.index()][mv.to.index()])
+    }
+
+    /// Adds `bonus` (negative for a malus) to `mv`'s score, pulling large scores back towards 0
+    /// so that recent results weigh more.
+    #[inline]
+    pub fn update(&mut self, color: Color, mv: Move, bonus: i32) {
+        let entry = &mut self.table[color.index()][mv.from.index()][mv.to.index()];
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let value = i32::from(*entry);
+        *entry = (value + bonus - value * bonus.abs() / HISTORY_MAX) as i16;
+    }
+
+    /// Halves every score (between searches, so that old results fade).
+    pub fn age(&mut self) {
+        for entry in self.table.iter_mut().flatten().flatten() {
+            *entry /= 2;
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    TableMove,
+    GenerateCaptures,
+    GoodCaptures,
+    Killers,
+    GenerateQuiets,
+    Quiets,
+    BadCaptures,
+    Done,
+}
+
+/// Hands out the moves of one node, best first.
+#[derive(Clone)]
+pub struct MovePicker {
+    stage: Stage,
+    table_move: Option<Move>,
+    killers: [Option<Move>; 2],
+    killer: usize,
+    captures_only: bool,
+    skip_quiets: bool,
+    moves: MoveList,
+    scores: [i32; MoveList::CAPACITY],
+    next: usize,
+    bad: MoveList,
+    bad_next: usize,
+}
+
+impl MovePicker {
+    /// A picker of every move, the table's move and the killers first.
+    pub fn new(table_move: Option<Move>, killers: [Option<Move>; 2]) -> MovePicker {
+        MovePicker {
+            stage: Stage::TableMove,
+            table_move,
+            killers,
+            killer: 0,
+            captures_only: false,
+            skip_quiets: false,
+            moves: MoveList::new(),
+            scores: [0; MoveList::CAPACITY],
+            next: 0,
+            bad: MoveList::new(),
+            bad_next: 0,
+        }
+    }
+
+    /// A picker of captures only, for quiescence: the table's move (if it captures), then every
+    /// capture by victim and attacker, losing ones included (the caller decides what to skip).
+    pub fn captures(table_move: Option<Move>) -> MovePicker {
+        MovePicker { captures_only: true, ..MovePicker::new(table_move, [None, None]) }
+    }
+
+    /// From now on, hands out no more quiet moves (late-move pruning).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// The next move to try, or `None` when all have been handed out.
+    pub fn next(&mut self, position: &Position, history: &History) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TableMove => {
+                    self.stage = Stage::GenerateCaptures;
+                    if let Some(mv) = self.table_move
+                        && position.is_legal(mv)
+                        && (!self.captures_only || is_capture(position, mv))
+                    {
+                        return Some(mv);
+                    }
+                    self.table_move = None;
+                }
+                Stage::GenerateCaptures => {
+                    self.moves = position.captures();
+                    let board = position.board();
+                    for (i, mv) in self.moves.iter().enumerate() {
+                        let attacker = board.piece_at(mv.from).map_or(0, |p| VALUE[p.role.index()]);
+                        self.scores[i] = see::victim_value(board, mv.to) * 16 - attacker / 16;
+                    }
+                    self.next = 0;
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => match self.pick_best() {
+                    Some(mv) if Some(mv) == self.table_move => {}
+                    Some(mv) => {
+                        if self.captures_only || see::see_ge(position.board(), mv, 0) {
+                            return Some(mv);
+                        }
+                        self.bad.push(mv);
+                    }
+                    None => {
+                        self.stage = if self.captures_only { Stage::Done } else { Stage::Killers };
+                    }
+                },
+                Stage::Killers => {
+                    if self.skip_quiets || self.killer >= self.killers.len() {
+                        self.stage = Stage::GenerateQuiets;
+                        continue;
+                    }
+                    let killer = self.killers[self.killer];
+                    self.killer += 1;
+                    if let Some(mv) = killer
+                        && Some(mv) != self.table_move
+                        && position.is_legal(mv)
+                        && !is_capture(position, mv)
+                    {
+                        return Some(mv);
+                    }
+                }
+                Stage::GenerateQuiets => {
+                    self.stage = Stage::Quiets;
+                    self.next = 0;
+                    if self.skip_quiets {
+                        self.moves.clear();
+                        continue;
+                    }
+                    self.moves = position.quiets();
+                    let turn = position.turn();
+                    for (i, &mv) in self.moves.iter().enumerate() {
+                        self.scores[i] = history.get(turn, mv);
+                    }
+                }
+                Stage::Quiets => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    match self.pick_best() {
+                        Some(mv)
+                            if Some(mv) == self.table_move || self.killers.contains(&Some(mv)) => {}
+                        Some(mv) => return Some(mv),
+                        None => self.stage = Stage::BadCaptures,
+                    }
+                }
+                Stage::BadCaptures => {
+                    if let Some(&mv) = self.bad.get(self.bad_next) {
+                        self.bad_next += 1;
+                        return Some(mv);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    /// The move of highest score among those not yet handed out (a selection sort, one step at a
+    /// time: most nodes need only the first few).
+    fn pick_best(&mut self) -> Option<Move> {
+        let len = self.moves.len();
+        if self.next >= len {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..len {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let mv = self.moves[self.next];
+        self.next += 1;
+        Some(mv)
+    }
+}
+
+/// Whether `mv` takes a piece (of the other side: a valid move never lands on its own).
+#[inline]
+pub fn is_capture(position: &Position, mv: Move) -> bool {
+    position.piece_at(mv.to).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(picker: &mut MovePicker, position: &Position, history: &History) -> Vec<Move> {
+        std::iter::from_fn(|| picker.next(position, history)).collect()
+    }
+
+    #[test]
+    fn every_move_comes_once_in_stage_order() {
+        let mut position = Position::new();
+        for mv in ["e4e5", "e7e6", "b1c3", "h10g8"] {
+            let _ = position.make(mv.parse().unwrap());
+        }
+        let mut history = History::new();
+        let quiet: Move = "a1a2".parse().unwrap();
+        history.update(position.turn(), quiet, 500);
+        let table: Move = "h1g3".parse().unwrap();
+        let killer: Move = "c4c5".parse().unwrap();
+        let mut picker = MovePicker::new(Some(table), [Some(killer), Some(table)]);
+        let moves = all(&mut picker, &position, &history);
+        let mut sorted = moves.clone();
+        sorted.sort();
+        let mut expected = position.moves().to_vec();
+        expected.sort();
+        assert_eq!(sorted, expected);
+        assert_eq!(moves[0], table);
+        let captures = position.captures();
+        let first_quiet = moves.iter().position(|&mv| !captures.contains(&mv) && mv != table);
+        // e5e6 takes the soldier on e6 and is the only capture; it is safe, so it comes second.
+        assert_eq!(moves[1], "e5e6".parse().unwrap());
+        assert_eq!(moves[first_quiet.unwrap()], killer);
+        assert_eq!(moves[first_quiet.unwrap() + 1], quiet);
+    }
+
+    #[test]
+    fn quiescence_sees_captures_only() {
+        let position: Position = "4c4/3h5/9/4s4/3S5/9/9/4R4/9/4C4 w".parse().unwrap();
+        let mut picker = MovePicker::captures(Some("e1e2".parse().unwrap()));
+        let moves = all(&mut picker, &position, &History::new());
+        let mut expected = position.captures().to_vec();
+        // The soldier on d6 takes before the car does (least valuable attacker first).
+        assert_eq!(moves[0], "d6e7".parse().unwrap());
+        expected.sort();
+        let mut sorted = moves;
+        sorted.sort();
+        assert_eq!(sorted, expected);
+    }
+}

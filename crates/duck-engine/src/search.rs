@@ -1,0 +1,815 @@
+//! The search: iterative deepening of a principal-variation alpha-beta search with aspiration
+//! windows, a transposition table, staged move ordering, quiescence on captures, and the usual
+//! pruning (reverse futility, null move, late-move reductions and pruning).
+//!
+//! [`Engine`] keeps what outlives one search (the transposition table, the move history) and
+//! runs [`Engine::search`] on a [`Position`] within [`Limits`]: a depth, a node count, a time per
+//! move, a clock, or until a [`StopFlag`] is raised from another thread. Each finished iteration
+//! is reported as a UCI [`Info`]; the answer is a [`SearchResult`].
+//!
+//! ```
+//! use arbiter_duck::Position;
+//! use arbiter_duck_engine::protocol::Score;
+//! use arbiter_duck_engine::search::{Engine, Limits, StopFlag};
+//!
+//! // Blue's captain on e10 stands on the file of red's car on e2: take it.
+//! let position: Position = "4c4/9/9/9/9/9/9/9/4R4/3C5 w".parse().unwrap();
+//! let mut engine = Engine::new(16);
+//! let mut lines = Vec::new();
+//! let result = engine.search(&position, &Limits::depth(3), &StopFlag::new(), |info| {
+//!     lines.push(info.to_string());
+//! });
+//! assert_eq!(result.best.unwrap().to_string(), "1 4 9 4");
+//! assert_eq!(result.score, Score::Mate(1));
+//! assert!(lines[0].starts_with("info depth 1 seldepth"));
+//! ```
+//!
+//! # Game-specific decisions
+//!
+//! - Capturing the captain wins: a side that can capture the other's captain scores a win at
+//!   once (`mate 1`), and a side whose captain is gone has lost. Values count the plies to that
+//!   capture, so shorter wins score higher.
+//! - A captain under attack is this game's check. The side to move in check gets one ply more
+//!   (the move that gave it is extended), is never pruned, and in quiescence may not stand pat:
+//!   it must answer the threat with any move, not only a capture.
+//! - The game has no repetition rule and no move-count rule. A position that repeats one earlier
+//!   in the search's own path scores 0: a cycle gains nothing, and the side that can do better
+//!   will. Positions of the game before the root are not consulted.
+//! - A side with no valid move scores 0 ([`Outcome::NoMove`](arbiter_duck::Outcome::NoMove), a
+//!   draw in matches).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock};
+use std::time::{Duration, Instant};
+
+use arbiter_duck::{Color, Move, MoveList, Position};
+
+use crate::eval;
+use crate::movepick::{History, MovePicker, is_capture};
+use crate::protocol::{Go, Info, Score};
+use crate::see;
+use crate::timeman::{Budget, Clock};
+use crate::tt::{Bound, Table};
+use crate::value::{
+    self, DRAW, INFINITE, MATE_BOUND, MAX_PLY, Value, from_table, is_decisive, lost_in, to_table,
+    won_in,
+};
+
+/// What bounds a search. With none of them, the search goes on until it is stopped.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Search this many plies at most.
+    pub depth: Option<u32>,
+    /// Search about this many nodes at most (checked every node once the first iteration is done).
+    pub nodes: Option<u64>,
+    /// Search this long.
+    pub movetime: Option<Duration>,
+    /// The side to move's clock, to budget the time from.
+    pub clock: Option<Clock>,
+    /// Stop once a captain capture in this many moves is found.
+    pub mate: Option<u32>,
+    /// Search until stopped, whatever else is given.
+    pub infinite: bool,
+    /// Only consider these moves at the root (all when empty).
+    pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    /// Search `depth` plies.
+    pub fn depth(depth: u32) -> Limits {
+        Limits { depth: Some(depth), ..Limits::default() }
+    }
+
+    /// Search for `movetime`.
+    pub fn movetime(movetime: Duration) -> Limits {
+        Limits { movetime: Some(movetime), ..Limits::default() }
+    }
+
+    /// Search `nodes` nodes.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits { nodes: Some(nodes), ..Limits::default() }
+    }
+
+    /// The limits of a UCI `go` for `turn` to move (red reads `wtime`, blue `btime`).
+    pub fn from_go(go: &Go, turn: Color) -> Limits {
+        let (time, increment) = match turn {
+            Color::Red => (go.wtime, go.winc),
+            Color::Blue => (go.btime, go.binc),
+        };
+        let clock = time.map(|time| Clock {
+            time: Duration::from_millis(time),
+            increment: Duration::from_millis(increment.unwrap_or(0)),
+            moves_to_go: go.movestogo,
+        });
+        Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            movetime: go.movetime.map(Duration::from_millis),
+            clock,
+            mate: go.mate,
+            infinite: go.infinite || go.ponder,
+            searchmoves: go.searchmoves.clone(),
+        }
+    }
+
+    /// The time budget, if the search is timed.
+    pub fn budget(&self, overhead: Duration) -> Option<Budget> {
+        if self.infinite {
+            return None;
+        }
+        match (self.movetime, &self.clock) {
+            (Some(movetime), _) => Some(Budget::for_movetime(movetime)),
+            (None, Some(clock)) => Some(Budget::for_clock(clock, overhead)),
+            (None, None) => None,
+        }
+    }
+}
+
+/// A flag that stops a search from another thread. Clones share the flag.
+#[derive(Debug, Clone, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+impl StopFlag {
+    /// A flag not raised.
+    pub fn new() -> StopFlag {
+        StopFlag::default()
+    }
+
+    /// Raises the flag: a search using it returns its best move as soon as it notices (within
+    /// about a thousand nodes).
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the flag is raised.
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Lowers the flag, for the next search.
+    pub fn reset(&self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+}
+
+/// What a search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when the game is over or the side to move has no move.
+    pub best: Option<Move>,
+    /// The expected reply, if the principal variation has one.
+    pub ponder: Option<Move>,
+    /// The value of the position for the side to move.
+    pub value: Value,
+    /// The same value as UCI reports it.
+    pub score: Score,
+    /// The principal variation, starting with `best`.
+    pub pv: Vec<Move>,
+    /// The last depth searched to its end.
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// The nodes searched.
+    pub nodes: u64,
+    /// The time taken.
+    pub time: Duration,
+}
+
+/// The engine: a transposition table and a move history that persist from one search to the
+/// next (within a game), and its settings.
+#[derive(Debug)]
+pub struct Engine {
+    table: Table,
+    history: History,
+    move_overhead: Duration,
+}
+
+/// The deepest iteration.
+const MAX_DEPTH: i32 = 64;
+
+impl Engine {
+    /// The default size of the transposition table, in MiB.
+    pub const DEFAULT_HASH: usize = 16;
+
+    /// An engine with a transposition table of `hash_mb` MiB.
+    pub fn new(hash_mb: usize) -> Engine {
+        Engine {
+            table: Table::new(hash_mb),
+            history: History::new(),
+            move_overhead: Duration::from_millis(10),
+        }
+    }
+
+    /// Resizes the transposition table (which empties it).
+    pub fn set_hash(&mut self, hash_mb: usize) {
+        self.table = Table::new(hash_mb);
+    }
+
+    /// The time kept per move for communication when playing on a clock.
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.move_overhead = overhead;
+    }
+
+    /// Forgets everything learnt: for a new game.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.history.clear();
+    }
+
+    /// Searches `position` within `limits` or until `stop` is raised, calling `on_info` after
+    /// each iteration, and returns the best move found.
+    pub fn search(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        stop: &StopFlag,
+        mut on_info: impl FnMut(&Info),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.table.new_search();
+        self.history.age();
+        let mut search = Search::new(position, &self.table, &mut self.history, stop, start);
+        search.maximum = limits.budget(self.move_overhead).map(|b| b.maximum);
+        search.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        search.root_moves = root_moves(position, &limits.searchmoves);
+        let budget = limits.budget(self.move_overhead);
+        let max_depth = limits.depth.map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+
+        let mut result = SearchResult {
+            best: None,
+            ponder: None,
+            value: DRAW,
+            score: Score::Centipawns(0),
+            pv: Vec::new(),
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+        };
+        if position.is_over() || search.root_moves.is_empty() {
+            result.value = if position.is_over() { lost_in(0) } else { DRAW };
+            result.score = value::score(result.value);
+            return result;
+        }
+
+        let mut previous = DRAW;
+        for depth in 1..=max_depth {
+            search.root_depth = depth;
+            search.seldepth = 0;
+            let mut delta: Value = 18;
+            let (mut alpha, mut beta) = if depth >= 4 && !is_decisive(previous) {
+                ((previous - delta).max(-INFINITE), (previous + delta).min(INFINITE))
+            } else {
+                (-INFINITE, INFINITE)
+            };
+            let value = loop {
+                let value = search.search(alpha, beta, depth, 0);
+                if search.aborted {
+                    break value;
+                }
+                if value <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (value - delta).max(-INFINITE);
+                } else if value >= beta {
+                    beta = (value + delta).min(INFINITE);
+                } else {
+                    break value;
+                }
+                delta += delta / 2 + 5;
+            };
+            if search.aborted {
+                // An unfinished iteration still proved its best root move at least as good.
+                if let Some(&best) = search.root_pv.first()
+                    && Some(best) != result.best
+                {
+                    result.best = Some(best);
+                    result.pv = search.root_pv.clone();
+                    result.value = search.root_value;
+                }
+                break;
+            }
+            previous = value;
+            result.best = search.root_pv.first().copied();
+            result.pv = search.root_pv.clone();
+            result.value = value;
+            result.depth = depth as u32;
+            result.seldepth = search.seldepth as u32;
+            let elapsed = start.elapsed();
+            on_info(&Info {
+                depth: Some(depth as u32),
+                seldepth: Some(search.seldepth as u32),
+                score: Some(value::score(value)),
+                nodes: Some(search.nodes),
+                nps: Some(nps(search.nodes, elapsed)),
+                hashfull: Some(self.table.hashfull()),
+                time: Some(elapsed.as_millis() as u64),
+                pv: result.pv.clone(),
+                ..Info::default()
+            });
+            if let Some(moves) = limits.mate
+                && value >= MATE_BOUND
+                && (value::MATE - value + 1) / 2 <= moves as i32
+            {
+                break;
+            }
+            if budget.is_some_and(|b| !b.starts_iteration(elapsed)) || search.node_limit_reached() {
+                break;
+            }
+            // A won or lost game seen well past its end: deeper iterations find nothing new.
+            if is_decisive(value) && depth > 2 * (value::MATE - value.abs()) + 2 {
+                break;
+            }
+        }
+        if result.best.is_none() {
+            // Stopped before the first iteration could finish: any valid move.
+            result.best = search.root_moves.first().copied();
+            result.pv = result.best.into_iter().collect();
+        }
+        result.ponder = result.pv.get(1).copied();
+        result.score = value::score(result.value);
+        result.nodes = search.nodes;
+        result.seldepth = result.seldepth.max(result.depth);
+        result.time = start.elapsed();
+        result
+    }
+}
+
+/// The moves the root may play: every valid move, or those of `searchmoves` that are valid.
+fn root_moves(position: &Position, searchmoves: &[Move]) -> Vec<Move> {
+    let moves = position.moves();
+    if searchmoves.is_empty() {
+        return moves.to_vec();
+    }
+    moves.iter().copied().filter(|mv| searchmoves.contains(mv)).collect()
+}
+
+/// Nodes per second.
+fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    let micros = elapsed.as_micros().max(1);
+    (u128::from(nodes) * 1_000_000 / micros) as u64
+}
+
+/// What the search keeps for each ply of its path.
+#[derive(Debug, Clone, Copy, Default)]
+struct Frame {
+    /// The key of the position at this ply.
+    key: u64,
+    /// Its static evaluation (when not in check).
+    eval: Option<Value>,
+    /// The two quiet moves that last cut off at this ply.
+    killers: [Option<Move>; 2],
+    /// Plies since the last null move (or since the root).
+    plies_from_null: usize,
+}
+
+/// The reduction of late moves, by depth and move number.
+static REDUCTIONS: LazyLock<[[u8; 64]; 64]> = LazyLock::new(|| {
+    let mut table = [[0; 64]; 64];
+    for (depth, row) in table.iter_mut().enumerate().skip(1) {
+        for (moves, reduction) in row.iter_mut().enumerate().skip(1) {
+            let r = 0.8 + (depth as f64).ln() * (moves as f64).ln() / 2.3;
+            *reduction = r as u8;
+        }
+    }
+    table
+});
+
+fn reduction(depth: i32, moves: usize) -> i32 {
+    i32::from(REDUCTIONS[(depth as usize).min(63)][moves.min(63)])
+}
+
+/// One search in progress.
+struct Search<'a> {
+    position: Position,
+    table: &'a Table,
+    history: &'a mut History,
+    stop: &'a StopFlag,
+    start: Instant,
+    maximum: Option<Duration>,
+    node_limit: u64,
+    nodes: u64,
+    seldepth: usize,
+    aborted: bool,
+    root_depth: i32,
+    root_moves: Vec<Move>,
+    root_pv: Vec<Move>,
+    root_value: Value,
+    frames: Box<[Frame; MAX_PLY + 2]>,
+    pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        position: &Position,
+        table: &'a Table,
+        history: &'a mut History,
+        stop: &'a StopFlag,
+        start: Instant,
+    ) -> Search<'a> {
+        let mut frames = Box::new([Frame::default(); MAX_PLY + 2]);
+        frames[0].plies_from_null = usize::MAX / 2;
+        Search {
+            position: position.clone(),
+            table,
+            history,
+            stop,
+            start,
+            maximum: None,
+            node_limit: u64::MAX,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            root_depth: 0,
+            root_moves: Vec::new(),
+            root_pv: Vec::new(),
+            root_value: DRAW,
+            frames,
+            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+        }
+    }
+
+    fn node_limit_reached(&self) -> bool {
+        self.nodes >= self.node_limit
+    }
+
+    /// Whether to stop now: the flag, the node limit or the time (looked at every 1024 nodes).
+    /// The first iteration always finishes, so that there is a move to play.
+    #[inline]
+    fn should_stop(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.root_depth <= 1 {
+            return false;
+        }
+        if self.node_limit_reached() {
+            self.aborted = true;
+        } else if self.nodes & 1023 == 0 {
+            self.aborted = self.stop.is_stopped()
+                || self.maximum.is_some_and(|maximum| self.start.elapsed() >= maximum);
+        }
+        self.aborted
+    }
+
+    /// Whether the position at `ply` repeats one earlier in the search path.
+    fn is_repetition(&self, ply: usize) -> bool {
+        let frame = &self.frames[ply];
+        let reach = (self.position.halfmoves() as usize).min(frame.plies_from_null).min(ply);
+        (4..=reach).step_by(2).any(|back| self.frames[ply - back].key == frame.key)
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][0] = Some(mv);
+        let child = self.pv_len[ply + 1];
+        for i in 0..child {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child + 1;
+    }
+
+    /// Makes `mv` and sets up the frame of the next ply.
+    #[inline]
+    fn make(&mut self, mv: Move, ply: usize) -> arbiter_duck::Undo {
+        let undo = self.position.make(mv);
+        let plies_from_null = self.frames[ply].plies_from_null + 1;
+        let next = &mut self.frames[ply + 1];
+        next.key = self.position.key();
+        next.plies_from_null = plies_from_null;
+        undo
+    }
+
+    fn search(&mut self, mut alpha: Value, mut beta: Value, depth: i32, ply: usize) -> Value {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        self.pv_len[ply] = 0;
+        if depth <= 0 {
+            return self.quiescence(alpha, beta, ply);
+        }
+        if self.should_stop() {
+            return DRAW;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply + 1);
+        let us = self.position.turn();
+        if root {
+            self.frames[0].key = self.position.key();
+        } else {
+            if self.position.is_over() {
+                return lost_in(ply);
+            }
+            if self.position.board().captain_attacked(!us) {
+                return won_in(ply + 1);
+            }
+            if self.is_repetition(ply) {
+                return DRAW;
+            }
+            if ply >= MAX_PLY - 1 {
+                return eval::evaluate(&self.position);
+            }
+            alpha = alpha.max(lost_in(ply));
+            beta = beta.min(won_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let in_check = self.position.in_check();
+        let key = self.frames[ply].key;
+        let hit = self.table.probe(key);
+        let table_move = hit.and_then(|hit| hit.mv);
+        if let Some(hit) = hit
+            && !pv_node
+            && hit.depth >= depth
+        {
+            let value = from_table(hit.value, ply);
+            let usable = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => value >= beta,
+                Bound::Upper => value <= alpha,
+            };
+            if usable {
+                return value;
+            }
+        }
+
+        let eval = if in_check {
+            None
+        } else {
+            let mut eval = hit.map_or_else(|| eval::evaluate(&self.position), |hit| hit.eval);
+            if let Some(hit) = hit {
+                let value = from_table(hit.value, ply);
+                let better = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => value > eval,
+                    Bound::Upper => value < eval,
+                };
+                if better && !is_decisive(value) {
+                    eval = value;
+                }
+            }
+            Some(eval)
+        };
+        self.frames[ply].eval = eval;
+        let improving = match (eval, ply.checked_sub(2).and_then(|p| self.frames[p].eval)) {
+            (Some(now), Some(before)) => now > before,
+            _ => false,
+        };
+        self.frames[ply + 1].killers = [None, None];
+
+        if let Some(eval) = eval
+            && !pv_node
+        {
+            // Reverse futility: far enough above beta that a shallow search will not fall below.
+            let margin = 90 * depth - 40 * i32::from(improving);
+            if depth <= 7 && eval - margin >= beta && !is_decisive(beta) {
+                return (eval + beta) / 2;
+            }
+            // Null move: passing still holds beta, so a real move would too.
+            if depth >= 3
+                && eval >= beta
+                && self.frames[ply].plies_from_null > 0
+                && !is_decisive(beta)
+            {
+                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                let undo = self.position.make_null();
+                let next = &mut self.frames[ply + 1];
+                next.key = self.position.key();
+                next.plies_from_null = 0;
+                let value = -self.search(-beta, -beta + 1, depth - r, ply + 1);
+                self.position.unmake_null(undo);
+                if self.aborted {
+                    return DRAW;
+                }
+                if value >= beta {
+                    return if is_decisive(value) { beta } else { value };
+                }
+            }
+        }
+
+        let original_alpha = alpha;
+        let killers = self.frames[ply].killers;
+        let mut picker = MovePicker::new(table_move, killers);
+        let mut best_value = -INFINITE;
+        let mut best_move = None;
+        let mut tried = 0;
+        let mut seen = 0;
+        let mut quiets = MoveList::new();
+        while let Some(mv) = picker.next(&self.position, self.history) {
+            if root && !self.root_moves.contains(&mv) {
+                continue;
+            }
+            seen += 1;
+            let capture = is_capture(&self.position, mv);
+            if !root && !in_check && best_value > -MATE_BOUND {
+                if !capture {
+                    // Late-move pruning: at low depth, the last quiet moves rarely matter.
+                    let limit = (3 + depth * depth) as usize / (2 - usize::from(improving));
+                    if depth <= 5 && quiets.len() >= limit {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                } else if depth <= 5 && !see::see_ge(self.position.board(), mv, -120 * depth) {
+                    continue;
+                }
+            }
+            let undo = self.make(mv, ply);
+            let gives_check = self.position.in_check();
+            tried += 1;
+            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let new_depth = depth - 1 + extension;
+            let mut value;
+            if tried == 1 {
+                value = -self.search(-beta, -alpha, new_depth, ply + 1);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && !capture && !in_check && !gives_check {
+                    r = reduction(depth, tried);
+                    r -= i32::from(pv_node);
+                    r += i32::from(!improving);
+                    r -= i32::from(killers.contains(&Some(mv)));
+                    r -= (self.history.get(us, mv) / 6000).clamp(-2, 2);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                value = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1);
+                if value > alpha && r > 0 {
+                    value = -self.search(-alpha - 1, -alpha, new_depth, ply + 1);
+                }
+                if value > alpha && value < beta {
+                    value = -self.search(-beta, -alpha, new_depth, ply + 1);
+                }
+            }
+            self.position.unmake(mv, undo);
+            if self.aborted {
+                return DRAW;
+            }
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    best_move = Some(mv);
+                    self.update_pv(ply, mv);
+                    if root {
+                        self.root_pv =
+                            self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
+                        self.root_value = value;
+                    }
+                    if value >= beta {
+                        if !capture {
+                            self.reward_quiet(ply, depth, mv, &quiets);
+                        }
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+            if !capture {
+                quiets.push(mv);
+            }
+        }
+        if tried == 0 {
+            // No valid move at all is a draw; moves that were all pruned leave alpha.
+            return if seen == 0 { DRAW } else { alpha };
+        }
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(
+            key,
+            best_move,
+            to_table(best_value, ply),
+            eval.unwrap_or(0),
+            depth,
+            bound,
+        );
+        best_value
+    }
+
+    /// A quiet move cut off: it becomes a killer and gains history; the quiet moves tried before
+    /// it lose some.
+    fn reward_quiet(&mut self, ply: usize, depth: i32, mv: Move, tried: &[Move]) {
+        let killers = &mut self.frames[ply].killers;
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        let us = self.position.turn();
+        let bonus = (depth * depth * 16).min(1600);
+        self.history.update(us, mv, bonus);
+        for &other in tried {
+            self.history.update(us, other, -bonus);
+        }
+    }
+
+    fn quiescence(&mut self, mut alpha: Value, beta: Value, ply: usize) -> Value {
+        if self.should_stop() {
+            return DRAW;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply + 1);
+        self.pv_len[ply] = 0;
+        let us = self.position.turn();
+        if self.position.is_over() {
+            return lost_in(ply);
+        }
+        if self.position.board().captain_attacked(!us) {
+            return won_in(ply + 1);
+        }
+        if ply >= MAX_PLY - 1 {
+            return eval::evaluate(&self.position);
+        }
+        let pv_node = beta - alpha > 1;
+        let in_check = self.position.in_check();
+        let key = self.position.key();
+        let hit = self.table.probe(key);
+        if let Some(hit) = hit
+            && !pv_node
+        {
+            let value = from_table(hit.value, ply);
+            let usable = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => value >= beta,
+                Bound::Upper => value <= alpha,
+            };
+            if usable {
+                return value;
+            }
+        }
+        let original_alpha = alpha;
+        let mut best_value;
+        let stand_pat;
+        if in_check {
+            // The captain is attacked: every move is a candidate answer, standing pat is not.
+            stand_pat = None;
+            best_value = -INFINITE;
+        } else {
+            let eval = hit.map_or_else(|| eval::evaluate(&self.position), |hit| hit.eval);
+            if eval >= beta {
+                return eval;
+            }
+            alpha = alpha.max(eval);
+            best_value = eval;
+            stand_pat = Some(eval);
+        }
+        let table_move = hit.and_then(|hit| hit.mv);
+        let mut picker = if in_check {
+            MovePicker::new(table_move, [None, None])
+        } else {
+            MovePicker::captures(table_move)
+        };
+        let mut best_move = None;
+        let mut seen = 0;
+        while let Some(mv) = picker.next(&self.position, self.history) {
+            seen += 1;
+            if let Some(stand_pat) = stand_pat {
+                let board = self.position.board();
+                // Delta pruning: even the piece taken would not lift the value to alpha.
+                if stand_pat + see::victim_value(board, mv.to) + 200 <= alpha {
+                    continue;
+                }
+                if !see::see_ge(board, mv, 0) {
+                    continue;
+                }
+            }
+            let undo = self.make(mv, ply);
+            let value = -self.quiescence(-beta, -alpha, ply + 1);
+            self.position.unmake(mv, undo);
+            if self.aborted {
+                return DRAW;
+            }
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    best_move = Some(mv);
+                    self.update_pv(ply, mv);
+                    if value >= beta {
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+        }
+        if in_check && seen == 0 {
+            return DRAW;
+        }
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(
+            key,
+            best_move,
+            to_table(best_value, ply),
+            stand_pat.unwrap_or(0),
+            0,
+            bound,
+        );
+        best_value
+    }
+}

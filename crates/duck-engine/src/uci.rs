@@ -1,0 +1,456 @@
+//! The engine's side of the Universal Chess Interface: reads [`GuiCommand`]s line by line and
+//! answers with [`EngineMessage`]s, searching on a thread of its own so that `stop` and
+//! `isready` are answered during a search.
+//!
+//! A line that is not a command, a move that is not valid in the position, an unknown option or
+//! a value out of range gets an `info string` that says why, and changes nothing. The end of the
+//! input is read as `quit`, once a running search with limits has answered (an infinite search
+//! is stopped).
+//!
+//! ```
+//! use arbiter_duck_engine::uci::{self, Player};
+//!
+//! // Red's car on e2 faces blue's captain on e10 across an empty file.
+//! let input = "uci\nposition fen 4c4/9/9/9/9/9/9/9/4R4/3C5 w\ngo depth 2\nposition startpos moves e1e11\n";
+//! let mut output = Vec::new();
+//! uci::run(input.as_bytes(), &mut output, Player::Engine).unwrap();
+//! let output = String::from_utf8(output).unwrap();
+//! assert!(output.contains("option name Hash type spin"));
+//! assert!(output.lines().any(|line| line.starts_with("info depth 2 ") && line.contains(" score mate 1 ")));
+//! assert!(output.contains("bestmove e2e10\n"));
+//! assert!(output.contains("info string ignored `position startpos moves e1e11`: column 25: expected a move"));
+//! ```
+
+use std::io::{self, BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, Scope, ScopedJoinHandle};
+use std::time::Duration;
+
+use arbiter_duck::{Game, Move, Position, UciMove};
+
+use crate::protocol::{EngineMessage, Go, GuiCommand, IdField, Info, OptionDecl, OptionKind};
+use crate::random::RandomMover;
+use crate::search::{Engine, Limits, StopFlag};
+use crate::tt::Table;
+use crate::value;
+
+/// Who answers `go`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Player {
+    /// The search.
+    Engine,
+    /// A valid move chosen uniformly at random, from this seed.
+    Random {
+        /// The seed.
+        seed: u64,
+    },
+}
+
+/// The engine's name in `id name`.
+pub fn name(player: Player) -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    match player {
+        Player::Engine => format!("arbiter {version}"),
+        Player::Random { .. } => format!("arbiter random {version}"),
+    }
+}
+
+/// What plays: kept by the front end between searches, lent to the search thread during one.
+enum Brain {
+    Search(Box<Engine>),
+    Random(RandomMover),
+}
+
+/// A change of option asked for while a search ran, applied when it ends.
+#[derive(Debug, Clone, Copy)]
+enum Change {
+    Hash(usize),
+    MoveOverhead(Duration),
+    Clear,
+}
+
+/// Where messages go: shared with the search thread, one whole line at a time.
+struct Out<W>(Arc<Mutex<W>>);
+
+impl<W> Clone for Out<W> {
+    fn clone(&self) -> Out<W> {
+        Out(Arc::clone(&self.0))
+    }
+}
+
+impl<W: Write> Out<W> {
+    fn send(&self, message: &EngineMessage) {
+        let mut out = match self.0.lock() {
+            Ok(out) => out,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        // A GUI that has gone away cannot be told anything; the loop ends at the end of input.
+        let _ = writeln!(out, "{message}").and_then(|()| out.flush());
+    }
+
+    fn info_string(&self, text: impl Into<String>) {
+        self.send(&EngineMessage::Info(Info { string: Some(text.into()), ..Info::default() }));
+    }
+}
+
+struct Running<'scope> {
+    stop: StopFlag,
+    /// Whether the search goes on until stopped.
+    endless: bool,
+    handle: ScopedJoinHandle<'scope, Brain>,
+}
+
+/// The front end's state.
+struct Front<'scope, 'env, W> {
+    scope: &'scope Scope<'scope, 'env>,
+    out: Out<W>,
+    player: Player,
+    position: Position,
+    brain: Option<Brain>,
+    running: Option<Running<'scope>>,
+    pending: Vec<Change>,
+}
+
+const HASH: &str = "Hash";
+const MOVE_OVERHEAD: &str = "Move Overhead";
+const VARIANT: &str = "UCI_Variant";
+const CLEAR_HASH: &str = "Clear Hash";
+const MAX_MOVE_OVERHEAD: i64 = 5000;
+
+/// The options offered.
+fn options() -> Vec<OptionDecl> {
+    vec![
+        OptionDecl {
+            name: HASH.to_owned(),
+            kind: OptionKind::Spin {
+                default: Engine::DEFAULT_HASH as i64,
+                min: 1,
+                max: Table::MAX_MEGABYTES as i64,
+            },
+        },
+        OptionDecl { name: CLEAR_HASH.to_owned(), kind: OptionKind::Button },
+        OptionDecl {
+            name: MOVE_OVERHEAD.to_owned(),
+            kind: OptionKind::Spin { default: 10, min: 0, max: MAX_MOVE_OVERHEAD },
+        },
+        OptionDecl {
+            name: VARIANT.to_owned(),
+            kind: OptionKind::Combo { default: "duck".to_owned(), vars: vec!["duck".to_owned()] },
+        },
+    ]
+}
+
+/// Speaks UCI on `input` and `output` until `quit` or the end of the input.
+pub fn run(input: impl BufRead, output: impl Write + Send, player: Player) -> io::Result<()> {
+    let out = Out(Arc::new(Mutex::new(output)));
+    thread::scope(|scope| {
+        let mut front = Front {
+            scope,
+            out,
+            player,
+            position: Position::new(),
+            brain: Some(new_brain(player)),
+            running: None,
+            pending: Vec::new(),
+        };
+        for line in input.lines() {
+            let line = match line {
+                Ok(line) => line,
+                Err(error) => {
+                    front.finish(true);
+                    return Err(error);
+                }
+            };
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            match line.parse::<GuiCommand>() {
+                Ok(GuiCommand::Quit) => {
+                    front.finish(true);
+                    return Ok(());
+                }
+                Ok(command) => front.command(command),
+                Err(error) => {
+                    front.out.info_string(format!("ignored `{}`: {error}", shorten(line)))
+                }
+            }
+        }
+        // The end of the input: let a search with limits answer, stop an endless one.
+        front.finish_at_end();
+        Ok(())
+    })
+}
+
+fn new_brain(player: Player) -> Brain {
+    match player {
+        Player::Engine => Brain::Search(Box::new(Engine::new(Engine::DEFAULT_HASH))),
+        Player::Random { seed } => Brain::Random(RandomMover::new(seed)),
+    }
+}
+
+/// A line cut to a length a message can quote.
+fn shorten(line: &str) -> String {
+    const MAX: usize = 60;
+    match line.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_owned(),
+    }
+}
+
+impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
+    fn command(&mut self, command: GuiCommand) {
+        self.reap();
+        match command {
+            GuiCommand::Uci => {
+                let out = &self.out;
+                out.send(&EngineMessage::Id { field: IdField::Name, value: name(self.player) });
+                out.send(&EngineMessage::Id {
+                    field: IdField::Author,
+                    value: "the arbiter developers".to_owned(),
+                });
+                for option in options() {
+                    out.send(&EngineMessage::Option(option));
+                }
+                out.send(&EngineMessage::UciOk);
+            }
+            GuiCommand::Debug(_) => {}
+            GuiCommand::IsReady => self.out.send(&EngineMessage::ReadyOk),
+            GuiCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            GuiCommand::UciNewGame => self.change(Change::Clear),
+            GuiCommand::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
+            GuiCommand::Go(go) => self.go(go),
+            GuiCommand::Stop => self.finish(true),
+            GuiCommand::PonderHit => {
+                // Pondering is searching without limits: the ponder move was played, so answer.
+                self.finish(true);
+            }
+            GuiCommand::Quit => self.finish(true),
+        }
+    }
+
+    /// Takes the brain back from a search that has ended by itself.
+    fn reap(&mut self) {
+        if self.running.as_ref().is_some_and(|running| running.handle.is_finished()) {
+            self.finish(false);
+        }
+    }
+
+    /// Waits for the running search, if any (stopping it first when `stop`, or when it would
+    /// never end by itself), and takes the brain back.
+    fn finish(&mut self, stop: bool) {
+        let Some(running) = self.running.take() else { return };
+        if stop {
+            running.stop.stop();
+        }
+        match running.handle.join() {
+            Ok(brain) => self.brain = Some(brain),
+            Err(_) => {
+                self.out.info_string("the search failed; starting afresh");
+                self.brain = Some(new_brain(self.player));
+            }
+        }
+        let pending = std::mem::take(&mut self.pending);
+        for change in pending {
+            self.change(change);
+        }
+    }
+
+    /// At the end of the input: a search with limits answers in its own time, an endless one
+    /// (`infinite`, `ponder`, or no limit at all) is stopped.
+    fn finish_at_end(&mut self) {
+        let endless = self.running.as_ref().is_some_and(|running| running.endless);
+        self.finish(endless);
+    }
+
+    /// Applies `change` now, or after the running search.
+    fn change(&mut self, change: Change) {
+        let Some(Brain::Search(engine)) = self.brain.as_mut() else {
+            if self.running.is_some() {
+                self.pending.push(change);
+            }
+            return;
+        };
+        match change {
+            Change::Hash(megabytes) => engine.set_hash(megabytes),
+            Change::MoveOverhead(overhead) => engine.set_move_overhead(overhead),
+            Change::Clear => engine.clear(),
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let spin = |min: i64, max: i64| -> Result<i64, String> {
+            let value = value.ok_or_else(|| format!("option {name} needs a value"))?;
+            match value.parse::<i64>() {
+                Ok(number) if (min..=max).contains(&number) => Ok(number),
+                _ => Err(format!(
+                    "option {name}: expected an integer {min}..{max}, found `{}`",
+                    shorten(value)
+                )),
+            }
+        };
+        let result = match name.to_ascii_lowercase().as_str() {
+            "hash" => spin(1, Table::MAX_MEGABYTES as i64)
+                .map(|mb| self.change(Change::Hash(mb as usize))),
+            "move overhead" => spin(0, MAX_MOVE_OVERHEAD)
+                .map(|ms| self.change(Change::MoveOverhead(Duration::from_millis(ms as u64)))),
+            "clear hash" => {
+                self.change(Change::Clear);
+                Ok(())
+            }
+            "uci_variant" => match value {
+                Some("duck") => Ok(()),
+                other => Err(format!(
+                    "option {name}: expected `duck`, the only variant, found `{}`",
+                    other.map_or("nothing".to_owned(), shorten)
+                )),
+            },
+            _ => Err(format!(
+                "no option `{}` (options: {HASH}, {CLEAR_HASH}, {MOVE_OVERHEAD}, {VARIANT})",
+                shorten(name)
+            )),
+        };
+        if let Err(message) = result {
+            self.out.info_string(message);
+        }
+    }
+
+    /// Sets up the position, or says why not and keeps the current one.
+    fn set_position(&mut self, fen: Option<&arbiter_duck::Fen>, moves: &[Move]) {
+        match position_after(fen, moves) {
+            Ok(position) => self.position = position,
+            Err(message) => self.out.info_string(format!("position unchanged: {message}")),
+        }
+    }
+
+    fn go(&mut self, go: Go) {
+        if self.running.as_ref().is_some_and(|running| running.endless) {
+            self.out.info_string("ignored go: searching until stop");
+            return;
+        }
+        // Like Stockfish, a new search waits for one with limits to answer.
+        self.finish(false);
+        let Some(brain) = self.brain.take() else { return };
+        let endless = is_endless(&go);
+        let stop = StopFlag::new();
+        let out = self.out.clone();
+        let position = self.position.clone();
+        let thread_stop = stop.clone();
+        let spawned =
+            thread::Builder::new().name("search".to_owned()).spawn_scoped(self.scope, move || {
+                let stop = thread_stop;
+                think(brain, &position, &go, &stop, &out)
+            });
+        match spawned {
+            Ok(handle) => self.running = Some(Running { stop, endless, handle }),
+            Err(error) => {
+                self.out.info_string(format!("cannot start a search thread: {error}"));
+                // The brain went with the closure; start a new one.
+                self.brain = Some(new_brain(self.player));
+            }
+        }
+    }
+}
+
+/// Whether a `go` searches until stopped: `infinite`, `ponder`, or no limit at all.
+fn is_endless(go: &Go) -> bool {
+    go.perft.is_none()
+        && (go.infinite
+            || go.ponder
+            || (go.depth.is_none()
+                && go.nodes.is_none()
+                && go.movetime.is_none()
+                && go.mate.is_none()
+                && go.wtime.is_none()
+                && go.btime.is_none()))
+}
+
+/// The position `fen` (or the start) after `moves`, or why the moves cannot be played.
+pub fn position_after(fen: Option<&arbiter_duck::Fen>, moves: &[Move]) -> Result<Position, String> {
+    let start = match fen {
+        None => Position::new(),
+        Some(fen) => Position::from_fen(fen)
+            .map_err(|error| format!("the FEN is not a position: {error}"))?,
+    };
+    let mut game = Game::from_position(start);
+    for (i, &mv) in moves.iter().enumerate() {
+        if let Err(invalid) = game.play(mv.from, mv.to) {
+            return Err(format!("move {} `{}` is not valid: {invalid}", i + 1, UciMove(mv)));
+        }
+    }
+    Ok(game.position().clone())
+}
+
+/// Runs one `go` on the search thread and prints its answer; gives the brain back.
+fn think(
+    mut brain: Brain,
+    position: &Position,
+    go: &Go,
+    stop: &StopFlag,
+    out: &Out<impl Write>,
+) -> Brain {
+    if let Some(depth) = go.perft {
+        perft(position, depth, stop, out);
+        return brain;
+    }
+    let endless = is_endless(go);
+    let (best, ponder) = match &mut brain {
+        Brain::Search(engine) => {
+            let limits = Limits::from_go(go, position.turn());
+            if position.outcome().is_some() {
+                game_over(position, out);
+                (None, None)
+            } else {
+                let result = engine.search(position, &limits, stop, |info| {
+                    out.send(&EngineMessage::Info(info.clone()));
+                });
+                (result.best, result.ponder)
+            }
+        }
+        Brain::Random(mover) => {
+            if position.outcome().is_some() {
+                game_over(position, out);
+            }
+            (mover.choose(position), None)
+        }
+    };
+    if endless {
+        // `infinite` and `ponder` answer only when told to stop.
+        while !stop.is_stopped() {
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+    out.send(&EngineMessage::BestMove { best, ponder });
+    brain
+}
+
+/// The `info` for a position without a move: lost (captain captured) or without a valid move.
+fn game_over(position: &Position, out: &Out<impl Write>) {
+    let value = if position.is_over() { value::lost_in(0) } else { value::DRAW };
+    out.send(&EngineMessage::Info(Info {
+        depth: Some(0),
+        score: Some(value::score(value)),
+        ..Info::default()
+    }));
+}
+
+/// `go perft`: the count below each move, then the total; `stop` ends it between first moves.
+fn perft(position: &Position, depth: u32, stop: &StopFlag, out: &Out<impl Write>) {
+    let mut total = 0;
+    if depth == 0 {
+        total = 1;
+    } else {
+        let mut position = position.clone();
+        for mv in position.moves() {
+            if stop.is_stopped() {
+                break;
+            }
+            let undo = position.make(mv);
+            let nodes = arbiter_duck::perft::perft(&position, depth - 1);
+            position.unmake(mv, undo);
+            out.send(&EngineMessage::PerftMove { mv, nodes });
+            total += nodes;
+        }
+    }
+    out.send(&EngineMessage::NodesSearched(total));
+}
