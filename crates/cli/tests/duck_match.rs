@@ -303,3 +303,49 @@ fn fairy_stockfish_on_a_clock() {
         );
     }
 }
+
+/// `arbiter duck uci` as an engine command, with more arguments.
+fn arbiter_engine(arguments: &str) -> String {
+    format!("{} duck uci {arguments}", env!("CARGO_BIN_EXE_arbiter"))
+}
+
+#[test]
+fn two_arbiter_engines_at_a_fixed_depth() {
+    let dir = scratch_dir("duck_match_arbiter");
+    let mut args = words("duck match --engine");
+    args.push(arbiter_engine(""));
+    args.push("--engine".into());
+    args.push(arbiter_engine(""));
+    args.extend(words("--games 4 --depth 2 --random-openings 6 --seed 1 --concurrency 2 --save"));
+    args.push(dir.display().to_string());
+    let out = arbiter_owned(&args);
+    let stdout = text(out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    assert!(stdout.starts_with("Games: 4 of 4, arbiter "), "{stdout}");
+    let results = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    assert_eq!(results.lines().count(), 4);
+    for line in results.lines() {
+        let game: serde_json::Value = serde_json::from_str(line).unwrap();
+        let termination = game["termination"].as_str().unwrap();
+        assert!(["captain-captured", "ply-cap", "no-move"].contains(&termination), "{game}");
+        let number = game["game"].as_u64().unwrap();
+        let output = replay(&dir.join(format!("game-{number}.txt")));
+        assert_eq!(output.lines().count() as u64, game["plies"].as_u64().unwrap());
+        assert!(!output.contains("Invalid command"));
+    }
+}
+
+#[test]
+fn arbiter_beats_its_random_mover() {
+    let mut args = words("duck match --engine");
+    args.push(arbiter_engine(""));
+    args.push("--engine".into());
+    args.push(arbiter_engine("--random --seed 7"));
+    args.extend(words("--games 4 --depth 2 --random-openings 4 --json"));
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let stdout = text(out.stdout);
+    let summary: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["wins"], 4, "{stdout}");
+    assert_eq!(summary["endings"]["captain-captured"], 4, "{stdout}");
+}
