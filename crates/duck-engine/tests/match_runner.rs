@@ -11,7 +11,7 @@ use arbiter_duck::{Color, judge};
 use arbiter_duck_engine::match_runner::clock::{Limits, TimeControl};
 use arbiter_duck_engine::match_runner::engine::EngineError;
 use arbiter_duck_engine::match_runner::game::{MAX_PLIES, Termination};
-use arbiter_duck_engine::match_runner::opening::Opening;
+use arbiter_duck_engine::match_runner::opening::{Opening, parse_openings};
 use arbiter_duck_engine::match_runner::sprt::{Decision, Sprt};
 use arbiter_duck_engine::match_runner::tally::Pentanomial;
 use arbiter_duck_engine::match_runner::{
@@ -357,4 +357,24 @@ fn scratch_dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
     dir
+}
+
+#[test]
+fn the_example_openings_file_reads() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/openings.txt");
+    let openings = parse_openings(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let shown: Vec<String> = openings.iter().map(Opening::to_string).collect();
+    assert_eq!(
+        shown,
+        [
+            "startpos moves e1e2 e10e9",
+            "startpos moves b1c3 h10g8",
+            "startpos moves b1c3 b10c8 h1g3",
+            "startpos moves e4e5 e7e6",
+            "startpos moves a4a5 i7i6",
+            "fen rhegcgehr/9/d7d/s1s1s1s1s/9/4S4/S1S3S1S/D7D/9/RHEGCGEHR b - - 0 1",
+            "fen rhegcgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGCGEHR w - - 0 1 \
+             moves c4c5 c7c6",
+        ]
+    );
 }
