@@ -47,6 +47,13 @@ struct Flags {
     /// A fixed number of nodes (`go nodes`), alone or with a time limit.
     #[arg(long, value_name = "N")]
     nodes: Option<u64>,
+    /// A depth for the engine given just before, in place of --depth (a depth ladder: one
+    /// engine at depth d + 1, the other at d).
+    #[arg(long = "engine-depth", value_name = "PLIES")]
+    engine_depths: Vec<u32>,
+    /// A node count for the engine given just before, in place of --nodes.
+    #[arg(long = "engine-nodes", value_name = "N")]
+    engine_nodes: Vec<u64>,
     /// How far past its time an engine may answer before it loses on time, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 100)]
     time_margin: u64,
@@ -111,6 +118,8 @@ pub struct Args {
     engine_at: Vec<usize>,
     option_at: Vec<usize>,
     name_at: Vec<usize>,
+    depth_at: Vec<usize>,
+    nodes_at: Vec<usize>,
 }
 
 impl FromArgMatches for Args {
@@ -120,6 +129,8 @@ impl FromArgMatches for Args {
             engine_at: at("engines"),
             option_at: at("options"),
             name_at: at("names"),
+            depth_at: at("engine_depths"),
+            nodes_at: at("engine_nodes"),
             flags: Flags::from_arg_matches(matches)?,
         })
     }
@@ -169,7 +180,13 @@ fn usage(flag: &str, expected: &str, found: &str) -> CliError {
     CliError::Message(format!("{flag}: expected {expected}, found {found}"))
 }
 
-/// The engines with the options and names that follow each.
+/// The error for a per-engine flag given before any `--engine`.
+fn before_any(flag: &str, value: &str) -> CliError {
+    let found = format!("`{flag} {value}` before any");
+    usage(flag, "to follow the --engine it applies to", &found)
+}
+
+/// The engines with the options, names and limits that follow each.
 fn engines(args: &Args) -> Result<[EngineSpec; 2], CliError> {
     let flags = &args.flags;
     if flags.engines.len() != 2 {
@@ -185,10 +202,7 @@ fn engines(args: &Args) -> Result<[EngineSpec; 2], CliError> {
     // The engine an option belongs to: the last `--engine` before it.
     let owner = |at: usize| args.engine_at.iter().rposition(|&engine| engine < at);
     for (option, &at) in flags.options.iter().zip(&args.option_at) {
-        let Some(engine) = owner(at) else {
-            let found = format!("`--option {option}` before any");
-            return Err(usage("--option", "to follow the --engine it applies to", &found));
-        };
+        let engine = owner(at).ok_or_else(|| before_any("--option", option))?;
         let Some((name, value)) = option.split_once('=').filter(|(name, _)| !name.is_empty())
         else {
             return Err(usage("--option", "NAME=VALUE", &format!("`{option}`")));
@@ -196,14 +210,19 @@ fn engines(args: &Args) -> Result<[EngineSpec; 2], CliError> {
         specs[engine].options.push((name.to_owned(), value.to_owned()));
     }
     for (name, &at) in flags.names.iter().zip(&args.name_at) {
-        let Some(engine) = owner(at) else {
-            let found = format!("`--name {name}` before any");
-            return Err(usage("--name", "to follow the --engine it names", &found));
-        };
+        let engine = owner(at).ok_or_else(|| before_any("--name", name))?;
         if specs[engine].name.replace(name.clone()).is_some() {
             let found = format!("a second name `{name}`");
             return Err(usage("--name", "one name per engine", &found));
         }
+    }
+    for (&depth, &at) in flags.engine_depths.iter().zip(&args.depth_at) {
+        let engine = owner(at).ok_or_else(|| before_any("--engine-depth", &depth.to_string()))?;
+        specs[engine].depth = Some(depth);
+    }
+    for (&nodes, &at) in flags.engine_nodes.iter().zip(&args.nodes_at) {
+        let engine = owner(at).ok_or_else(|| before_any("--engine-nodes", &nodes.to_string()))?;
+        specs[engine].nodes = Some(nodes);
     }
     let [first, second] = <[EngineSpec; 2]>::try_from(specs)
         .map_err(|_| usage("--engine", "two engines", "another number"))?;
@@ -232,7 +251,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let mut clock =
         flags.tc.or(flags.movetime.map(|ms| TimeControl::MoveTime(Duration::from_millis(ms))));
     if clock.is_none() && flags.depth.is_none() && flags.nodes.is_none() {
-        clock = Some(TimeControl::MoveTime(Duration::from_millis(100)));
+        // Without a time limit every engine needs a depth or node limit of its own.
+        match engines.iter().filter(|e| e.depth.is_some() || e.nodes.is_some()).count() {
+            0 => clock = Some(TimeControl::MoveTime(Duration::from_millis(100))),
+            1 => {
+                let found = "one engine without any limit";
+                return Err(usage("--engine-depth", "a limit for both engines", found));
+            }
+            _ => {}
+        }
     }
     let limits = Limits {
         clock,

@@ -229,6 +229,35 @@ fn the_summary_names_the_engines_and_the_test() {
 }
 
 #[test]
+fn limits_of_one_engine_replace_the_match_limits() {
+    let dir = scratch_dir("duck_match_engine_limits");
+    let mut args = words("duck match --games 2 --nodes 100 --engine");
+    args.push(fake(WINS));
+    args.extend(words("--engine-depth 5 --engine"));
+    args.push(fake(SHUFFLES));
+    args.extend(["--save".into(), dir.display().to_string()]);
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let first = std::fs::read_to_string(dir.join("engine1.worker1.stderr")).unwrap();
+    assert!(first.contains("after `go depth 5 nodes 100`\n"), "{first}");
+    let second = std::fs::read_to_string(dir.join("engine2.worker1.stderr")).unwrap();
+    assert!(second.contains("after `go nodes 100`\n"), "{second}");
+
+    // Without a time limit, an engine without a limit of its own would search for ever.
+    let mut args = words("duck match --engine");
+    args.push(fake(WINS));
+    args.extend(words("--engine-nodes 10 --engine"));
+    args.push(fake(SHUFFLES));
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(out.stderr);
+    assert_eq!(
+        stderr,
+        "--engine-depth: expected a limit for both engines, found one engine without any limit\n"
+    );
+}
+
+#[test]
 fn a_silent_engine_fails_to_start() {
     let mut args = words("duck match --timeout 1 --engine");
     args.push(fake(WINS));
@@ -333,6 +362,23 @@ fn two_arbiter_engines_at_a_fixed_depth() {
         assert_eq!(output.lines().count() as u64, game["plies"].as_u64().unwrap());
         assert!(!output.contains("Invalid command"));
     }
+}
+
+#[test]
+fn a_depth_ladder_of_arbiter_engines() {
+    let mut args = words("duck match --engine");
+    args.push(arbiter_engine(""));
+    args.extend(words("--name depth-2 --engine-depth 2 --engine"));
+    args.push(arbiter_engine(""));
+    args.extend(words("--name depth-1 --engine-depth 1 --games 2 --random-openings 4 --json"));
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let stdout = text(out.stdout);
+    let summary: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["engines"], serde_json::json!(["depth-2", "depth-1"]));
+    assert_eq!(summary["games"], 2);
+    assert_eq!(summary["faults"]["depth-1"], serde_json::json!({}), "{stdout}");
+    assert_eq!(summary["faults"]["depth-2"], serde_json::json!({}), "{stdout}");
 }
 
 #[test]

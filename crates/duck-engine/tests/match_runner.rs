@@ -349,7 +349,10 @@ fn saved_games_replay_through_the_judge() {
     assert_eq!(line(4)["fen"], "ch7/hS7/S8/9/9/9/9/9/9/2R1C4 w - - 0 1");
     assert_eq!(line(4)["reason"], "blue has no valid move");
     let stderr = read("engine1.worker1.stderr");
-    assert!(stderr.starts_with("fake engine thinking about move 1\n"), "{stderr}");
+    assert!(
+        stderr.starts_with("fake engine thinking about move 1 after `go depth 1`\n"),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -46,6 +46,10 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// The name to show instead of the engine's `id name`.
     pub name: Option<String>,
+    /// A depth limit for this engine alone, in place of the match's (`go depth`).
+    pub depth: Option<u32>,
+    /// A node limit for this engine alone, in place of the match's (`go nodes`).
+    pub nodes: Option<u64>,
 }
 
 /// An engine command that cannot be split into words.
@@ -69,7 +73,7 @@ impl FromStr for EngineSpec {
         if command.is_empty() {
             return Err(error("a command to start the engine"));
         }
-        Ok(EngineSpec { command, options: Vec::new(), name: None })
+        Ok(EngineSpec { command, options: Vec::new(), name: None, depth: None, nodes: None })
     }
 }
 
@@ -149,6 +153,10 @@ pub struct Engine {
     pub options: Vec<OptionDecl>,
     /// Options of the spec that the engine did not declare (they are sent anyway).
     pub undeclared: Vec<String>,
+    /// The spec's own depth limit.
+    pub depth: Option<u32>,
+    /// The spec's own node limit.
+    pub nodes: Option<u64>,
 }
 
 impl Engine {
@@ -180,6 +188,8 @@ impl Engine {
             name: fallback.into_owned(),
             options: Vec::new(),
             undeclared: Vec::new(),
+            depth: spec.depth,
+            nodes: spec.nodes,
         };
         engine.handshake(spec, timeout)?;
         if let Some(name) = &spec.name {

@@ -284,7 +284,10 @@ fn ask(
     if engine.send(position).is_err() {
         return Err(crash(engine));
     }
-    let Ok(sent) = engine.send(&GuiCommand::Go(clocks.go())) else {
+    let mut go = clocks.go();
+    go.depth = engine.depth.or(go.depth);
+    go.nodes = engine.nodes.or(go.nodes);
+    let Ok(sent) = engine.send(&GuiCommand::Go(go)) else {
         return Err(crash(engine));
     };
     let allowed = clocks.allowed(side);
