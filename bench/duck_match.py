@@ -9,10 +9,12 @@
    `position`/`go` lines (taken from the games just played) to the same two engines and reads
    each `bestmove`, judging nothing: the floor of the protocol round trip. Both are timed per ply.
 
-2. Sanity. fairy-stockfish 11.1 against itself (`--movetime`, random openings, two games at a
-   time): equal sides, so the Elo interval must contain 0.
+2. Sanity. fairy-stockfish 11.1 against itself (a fixed node count per move, random openings,
+   two games at a time): equal sides, so the Elo interval must contain 0. Nodes rather than
+   time: on a loaded machine the processes wait for a CPU, and a time limit then measures the
+   machine's load as much as the engines.
 
-    python3 bench/duck_match.py [--games 200] [--runs 3] [--self-play-games 100] [--movetime 20]
+    python3 bench/duck_match.py [--games 200] [--runs 3] [--self-play-games 100] [--nodes 10000]
         [--fairy-stockfish PATH] [--skip-self-play]
 
 Prints Markdown for BENCHMARKS.md.
@@ -158,18 +160,18 @@ def overhead(games, runs):
           f"**{1e6 * cpu / engine_plies:.0f} µs per ply**.\n")
 
 
-def self_play(games, movetime, fairy):
+def self_play(games, nodes, fairy):
     engine = ["--engine", fairy, "--option", f"VariantPath={VARIANTS}", "--option",
               "UCI_Variant=duck"]
-    wall, _, lines, summary = run_match([*engine, *engine, "--games", str(games), "--movetime",
-                                         str(movetime), "--random-openings", "8", "--seed",
+    wall, _, lines, summary = run_match([*engine, *engine, "--games", str(games), "--nodes",
+                                         str(nodes), "--random-openings", "8", "--seed",
                                          "1", "--concurrency", "2"])
     elo = summary["elo"]
     fmt = lambda v: "inf" if v is None else f"{v:+.1f}"
     contains = elo["lower"] is not None and elo["upper"] is not None and \
         elo["lower"] <= 0 <= elo["upper"]
     plies = statistics.mean(line["plies"] for line in lines)
-    print(f"### fairy-stockfish against itself: {games} games, {movetime} ms per move\n")
+    print(f"### fairy-stockfish against itself: {games} games, {nodes} nodes per move\n")
     print("| W / D / L (first engine) | score | Elo (95% interval) | LOS | pairs 0 / ½ / 1 / 1½ / 2 | endings | mean plies | wall |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     endings = ", ".join(f"{k} {v}" for k, v in summary["endings"].items())
@@ -186,14 +188,14 @@ def main():
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--self-play-games", type=int, default=100)
-    parser.add_argument("--movetime", type=int, default=20)
+    parser.add_argument("--nodes", type=int, default=10000)
     parser.add_argument("--fairy-stockfish", default="/usr/games/fairy-stockfish")
     parser.add_argument("--skip-self-play", action="store_true")
     args = parser.parse_args()
     build()
     overhead(args.games, args.runs)
     if not args.skip_self_play:
-        self_play(args.self_play_games, args.movetime, args.fairy_stockfish)
+        self_play(args.self_play_games, args.nodes, args.fairy_stockfish)
 
 
 if __name__ == "__main__":
