@@ -9,13 +9,16 @@
    `position`/`go` lines (taken from the games just played) to the same two engines and reads
    each `bestmove`, judging nothing: the floor of the protocol round trip. Both are timed per ply.
 
-2. Sanity. fairy-stockfish 11.1 against itself (a fixed node count per move, random openings,
-   two games at a time): equal sides, so the Elo interval must contain 0. Nodes rather than
-   time: on a loaded machine the processes wait for a CPU, and a time limit then measures the
-   machine's load as much as the engines.
+2. Sanity. fairy-stockfish 11.1 against itself (random openings, two games at a time): equal
+   sides, so the Elo interval must contain 0. The limit is `--self-play-limit` ("--nodes 10000"
+   by default): with a node limit the engine is deterministic, so both games of a pair mirror
+   each other and every pair must score exactly 1, a check of the pairing; with a time limit
+   ("--movetime 30 --time-margin 1000"; the margin because on a loaded machine the processes
+   wait for a CPU) the games vary and the interval has a width.
 
-    python3 bench/duck_match.py [--games 200] [--runs 3] [--self-play-games 100] [--nodes 10000]
-        [--fairy-stockfish PATH] [--skip-self-play]
+    python3 bench/duck_match.py [--games 200] [--runs 3] [--self-play-games 100]
+        [--self-play-limit "--nodes 10000"] [--fairy-stockfish PATH] [--skip-overhead]
+        [--skip-self-play]
 
 Prints Markdown for BENCHMARKS.md.
 """
@@ -160,18 +163,18 @@ def overhead(games, runs):
           f"**{1e6 * cpu / engine_plies:.0f} µs per ply**.\n")
 
 
-def self_play(games, nodes, fairy):
+def self_play(games, limit, fairy):
     engine = ["--engine", fairy, "--option", f"VariantPath={VARIANTS}", "--option",
               "UCI_Variant=duck"]
-    wall, _, lines, summary = run_match([*engine, *engine, "--games", str(games), "--nodes",
-                                         str(nodes), "--random-openings", "8", "--seed",
+    wall, _, lines, summary = run_match([*engine, *engine, "--games", str(games),
+                                         *limit.split(), "--random-openings", "8", "--seed",
                                          "1", "--concurrency", "2"])
     elo = summary["elo"]
     fmt = lambda v: "inf" if v is None else f"{v:+.1f}"
     contains = elo["lower"] is not None and elo["upper"] is not None and \
         elo["lower"] <= 0 <= elo["upper"]
     plies = statistics.mean(line["plies"] for line in lines)
-    print(f"### fairy-stockfish against itself: {games} games, {nodes} nodes per move\n")
+    print(f"### fairy-stockfish against itself: {games} games, `{limit}`\n")
     print("| W / D / L (first engine) | score | Elo (95% interval) | LOS | pairs 0 / ½ / 1 / 1½ / 2 | endings | mean plies | wall |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     endings = ", ".join(f"{k} {v}" for k, v in summary["endings"].items())
@@ -188,14 +191,16 @@ def main():
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--self-play-games", type=int, default=100)
-    parser.add_argument("--nodes", type=int, default=10000)
+    parser.add_argument("--self-play-limit", default="--nodes 10000")
+    parser.add_argument("--skip-overhead", action="store_true")
     parser.add_argument("--fairy-stockfish", default="/usr/games/fairy-stockfish")
     parser.add_argument("--skip-self-play", action="store_true")
     args = parser.parse_args()
     build()
-    overhead(args.games, args.runs)
+    if not args.skip_overhead:
+        overhead(args.games, args.runs)
     if not args.skip_self_play:
-        self_play(args.self_play_games, args.nodes, args.fairy_stockfish)
+        self_play(args.self_play_games, args.self_play_limit, args.fairy_stockfish)
 
 
 if __name__ == "__main__":
