@@ -9,7 +9,7 @@ use std::time::Duration;
 use arbiter_duck::judge::render_board;
 use arbiter_duck::{Color, FenError, Game, Move, Outcome, Position};
 use arbiter_duck_engine::protocol::Score;
-use arbiter_duck_engine::search::{Engine, Limits, SearchResult, StopFlag};
+use arbiter_duck_engine::search::{Engine, Features, Limits, SearchResult, StopFlag};
 use arbiter_duck_engine::uci::{self, Player};
 use serde_json::json;
 
@@ -25,11 +25,78 @@ pub struct UciArgs {
     /// The seed of `--random`'s choices.
     #[arg(long, value_name = "N", default_value_t = 0, requires = "random")]
     seed: u64,
+    /// Switch off a part of the search, to measure what it is worth (repeat or separate with
+    /// commas).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "FEATURE",
+        value_delimiter = ',',
+        conflicts_with = "random"
+    )]
+    disable: Vec<Feature>,
+}
+
+/// A part of the search that `--disable` switches off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Feature {
+    /// Cut-offs on transposition table entries.
+    TableCutoffs,
+    /// Null-move pruning.
+    NullMove,
+    /// Reverse futility pruning.
+    ReverseFutility,
+    /// Late-move reductions.
+    LateMoveReductions,
+    /// Late-move pruning.
+    LateMovePruning,
+    /// Pruning captures that lose material.
+    SeePruning,
+    /// Delta pruning in quiescence.
+    DeltaPruning,
+    /// The extension of moves that attack the captain.
+    CheckExtension,
+    /// Aspiration windows.
+    Aspiration,
+    /// Killer moves.
+    Killers,
+    /// History scores.
+    History,
+    /// Quiescence search.
+    Quiescence,
+}
+
+impl Feature {
+    fn switch_off(self, features: &mut Features) {
+        let flag = match self {
+            Feature::TableCutoffs => &mut features.table_cutoffs,
+            Feature::NullMove => &mut features.null_move,
+            Feature::ReverseFutility => &mut features.reverse_futility,
+            Feature::LateMoveReductions => &mut features.late_move_reductions,
+            Feature::LateMovePruning => &mut features.late_move_pruning,
+            Feature::SeePruning => &mut features.see_pruning,
+            Feature::DeltaPruning => &mut features.delta_pruning,
+            Feature::CheckExtension => &mut features.check_extension,
+            Feature::Aspiration => &mut features.aspiration,
+            Feature::Killers => &mut features.killers,
+            Feature::History => &mut features.history,
+            Feature::Quiescence => &mut features.quiescence,
+        };
+        *flag = false;
+    }
 }
 
 /// Speaks UCI on standard input and output until `quit` or the end of the input.
 pub fn uci(args: UciArgs) -> Result<(), CliError> {
-    let player = if args.random { Player::Random { seed: args.seed } } else { Player::Engine };
+    let player = if args.random {
+        Player::Random { seed: args.seed }
+    } else {
+        let mut features = Features::ALL;
+        for feature in args.disable {
+            feature.switch_off(&mut features);
+        }
+        Player::Engine(features)
+    };
     uci::run(io::stdin().lock(), io::stdout(), player)
         .map_err(|error| CliError::Message(format!("<stdin>: cannot read the commands: {error}")))
 }
