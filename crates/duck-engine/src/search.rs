@@ -569,9 +569,11 @@ impl<'a> Search<'a> {
     #[inline]
     fn make(&mut self, mv: Move, ply: usize) -> arbiter_duck::Undo {
         let undo = self.position.make(mv);
+        let key = self.position.key();
+        self.table.prefetch(key);
         let plies_from_null = self.frames[ply].plies_from_null + 1;
         let next = &mut self.frames[ply + 1];
-        next.key = self.position.key();
+        next.key = key;
         next.plies_from_null = plies_from_null;
         undo
     }
