@@ -53,8 +53,11 @@ pub const HANGING: usize = ESCAPES + 5;
 /// Per piece attacked by an enemy role, by attacker role and victim role (`7 * attacker +
 /// victim`).
 pub const THREAT: usize = HANGING + 14;
+/// Per enemy move, by the role that would make it, to a point from which that role attacks the
+/// captain (a check the enemy can give next move).
+pub const CHECK_THREAT: usize = THREAT + 49;
 /// For having the move.
-pub const TEMPO: usize = THREAT + 49;
+pub const TEMPO: usize = CHECK_THREAT + 7;
 /// The number of weights.
 pub const COUNT: usize = TEMPO + 1;
 
@@ -63,7 +66,7 @@ pub const PST_SQUARES: usize = 10 * 5;
 
 /// The names of the groups of weights, with their first index and length: for the tuner's output
 /// and for reading the tuned values.
-pub const GROUPS: [(&str, usize, usize); 10] = [
+pub const GROUPS: [(&str, usize, usize); 11] = [
     ("material", MATERIAL, 7),
     ("piece-square", PST, 7 * PST_SQUARES),
     ("mobility", MOBILITY, 7),
@@ -73,6 +76,7 @@ pub const GROUPS: [(&str, usize, usize); 10] = [
     ("escapes", ESCAPES, 5),
     ("hanging", HANGING, 14),
     ("threat", THREAT, 49),
+    ("check threat", CHECK_THREAT, 7),
     ("tempo", TEMPO, 1),
 ];
 
@@ -173,6 +177,19 @@ pub fn terms(position: &Position, out: &mut impl Terms) {
                 & !board.by_color(color)
                 & !all[them];
             out.add(color, ESCAPES + flights.count().min(4) as usize, 1);
+            // The points from which a piece of a role attacks the captain are the points that
+            // role reaches from the captain's square: exactly so for the symmetric moves (a
+            // car's line, an elephant's eye, steps), nearly so for the horse and the duck, whose
+            // blocking points lie next to where they start.
+            let landing = !board.by_color(!color);
+            Role::each(|role| {
+                let checks = movement::targets(role, captain, occupied)
+                    & by_role[them][role.index()]
+                    & landing;
+                if !checks.is_empty() {
+                    out.add(color, CHECK_THREAT + role.index(), checks.count() as i32);
+                }
+            });
         }
         let attacked = board.by_color(color) & all[them];
         if attacked.is_empty() {
