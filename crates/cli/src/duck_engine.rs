@@ -62,6 +62,8 @@ enum Feature {
     Killers,
     /// History scores.
     History,
+    /// Continuation history.
+    ContinuationHistory,
     /// Quiescence search.
     Quiescence,
 }
@@ -80,6 +82,7 @@ impl Feature {
             Feature::Aspiration => &mut features.aspiration,
             Feature::Killers => &mut features.killers,
             Feature::History => &mut features.history,
+            Feature::ContinuationHistory => &mut features.continuation_history,
             Feature::Quiescence => &mut features.quiescence,
         };
         *flag = false;

@@ -45,7 +45,7 @@ use std::time::{Duration, Instant};
 use arbiter_duck::{Color, Move, MoveList, Position};
 
 use crate::eval;
-use crate::movepick::{History, MovePicker, is_capture};
+use crate::movepick::{History, MovePicker, Previous, is_capture};
 use crate::protocol::{Go, Info, Score};
 use crate::see;
 use crate::timeman::{Budget, Clock};
@@ -178,6 +178,8 @@ pub struct Features {
     pub killers: bool,
     /// History scores in the move order (and in the reductions).
     pub history: bool,
+    /// Continuation history: scores of quiet moves as answers to the move before.
+    pub continuation_history: bool,
     /// Quiescence search on captures at the horizon (off: the static evaluation).
     pub quiescence: bool,
 }
@@ -202,6 +204,7 @@ impl Features {
         aspiration: true,
         killers: true,
         history: true,
+        continuation_history: true,
         quiescence: true,
     };
 
@@ -442,6 +445,8 @@ struct Frame {
     killers: [Option<Move>; 2],
     /// Plies since the last null move (or since the root).
     plies_from_null: usize,
+    /// The move that led here.
+    moved: Previous,
 }
 
 /// The reduction of late moves, by depth and move number.
@@ -544,6 +549,11 @@ impl<'a> Search<'a> {
         (4..=reach).step_by(2).any(|back| self.frames[ply - back].key == frame.key)
     }
 
+    /// The move that led to `ply`, for the continuation history (none when it is off).
+    fn previous(&self, ply: usize) -> Previous {
+        if self.features.continuation_history { self.frames[ply].moved } else { None }
+    }
+
     /// Ends the principal variation at `ply` with a capture of the other captain.
     fn capture_captain_pv(&mut self, ply: usize) {
         let board = self.position.board();
@@ -568,6 +578,7 @@ impl<'a> Search<'a> {
     /// Makes `mv` and sets up the frame of the next ply.
     #[inline]
     fn make(&mut self, mv: Move, ply: usize) -> arbiter_duck::Undo {
+        let moved = self.position.piece_at(mv.from).map(|piece| (piece, mv.to));
         let undo = self.position.make(mv);
         let key = self.position.key();
         self.table.prefetch(key);
@@ -575,6 +586,7 @@ impl<'a> Search<'a> {
         let next = &mut self.frames[ply + 1];
         next.key = key;
         next.plies_from_null = plies_from_null;
+        next.moved = moved;
         undo
     }
 
@@ -688,6 +700,7 @@ impl<'a> Search<'a> {
                 let next = &mut self.frames[ply + 1];
                 next.key = self.position.key();
                 next.plies_from_null = 0;
+                next.moved = None;
                 let value = -self.search(-beta, -beta + 1, depth - r, ply + 1);
                 self.position.unmake_null(undo);
                 if self.aborted {
@@ -701,7 +714,8 @@ impl<'a> Search<'a> {
 
         let original_alpha = alpha;
         let killers = if self.features.killers { self.frames[ply].killers } else { [None; 2] };
-        let mut picker = MovePicker::new(table_move, killers);
+        let previous = self.previous(ply);
+        let mut picker = MovePicker::new(table_move, killers).after(previous);
         let mut best_value = -INFINITE;
         let mut best_move = None;
         let mut tried = 0;
@@ -728,6 +742,10 @@ impl<'a> Search<'a> {
                     continue;
                 }
             }
+            let quiet_score = match self.position.piece_at(mv.from) {
+                Some(piece) if !capture => self.history.score(mv, piece, previous),
+                _ => 0,
+            };
             let undo = self.make(mv, ply);
             let gives_check = self.position.in_check();
             tried += 1;
@@ -750,7 +768,7 @@ impl<'a> Search<'a> {
                     r -= i32::from(pv_node);
                     r += i32::from(!improving);
                     r -= i32::from(killers.contains(&Some(mv)));
-                    r -= (self.history.get(us, mv) / 6000).clamp(-2, 2);
+                    r -= (quiet_score / 8000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
                 value = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1);
@@ -777,7 +795,7 @@ impl<'a> Search<'a> {
                     }
                     if value >= beta {
                         if !capture {
-                            self.reward_quiet(ply, depth, mv, &quiets);
+                            self.reward_quiet(ply, depth, mv, &quiets, previous);
                         }
                         break;
                     }
@@ -812,7 +830,14 @@ impl<'a> Search<'a> {
 
     /// A quiet move cut off: it becomes a killer and gains history; the quiet moves tried before
     /// it lose some.
-    fn reward_quiet(&mut self, ply: usize, depth: i32, mv: Move, tried: &[Move]) {
+    fn reward_quiet(
+        &mut self,
+        ply: usize,
+        depth: i32,
+        mv: Move,
+        tried: &[Move],
+        previous: Previous,
+    ) {
         if !self.features.history && !self.features.killers {
             return;
         }
@@ -826,9 +851,13 @@ impl<'a> Search<'a> {
         }
         let us = self.position.turn();
         let bonus = (depth * depth * 16).min(1600);
-        self.history.update(us, mv, bonus);
-        for &other in tried {
-            self.history.update(us, other, -bonus);
+        for (quiet, bonus) in tried.iter().map(|&other| (other, -bonus)).chain([(mv, bonus)]) {
+            self.history.update(us, quiet, bonus);
+            if let Some(previous) = previous
+                && let Some(piece) = self.position.piece_at(quiet.from)
+            {
+                self.history.update_continuation(previous, piece, quiet.to, bonus);
+            }
         }
     }
 
