@@ -66,6 +66,8 @@ enum Feature {
     ContinuationHistory,
     /// Quiescence search.
     Quiescence,
+    /// Internal iterative reduction.
+    InternalReduction,
 }
 
 impl Feature {
@@ -84,6 +86,7 @@ impl Feature {
             Feature::History => &mut features.history,
             Feature::ContinuationHistory => &mut features.continuation_history,
             Feature::Quiescence => &mut features.quiescence,
+            Feature::InternalReduction => &mut features.internal_reduction,
         };
         *flag = false;
     }

@@ -182,6 +182,8 @@ pub struct Features {
     pub continuation_history: bool,
     /// Quiescence search on captures at the horizon (off: the static evaluation).
     pub quiescence: bool,
+    /// One ply less for a node the table knows no move for (internal iterative reduction).
+    pub internal_reduction: bool,
 }
 
 impl Default for Features {
@@ -206,6 +208,7 @@ impl Features {
         history: true,
         continuation_history: true,
         quiescence: true,
+        internal_reduction: true,
     };
 
     /// Nothing that can change the value found at a given depth: no pruning, reduction or
@@ -221,6 +224,7 @@ impl Features {
         delta_pruning: false,
         check_extension: false,
         aspiration: false,
+        internal_reduction: false,
         ..Features::ALL
     };
 }
@@ -590,7 +594,7 @@ impl<'a> Search<'a> {
         undo
     }
 
-    fn search(&mut self, mut alpha: Value, mut beta: Value, depth: i32, ply: usize) -> Value {
+    fn search(&mut self, mut alpha: Value, mut beta: Value, mut depth: i32, ply: usize) -> Value {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
         self.pv_len[ply] = 0;
@@ -653,6 +657,11 @@ impl<'a> Search<'a> {
         // sharpened by the table's value when its bound allows.
         let static_eval =
             (!in_check).then(|| hit.map_or_else(|| eval::evaluate(&self.position), |hit| hit.eval));
+        // A node no search has been through is probably not worth its full depth (and the move
+        // order has no table move to start from).
+        if self.features.internal_reduction && depth >= 4 && table_move.is_none() {
+            depth -= 1;
+        }
         let eval = static_eval.map(|mut eval| {
             if let Some(hit) = hit
                 && self.features.table_cutoffs
