@@ -20,7 +20,7 @@
 //! | --- | --- | --- |
 //! | toolihai | none; firework remembers the last caster | |
 //! | faceking | every piece turns 90° counter-clockwise | living pieces only (`face-dead`) |
-//! | onepunch | a += v until the start of round H + l | expiry subtracts v from b twice (`punch-b`) |
+//! | onepunch | a += v until the start of round H + l | expiry subtracts v from b twice (`punch-b`, in `expire_boosts`) |
 //! | rabiribi | pushes the pieces in the sector of size v one cell forward, through obstacles, wrapping at the edges | allies and dead pieces too (`rabi-enemy`, `rabi-alive`), no shadows (`rabi-shadow`, `shadow-any`), sideways ≤ forward (`rabi-narrow`), facing down uses the sector to the right (`rabi-down`) |
 //! | firework | the last toolihai caster (else the caster) cannot move for l rounds | even a dead target (`fire-alive`); ends at the start of H + l (`fire-full`); durations add (`effect-max`) |
 //! | viuganda | revives the farthest dead ally, else the nearest dead enemy | ties to the highest index |
@@ -29,11 +29,11 @@
 //! | backward | the caster returns to its state of round H − l (not its cooldown) | the state logged after the round's respawns (`hist-pre`) |
 //! | hupraise | prints a maximum red–blue matching, a_r xor a_b ≡ 0 (mod 3) | dead pieces too (`hup-alive`), current a (`hup-orig`) |
 
-use crate::event::{Event, Sink};
+use crate::event::{Event, Sink, TurnCause};
 use crate::game::{Game, Team, limits};
-use crate::grid::Grid;
-use crate::grid::{Dir, Pos};
+use crate::grid::{Dir, Grid, Pos};
 use crate::matching::Matching;
+use crate::rules::Rules;
 use crate::sim::{Arena, Countdown, RunError};
 use crate::skill::Skill;
 
@@ -68,7 +68,7 @@ impl<S: Sink> Arena<'_, S> {
         let spec = self.spec(i);
         self.pieces[i].cooldown = Countdown::new(u64::from(self.round), u64::from(spec.cooldown));
         let skill = spec.skill;
-        self.sink.emit(self.round, || Event::Cast { piece: i + 1, skill: skill.kind().name() });
+        self.sink.emit(self.round, || Event::Cast { piece: i + 1, skill: skill.kind() });
         match skill {
             Skill::Toolihai => self.toolihai(i),
             Skill::Faceking => self.faceking(),
@@ -109,18 +109,17 @@ impl<S: Sink> Arena<'_, S> {
             if self.pieces[j].alive() || self.rules.face_dead {
                 let dir = self.pieces[j].dir.counter_clockwise();
                 self.pieces[j].dir = dir;
-                self.sink.emit(self.round, || Event::Turn { piece: j + 1, dir, cause: "faceking" });
+                self.sink.emit(self.round, || Event::Turn {
+                    piece: j + 1,
+                    dir,
+                    cause: TurnCause::Faceking,
+                });
             }
         }
     }
 
-    /// onepunch: a += v now; at the start of round H + l the boost expires, in step (1) of that
-    /// round (`count_down` in [`crate::sim`]). Boosts stack and expire separately.
-    ///
-    /// S7 `punch-b`: at expiry the statement sets (a, b) to (max(a − v, 0), min(b, max(a − v,
-    /// 0))); the official program lowers a first and then caps b by max(a′ − v, 0) with a′ the
-    /// new a, so v is taken off twice for b. Official: (a, b) → (a′, min(b, max(a′ − v, 0))),
-    /// a′ = max(a − v, 0); `+punch-b` follows the text. The rule lives in `count_down`.
+    /// onepunch: a += v now; at the start of round H + l the boost expires
+    /// ([`Arena::expire_boosts`]). Boosts stack and expire separately.
     fn onepunch(&mut self, i: usize, boost: u32, rounds: u32) {
         let expiry = u64::from(self.round) + u64::from(rounds);
         let piece = &mut self.pieces[i];
@@ -130,57 +129,75 @@ impl<S: Sink> Arena<'_, S> {
         self.sink.emit(self.round, || Event::Boost { piece: i + 1, a, b });
     }
 
+    /// The end of onepunch: in step (1) of round H + l, each boost of v cast by piece `i` at
+    /// round H is taken back.
+    ///
+    /// S7 `punch-b`: the statement sets (a, b) to (max(a − v, 0), min(b, max(a − v, 0))); the
+    /// official program lowers a first and then caps b by max(a′ − v, 0) with a′ the new a, so
+    /// v is taken off twice for b. Official: (a, b) → (a′, min(b, max(a′ − v, 0))),
+    /// a′ = max(a − v, 0); `+punch-b` follows the text.
+    pub(crate) fn expire_boosts(&mut self, i: usize) {
+        let round = u64::from(self.round);
+        let Skill::Onepunch { boost, .. } = self.spec(i).skill else {
+            return;
+        };
+        let text = self.rules.punch_b;
+        let piece = &mut self.pieces[i];
+        let mut expired = false;
+        while piece.boosts.front() == Some(&round) {
+            piece.boosts.pop_front();
+            piece.a = piece.a.saturating_sub(boost);
+            let cap = if text { piece.a } else { piece.a.saturating_sub(boost) };
+            piece.b = piece.b.min(cap);
+            expired = true;
+        }
+        if expired {
+            let (a, b) = (piece.a, piece.b);
+            self.sink.emit(self.round, || Event::BoostEnd { piece: i + 1, a, b });
+        }
+    }
+
     /// The (forward, sideways) unit vectors of a rabiribi cast facing `dir`.
     ///
     /// S5 `rabi-down`: the official program measures a down-facing caster's sector to its right
     /// (as if it faced right) while pushing down; the text puts the sector in front.
-    fn sector_frame(&self, dir: Dir) -> ((i32, i32), (i32, i32)) {
-        match dir {
+    fn sector_frame(&self, dir: Dir) -> Frame {
+        let (forward, side) = match dir {
             Dir::Up => ((-1, 0), (0, 1)),
             Dir::Left => ((0, -1), (1, 0)),
             Dir::Right => ((0, 1), (1, 0)),
             Dir::Down if self.rules.rabi_down => ((1, 0), (0, 1)),
             Dir::Down => ((0, 1), (1, 0)),
-        }
+        };
+        Frame { forward, side }
     }
 
-    /// The widest sideways offset of the sector at `forward` cells ahead: the official sector
-    /// (sideways ≤ forward), or the figure's 1, 3, 5, … cells (S4 `rabi-narrow`).
     fn sector_width(&self, forward: i64) -> i64 {
-        if self.rules.rabi_narrow { forward - 1 } else { forward }
+        sector_width(self.rules, forward)
     }
 
-    /// Whether the cell at (`forward`, `side`) of a rabiribi sector is hidden by an obstacle:
-    /// an obstacle at (f′, s′) hides the cone f > f′, |s − s′| ≤ f − f′. S3 `rabi-shadow` counts
-    /// obstacles inside the sector, as the figure shows; `shadow-any` every obstacle ahead of the
-    /// caster. The official program has no shadows.
-    fn shadowed(
+    /// The cells of the sector of a rabiribi cast from `origin`: on the board, not obstacles, not
+    /// hidden by `shadows`, nearest first.
+    fn sector_cells(
         &self,
         origin: Pos,
-        frame: ((i32, i32), (i32, i32)),
+        frame: Frame,
         size: u32,
-        forward: i64,
-        side: i64,
-    ) -> bool {
-        if !self.rules.rabi_shadow && !self.rules.shadow_any {
-            return false;
-        }
-        let ((fr, fc), (sr, sc)) = frame;
-        for f in 1..forward {
-            let spread = forward - f;
-            for s in side - spread..=side + spread {
-                if !self.rules.shadow_any && (f > i64::from(size) || s.abs() > self.sector_width(f))
-                {
-                    continue;
-                }
-                let (f32_, s32) = (f as i32, s as i32);
-                let cell = origin.offset(fr * f32_ + sr * s32, fc * f32_ + sc * s32);
-                if self.game.grid().is_obstacle(cell) {
-                    return true;
+        shadows: Option<&Shadows>,
+    ) -> Vec<Pos> {
+        let grid = self.game.grid();
+        let reach = i64::from(grid.rows().max(grid.cols()));
+        let mut cells = Vec::new();
+        for f in 1..=reach.min(i64::from(size)) {
+            let width = self.sector_width(f);
+            for s in -width..=width {
+                let cell = frame.cell(origin, f, s);
+                if grid.is_free(cell) && !shadows.is_some_and(|shadows| shadows.hidden(f, s)) {
+                    cells.push(cell);
                 }
             }
         }
-        false
+        cells
     }
 
     /// rabiribi: every piece in the sector of size v in front of the caster is pushed one cell
@@ -195,7 +212,7 @@ impl<S: Sink> Arena<'_, S> {
         let (origin, dir) = (caster.pos, caster.dir);
         let team = self.spec(i).team;
         let frame = self.sector_frame(dir);
-        let ((fr, fc), (sr, sc)) = frame;
+        let ((fr, fc), (sr, sc)) = (frame.forward, frame.side);
         let coordinates = |pos: Pos| {
             let (dr, dc) = (pos.row - origin.row, pos.col - origin.col);
             (dr * fr + dc * fc, dr * sr + dc * sc)
@@ -207,27 +224,64 @@ impl<S: Sink> Arena<'_, S> {
         let step = fr + fc;
         debug_assert_eq!((sr.abs(), sc.abs()), if vertical { (0, 1) } else { (1, 0) });
         let mut listed = [0u8; MAX_PIECES];
-        let mut count = 0;
-        for (j, piece) in self.pieces.iter().enumerate() {
-            let (dr, dc) = (piece.pos.row - origin.row, piece.pos.col - origin.col);
-            let (along, across) = if vertical { (dr, dc) } else { (dc, dr) };
-            let forward = along * step;
-            // 1 ≤ forward ≤ v as one unsigned comparison.
-            let inside = (((forward - 1) as u32 as u64) < u64::from(size))
-                & (i64::from(across.abs()) <= self.sector_width(i64::from(forward)));
-            listed[count] = j as u8;
-            count += usize::from(inside);
-        }
-        for j in listed[..count].iter().map(|&j| usize::from(j)) {
-            if j == i
-                || (self.rules.rabi_enemy && self.pieces[j].team == team)
-                || (self.rules.rabi_alive && !self.pieces[j].alive())
-            {
-                continue;
+        let rules = self.rules;
+        // One loop per orientation, so that neither tests it per piece.
+        let list = |listed: &mut [u8; MAX_PIECES], axes: fn(i32, i32) -> (i32, i32)| {
+            let mut count = 0;
+            for (j, piece) in self.pieces.iter().enumerate() {
+                let (along, across) = axes(piece.pos.row - origin.row, piece.pos.col - origin.col);
+                let forward = along * step;
+                // 1 ≤ forward ≤ v as one unsigned comparison.
+                let inside = (((forward - 1) as u32 as u64) < u64::from(size))
+                    & (i64::from(across.abs()) <= sector_width(rules, i64::from(forward)));
+                listed[count] = j as u8;
+                count += usize::from(inside);
             }
+            count
+        };
+        let count = if vertical {
+            list(&mut listed, |dr, dc| (dr, dc))
+        } else {
+            list(&mut listed, |dr, dc| (dc, dr))
+        };
+        // The caster is never in its own sector; S1 and S2 leave allies and dead pieces alone.
+        let pushed = |j: usize| {
+            let (ally, dead) = (self.pieces[j].team == team, !self.pieces[j].alive());
+            !(self.rules.rabi_enemy && ally || self.rules.rabi_alive && dead)
+        };
+        let mut kept = count;
+        if self.rules.rabi_enemy || self.rules.rabi_alive {
+            kept = 0;
+            for k in 0..count {
+                let j = listed[k];
+                listed[kept] = j;
+                kept += usize::from(pushed(usize::from(j)));
+            }
+        }
+        let listed = &listed[..kept];
+        let listening = self.sink.listening();
+        let shadows = if self.rules.rabi_shadow || self.rules.shadow_any {
+            let grid = self.game.grid();
+            // How far ahead shadows matter: the whole sector for the trace, else the furthest
+            // piece pushed.
+            let rows = if listening {
+                i64::from(grid.rows().max(grid.cols())).min(i64::from(size))
+            } else {
+                let furthest = listed.iter().map(|&j| coordinates(self.pieces[usize::from(j)].pos));
+                i64::from(furthest.map(|(forward, _)| forward).max().unwrap_or(0))
+            };
+            shadows(grid, self.rules, origin, frame, size, rows)
+        } else {
+            None
+        };
+        if listening {
+            let cells = self.sector_cells(origin, frame, size, shadows.as_ref());
+            self.sink.emit(self.round, || Event::Sector { piece: i + 1, cells });
+        }
+        for j in listed.iter().map(|&j| usize::from(j)) {
             let from = self.pieces[j].pos;
             let (forward, side) = coordinates(from);
-            if self.shadowed(origin, frame, size, i64::from(forward), i64::from(side)) {
+            if shadows.as_ref().is_some_and(|s| s.hidden(i64::from(forward), i64::from(side))) {
                 continue;
             }
             let to = self.knock(from, dir);
@@ -440,6 +494,121 @@ impl Hupraise {
     }
 }
 
+/// The axes of a rabiribi sector: unit steps forward and sideways, on the board's axes.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    forward: (i32, i32),
+    side: (i32, i32),
+}
+
+impl Frame {
+    /// The cell `forward` ahead of `origin` and `side` aside.
+    fn cell(self, origin: Pos, forward: i64, side: i64) -> Pos {
+        let ((fr, fc), (sr, sc)) = (self.forward, self.side);
+        let (f, s) = (forward as i32, side as i32);
+        origin.offset(fr * f + sr * s, fc * f + sc * s)
+    }
+}
+
+/// Which cells of a rabiribi frame are hidden by obstacles. An obstacle at (f′, s′) hides the
+/// cone f > f′, |s − s′| ≤ f − f′ (the statement's figure); equivalently a cell is hidden when
+/// one of the three cells one row nearer the caster (sideways s − 1, s, s + 1) holds an obstacle
+/// that counts or is hidden itself, which is how the table is filled, row by row.
+#[derive(Debug, Clone)]
+struct Shadows {
+    /// Rows 1..=`rows` ahead are in the table; further ones are not hidden.
+    rows: i64,
+    /// Sideways −`span`..=`span`.
+    span: i64,
+    /// Words per row.
+    words: usize,
+    /// A bit per cell, row after row: bit s + span of row f − 1.
+    hidden: Vec<u64>,
+}
+
+impl Shadows {
+    /// Whether the cell `forward` ahead and `side` aside is hidden.
+    fn hidden(&self, forward: i64, side: i64) -> bool {
+        if !(1..=self.rows).contains(&forward) || !(-self.span..=self.span).contains(&side) {
+            return false;
+        }
+        let bit = (side + self.span) as usize;
+        self.hidden[(forward - 1) as usize * self.words + bit / 64] >> (bit % 64) & 1 == 1
+    }
+}
+
+/// The widest sideways offset of a rabiribi sector at `forward` cells ahead: the official sector
+/// (sideways ≤ forward), or the figure's 1, 3, 5, … cells (S4 `rabi-narrow`).
+fn sector_width(rules: Rules, forward: i64) -> i64 {
+    if rules.rabi_narrow { forward - 1 } else { forward }
+}
+
+/// The cells of a rabiribi frame hidden by obstacles, up to `rows` ahead, when a shadow reading
+/// is on: S3 `rabi-shadow` counts the obstacles inside the sector, as the figure shows;
+/// `shadow-any` every obstacle ahead of the caster. The official program has no shadows (`None`).
+fn shadows(
+    grid: &Grid,
+    rules: Rules,
+    origin: Pos,
+    frame: Frame,
+    size: u32,
+    rows: i64,
+) -> Option<Shadows> {
+    if !rules.rabi_shadow && !rules.shadow_any {
+        return None;
+    }
+    // The cells asked about lie in the sector (|s| ≤ f ≤ rows). A cone reaching one starts at
+    // |s′| ≤ |s| + (f − f′): inside the sector for `rabi-shadow` (|s′| ≤ f′), so |s′| ≤ rows;
+    // anywhere for `shadow-any`, so |s′| < 2 · rows. No cell of the board lies further aside
+    // than the board's longer side.
+    let reach = i64::from(grid.rows().max(grid.cols()));
+    let span = if rules.shadow_any { 2 * rows } else { rows }.min(reach);
+    let words = (2 * span as usize + 1).div_ceil(64);
+    if rows <= 1 {
+        // Nothing lies behind the first row: no table, no allocation.
+        return Some(Shadows { rows: 0, span, words, hidden: Vec::new() });
+    }
+    // Row f's bit s + span: whether (f, s) is hidden. Row f + 1 is row f's counted obstacles
+    // and hidden cells, each spread one place aside.
+    let mut hidden = vec![0u64; rows as usize * words];
+    let mut behind = [0u64; MAX_SHADOW_WORDS];
+    let behind = &mut behind[..words];
+    for f in 1..rows {
+        let row = (f - 1) as usize * words;
+        behind.copy_from_slice(&hidden[row..row + words]);
+        // Only obstacles inside the sector count for `rabi-shadow`, and only cells on the board
+        // can be obstacles: the side axis (a unit step along a row or a column, increasing)
+        // leaves the board at the first and last row or column.
+        let aside = if rules.shadow_any { span } else { sector_width(rules, f).min(span) };
+        let counted = rules.shadow_any || f <= i64::from(size);
+        let base = frame.cell(origin, f, 0);
+        let (on_line, first, last) = if frame.side.0 == 0 {
+            ((1..=grid.rows()).contains(&base.row), 1 - base.col, grid.cols() - base.col)
+        } else {
+            ((1..=grid.cols()).contains(&base.col), 1 - base.row, grid.rows() - base.row)
+        };
+        let (low, high) = (i64::from(first).max(-aside), i64::from(last).min(aside));
+        if counted && on_line && low <= high {
+            let cells = grid.obstacles_along(frame.cell(origin, f, low), frame.side);
+            for (bit, obstacle) in
+                ((low + span) as usize..).zip(cells.take((high - low + 1) as usize))
+            {
+                behind[bit / 64] |= u64::from(obstacle) << (bit % 64);
+            }
+        }
+        let next = row + words;
+        for w in 0..words {
+            let left = (behind[w] << 1) | if w > 0 { behind[w - 1] >> 63 } else { 0 };
+            let right = (behind[w] >> 1) | behind.get(w + 1).map_or(0, |&b| b << 63);
+            hidden[next + w] = behind[w] | left | right;
+        }
+    }
+    Some(Shadows { rows, span, words, hidden })
+}
+
+/// Words of a row of [`Shadows`]: a row spans at most 2 · 2 · 100 + 1 cells.
+const MAX_SHADOW_WORDS: usize = (4 * Grid::MAX_SIDE as usize + 1).div_ceil(64);
+
 /// The most pieces a game has; a piece's index fits in a byte.
 const MAX_PIECES: usize = limits::PIECES as usize;
 const _: () = assert!(MAX_PIECES <= 256);
@@ -472,8 +641,7 @@ fn wave_blast(
     }
     // The wave's state (cell, direction) repeats within 4·(N+2)·(M+2) steps; a long wave jumps
     // over whole cycles instead of walking them.
-    let width = grid.cols() as usize + 2;
-    let states = 4 * (grid.rows() as usize + 2) * width;
+    let states = 4 * grid.cells();
     // A recorded path stays whole while it fits in MAX_PATH; beyond, cycles are skipped too.
     let skip = distance as usize > states && (path.is_none() || distance as usize >= MAX_PATH);
     let mut seen: Vec<u32> = if skip { vec![u32::MAX; states] } else { Vec::new() };
@@ -487,7 +655,7 @@ fn wave_blast(
                 (1, -1) => 2,
                 _ => 3,
             };
-            let key = (pos.row as usize * width + pos.col as usize) * 4 + heading;
+            let key = grid.cell(pos) * 4 + heading;
             if seen[key] == u32::MAX {
                 seen[key] = step;
             } else {
@@ -580,6 +748,65 @@ mod tests {
             let blast = wave_blast(&grid, start, dir, distance, clockwise, Some(&mut path));
             prop_assert_eq!(blast, walk(&grid, start, dir, distance, clockwise));
             prop_assert_eq!(path.len(), (distance as usize + 1).min(MAX_PATH));
+        }
+    }
+
+    /// The figure's cone, tested directly: some counted obstacle at (f′, s′) with f′ < f and
+    /// |s − s′| ≤ f − f′.
+    fn hidden_by_a_cone(
+        grid: &Grid,
+        rules: Rules,
+        origin: Pos,
+        frame: Frame,
+        size: u32,
+        forward: i64,
+        side: i64,
+    ) -> bool {
+        (1..forward).any(|f| {
+            let spread = forward - f;
+            (side - spread..=side + spread).any(|s| {
+                (rules.shadow_any || (f <= i64::from(size) && s.abs() <= sector_width(rules, f)))
+                    && grid.is_obstacle(frame.cell(origin, f, s))
+            })
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn shadows_are_the_figures_cones(
+            rows in 1i64..9, cols in 1i64..9, bits in any::<u64>(), start in 0usize..64,
+            dir in 0i64..4, size in 0u32..12, narrow in any::<bool>(), any_obstacle in any::<bool>(),
+            down in any::<bool>(),
+        ) {
+            let cells: Vec<bool> = (0..rows * cols).map(|k| bits >> k & 1 == 1).collect();
+            let grid = Grid::new(rows, cols, cells).unwrap();
+            let origin = Pos::new((start as i64 / cols % rows) as i32 + 1, (start as i64 % cols) as i32 + 1);
+            let rules = Rules {
+                rabi_shadow: !any_obstacle,
+                shadow_any: any_obstacle,
+                rabi_narrow: narrow,
+                rabi_down: down,
+                ..Rules::official()
+            };
+            let (forward, side) = match (Dir::from_code(dir).unwrap(), down) {
+                (Dir::Up, _) => ((-1, 0), (0, 1)),
+                (Dir::Left, _) => ((0, -1), (1, 0)),
+                (Dir::Right, _) | (Dir::Down, false) => ((0, 1), (1, 0)),
+                (Dir::Down, true) => ((1, 0), (0, 1)),
+            };
+            let frame = Frame { forward, side };
+            let reach = rows.max(cols);
+            let table = shadows(&grid, rules, origin, frame, size, reach.min(i64::from(size))).unwrap();
+            for f in 1..=reach.min(i64::from(size)) {
+                let width = sector_width(rules, f);
+                for s in -width..=width {
+                    if grid.contains(frame.cell(origin, f, s)) {
+                        let expected = hidden_by_a_cone(&grid, rules, origin, frame, size, f, s);
+                        prop_assert_eq!(table.hidden(f, s), expected, "({}, {})", f, s);
+                    }
+                }
+            }
+            prop_assert!(shadows(&grid, Rules::official(), origin, frame, size, reach).is_none());
         }
     }
 

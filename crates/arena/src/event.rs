@@ -18,35 +18,49 @@
 //! the fields below.
 //! Pieces are 1-based indices as in the input; a position is `{"row": r, "col": c}`; a facing is
 //! `"up"`, `"down"`, `"left"` or `"right"`; a team `"red"` or `"blue"`; a strength `[a, b]`,
-//! meaning the binomial C(a, b).
+//! meaning the binomial C(a, b). A counter (`freeze`, `silence`, `rounds`) is the number of
+//! rounds it has left as it stands in the event's round: it is counted down at the start of each
+//! later round, and the effect holds while it is above 0. A skill is
+//! `{"name": "onepunch", "boost": v, "rounds": l}`, with the parameters of its kind: `boost`
+//! and `rounds` (onepunch), `size` (rabiribi), `rounds` (firework, backward), `distance`,
+//! `radius` and `rounds` (2dsaigao), none for the others.
 //!
 //! | kind | fields | meaning |
 //! | --- | --- | --- |
-//! | `start` | `rows`, `cols`, `obstacles` (list of positions), `pieces` (list of `{pos, dir, team, a, b, skill}`) | set-up |
-//! | `respawn` | `piece`, `pos`, `by` (reviving piece or null) | back to life with its starting a, b |
+//! | `start` | `rows`, `cols`, `rounds` (R), `rules` (the `--rules` value in force, e.g. `"official,+shadow-any"`; absent when the caller did not say), `obstacles` (list of positions), `pieces` (list of `{pos, dir, team, a, b, first_cooldown, cooldown, respawn, skill}`: f, z and r as in the input) | set-up |
+//! | `respawn` | `piece`, `pos`, `by` (reviving piece or null), `a`, `b`, `freeze`, `silence` | back to life with its starting a, b |
 //! | `move` | `piece`, `from`, `to` | one step forward |
 //! | `turn` | `piece`, `dir`, `cause` (`"blocked"` or `"faceking"`) | new facing |
-//! | `cast` | `piece`, `skill` | a skill is cast |
+//! | `cast` | `piece`, `skill` (its name) | a skill is cast |
 //! | `skip` | `team`, `by` | gugugugu: the rest of the team skips casting |
 //! | `boost` | `piece`, `a`, `b` | onepunch started (attributes after) |
 //! | `boost_end` | `piece`, `a`, `b` | a boost expired (attributes after) |
+//! | `sector` | `piece`, `cells` (positions, nearest first) | the cells of a rabiribi sector: on the board, free, not hidden by an obstacle's shadow |
 //! | `knockback` | `piece`, `from`, `to`, `by` | rabiribi push |
 //! | `freeze` | `piece`, `rounds`, `by` | firework; `rounds` is the freeze counter after |
 //! | `wave` | `piece`, `path` (positions, caster first; at most 4096, repeating cycles of longer waves left out), `blast` | 2dsaigao's wave and where it blew |
 //! | `silence` | `piece`, `rounds`, `by` | silence counter after |
-//! | `backward` | `piece`, `to_round`, `pos`, `dir`, `a`, `b` | state restored |
+//! | `backward` | `piece`, `to_round`, `pos`, `dir`, `a`, `b`, `alive`, `respawn_round` (null when alive), `freeze`, `silence` | state restored |
 //! | `matching` | `piece`, `pairs` | hupraise; `pairs` is the printed number |
-//! | `fight` | `pos`, `red`, `blue`, `red_strength`, `blue_strength`, `loser` (piece, or null if both die) | one duel |
+//! | `fight` | `pos`, `red`, `blue`, `red_strength`, `blue_strength`, `loser` (piece, or null if both die), `winner_after` (the winner's `[a, b]` after the duel, null if both die) | one duel |
 //! | `death` | `piece`, `pos`, `respawn_round` | a piece dies |
 //! | `end` | `positions` (list, piece order) | the final positions, as the judge prints them |
+//!
+//! Every change of a piece's position, facing, life, a, b, freeze or silence is an event, so
+//! that a viewer can follow the game from the events alone; `tests/trace.rs` rebuilds the state
+//! from them and compares it with the simulation's at the end of every round
+//! ([`Sink::round_end`]). Only the skills' cooldowns are left to the per-round state.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::game::{Game, Team};
 use crate::grid::{Dir, Pos};
+use crate::rules::Rules;
+use crate::sim::RoundState;
+use crate::skill::{Skill, SkillKind};
 
 /// One thing that happened. See the module docs for the JSON form.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Event {
     /// The game's set-up.
@@ -55,6 +69,11 @@ pub enum Event {
         rows: i32,
         /// M.
         cols: i32,
+        /// R, the number of rounds.
+        rounds: u32,
+        /// The rule readings in force, when the caller said ([`Event::start_under`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rules: Option<Rules>,
         /// Obstacles.
         obstacles: Vec<Pos>,
         /// Pieces as they start.
@@ -68,6 +87,14 @@ pub enum Event {
         pos: Pos,
         /// The viuganda caster, or `None` when the countdown ran out.
         by: Option<usize>,
+        /// a after (the starting a).
+        a: u32,
+        /// b after (the starting b).
+        b: u32,
+        /// Freeze counter after (cleared unless `keep-freeze`).
+        freeze: u64,
+        /// Silence counter after (cleared unless `keep-silence`).
+        silence: u64,
     },
     /// A step forward.
     Move {
@@ -84,15 +111,15 @@ pub enum Event {
         piece: usize,
         /// New facing.
         dir: Dir,
-        /// `"blocked"` (turn-about) or `"faceking"`.
-        cause: &'static str,
+        /// Why it turned.
+        cause: TurnCause,
     },
     /// A skill is cast.
     Cast {
         /// The caster.
         piece: usize,
-        /// The skill's name.
-        skill: &'static str,
+        /// The skill.
+        skill: SkillKind,
     },
     /// gugugugu: the rest of a team skips casting.
     Skip {
@@ -118,6 +145,13 @@ pub enum Event {
         a: u32,
         /// New b.
         b: u32,
+    },
+    /// The cells a rabiribi cast covers (its pushes follow as `Knockback`s).
+    Sector {
+        /// The caster.
+        piece: usize,
+        /// The free cells of the sector that no shadow hides, nearest first.
+        cells: Vec<Pos>,
     },
     /// A rabiribi push.
     Knockback {
@@ -171,6 +205,14 @@ pub enum Event {
         a: u32,
         /// b after.
         b: u32,
+        /// Whether the piece is alive after.
+        alive: bool,
+        /// The round at whose start it respawns, when it is dead after.
+        respawn_round: Option<u64>,
+        /// Freeze counter after.
+        freeze: u64,
+        /// Silence counter after.
+        silence: u64,
     },
     /// hupraise's printed number.
     Matching {
@@ -193,6 +235,8 @@ pub enum Event {
         blue_strength: (u32, u32),
         /// The loser, `None` when both die.
         loser: Option<usize>,
+        /// The winner's (a, b) after the duel, weakened by the loser's a; `None` when both die.
+        winner_after: Option<(u32, u32)>,
     },
     /// A death.
     Death {
@@ -210,12 +254,24 @@ pub enum Event {
     },
 }
 
+/// Why a piece turned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnCause {
+    /// An obstacle or the edge was ahead: it turned about instead of moving.
+    Blocked,
+    /// A faceking cast turned it counter-clockwise.
+    Faceking,
+}
+
 impl Event {
-    /// The `start` event of `setup`.
+    /// The `start` event of `setup`, without the rules (see [`Event::start_under`]).
     pub fn start(setup: &Game) -> Event {
         Event::Start {
             rows: setup.grid().rows(),
             cols: setup.grid().cols(),
+            rounds: setup.rounds(),
+            rules: None,
             obstacles: setup.grid().obstacles().collect(),
             pieces: setup
                 .pieces()
@@ -226,15 +282,27 @@ impl Event {
                     team: p.team,
                     a: p.a,
                     b: p.b,
-                    skill: p.skill.kind().name(),
+                    first_cooldown: p.first_cooldown,
+                    cooldown: p.cooldown,
+                    respawn: p.respawn,
+                    skill: p.skill,
                 })
                 .collect(),
         }
     }
+
+    /// The `start` event of `setup` played under `rules`.
+    pub fn start_under(setup: &Game, rules: Rules) -> Event {
+        let mut event = Event::start(setup);
+        if let Event::Start { rules: slot, .. } = &mut event {
+            *slot = Some(rules);
+        }
+        event
+    }
 }
 
 /// A piece in the `start` event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PieceStart {
     /// Starting cell.
     pub pos: Pos,
@@ -246,8 +314,37 @@ pub struct PieceStart {
     pub a: u32,
     /// b.
     pub b: u32,
-    /// Skill name.
-    pub skill: &'static str,
+    /// f: the round of its first cast.
+    pub first_cooldown: u32,
+    /// z: rounds between casts.
+    pub cooldown: u32,
+    /// r: rounds from death to respawn.
+    pub respawn: u32,
+    /// The skill and its parameters.
+    pub skill: Skill,
+}
+
+/// A piece as it stands at the end of a round ([`Sink::round_end`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PieceState {
+    /// Its cell.
+    pub pos: Pos,
+    /// Its facing.
+    pub dir: Dir,
+    /// Whether it is alive.
+    pub alive: bool,
+    /// a.
+    pub a: u32,
+    /// b.
+    pub b: u32,
+    /// The round at whose start it respawns, while dead.
+    pub respawn_round: Option<u64>,
+    /// Rounds before its skill is ready (0: ready).
+    pub cooldown: u64,
+    /// Rounds it stays frozen (0: free to move).
+    pub freeze: u64,
+    /// Rounds it stays silenced (0: free to cast).
+    pub silence: u64,
 }
 
 /// Where the simulation reports events.
@@ -259,6 +356,11 @@ pub trait Sink {
     fn listening(&self) -> bool {
         true
     }
+
+    /// Sees the state of every piece before the first round (round 0) and at the end of each
+    /// round, after the fights; ignored unless a sink asks for it.
+    #[inline(always)]
+    fn round_end(&mut self, _state: &RoundState<'_>) {}
 }
 
 /// The sink of the judge: events are not even built.

@@ -25,7 +25,6 @@ use std::cmp::Ordering;
 use crate::event::{Event, Sink};
 use crate::game::Team;
 use crate::gcc_sort;
-use crate::grid::{Grid, Pos};
 use crate::rules::TieOrder;
 use crate::sim::Arena;
 use crate::strength::{self, Strength};
@@ -39,26 +38,26 @@ impl<S: Sink> Arena<'_, S> {
     /// index order.
     fn contenders(&mut self, contenders: &mut Vec<usize>) {
         contenders.clear();
-        let cell_of = cell_index(self.game.grid());
+        let cell = self.game.grid().cell_index();
         // Each cell collects the teams of its living pieces (bit 0 red, bit 1 blue); a dead
         // piece adds nothing, without a branch.
         let mut any = false;
         for piece in &self.pieces {
-            let teams = &mut self.cell_teams[cell_of(piece.pos)];
+            let teams = &mut self.cell_teams[cell.of(piece.pos)];
             *teams |= u8::from(piece.alive()) << piece.team.index();
             any |= *teams == 3;
         }
         if any {
             let teams = &self.cell_teams;
             let fighting =
-                |x: &usize| self.pieces[*x].alive() && teams[cell_of(self.pieces[*x].pos)] == 3;
+                |x: &usize| self.pieces[*x].alive() && teams[cell.of(self.pieces[*x].pos)] == 3;
             contenders.extend((0..self.pieces.len()).filter(fighting));
         }
         // Every mark was made at a piece's cell: clearing those leaves the table clean for the
         // next round, and keeps it a byte per cell, small enough to stay in the first-level
         // cache with the board and the pieces.
         for piece in &self.pieces {
-            self.cell_teams[cell_of(piece.pos)] = 0;
+            self.cell_teams[cell.of(piece.pos)] = 0;
         }
     }
 
@@ -164,6 +163,17 @@ impl<S: Sink> Arena<'_, S> {
                 Ordering::Equal => None,
             };
             let pos = self.pieces[r].pos;
+            let winner_after = match loser {
+                Some(x) => {
+                    let winner = if x == r { b } else { r };
+                    let damage = self.pieces[x].a;
+                    let piece = &mut self.pieces[winner];
+                    piece.a = piece.a.saturating_sub(damage);
+                    piece.b = piece.b.saturating_sub(damage);
+                    Some((piece.a, piece.b))
+                }
+                None => None,
+            };
             self.sink.emit(self.round, || Event::Fight {
                 pos,
                 red: r + 1,
@@ -171,14 +181,10 @@ impl<S: Sink> Arena<'_, S> {
                 red_strength: (sr.a(), sr.b()),
                 blue_strength: (sb.a(), sb.b()),
                 loser: loser.map(|x| x + 1),
+                winner_after,
             });
             match loser {
                 Some(x) => {
-                    let winner = if x == r { b } else { r };
-                    let damage = self.pieces[x].a;
-                    let piece = &mut self.pieces[winner];
-                    piece.a = piece.a.saturating_sub(damage);
-                    piece.b = piece.b.saturating_sub(damage);
                     self.die(x);
                     if self.spec(x).team == Team::Red {
                         red.pop();
@@ -219,16 +225,4 @@ pub(crate) struct FightLists {
     sides: [Vec<usize>; 2],
     /// The same with their ranks, red and blue.
     keyed: [Vec<(u32, usize)>; 2],
-}
-
-/// The index of a cell in [`Arena::cell_teams`]: row × (M + 1) + column, one multiplication
-/// and no subtraction for 1-based coordinates.
-pub(crate) fn cell_index(grid: &Grid) -> impl Fn(Pos) -> usize {
-    let width = grid.cols() as usize + 1;
-    move |pos: Pos| pos.row as usize * width + pos.col as usize
-}
-
-/// The length of [`Arena::cell_teams`] for `grid` (see [`cell_index`]).
-pub(crate) fn cell_count(grid: &Grid) -> usize {
-    (grid.rows() as usize + 1) * (grid.cols() as usize + 1)
 }

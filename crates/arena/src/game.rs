@@ -14,13 +14,13 @@
 //! assert_eq!(game.pieces().len(), 1);
 //! ```
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::grid::{Dir, Grid, Pos};
 use crate::skill::Skill;
 
 /// A side. Input code 0 is red, 1 is blue.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Team {
     /// c = 0.

@@ -12,11 +12,11 @@
 //!
 //! Rows and columns are 1-based as in the statement; row 1 is at the top, so `Up` decreases the row.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A cell, 1-based (row, column). Positions next to the board (row 0 or N + 1) appear only while a
 /// knockback or a wave is being computed; a piece always stands on a free cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Pos {
     /// Row, 1 = top.
     pub row: i32,
@@ -48,7 +48,7 @@ impl Pos {
 }
 
 /// A facing. The input codes are 0 up, 1 down, 2 left, 3 right.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Dir {
     /// Towards row 1.
@@ -104,6 +104,21 @@ impl Dir {
     }
 }
 
+/// How a cell is numbered in per-cell tables: row × (M + 2) + column, one multiplication and
+/// no subtraction for 1-based coordinates, the board surrounded by a frame of one cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellIndex {
+    width: usize,
+}
+
+impl CellIndex {
+    /// The index of `pos`.
+    #[inline]
+    pub const fn of(self, pos: Pos) -> usize {
+        pos.row as usize * self.width + pos.col as usize
+    }
+}
+
 /// Why a grid cannot be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GridError {
@@ -148,12 +163,32 @@ impl Grid {
         if obstacles.len() != r * c {
             return Err(GridError::Cells { expected: r * c, got: obstacles.len() });
         }
-        let width = c + 2;
-        let mut blocked = vec![true; (r + 2) * width];
+        let mut grid =
+            Grid { rows: rows as i32, cols: cols as i32, blocked: vec![true; (r + 2) * (c + 2)] };
         for (i, &obstacle) in obstacles.iter().enumerate() {
-            blocked[(i / c + 1) * width + i % c + 1] = obstacle;
+            let cell = grid.cell(Pos::new((i / c) as i32 + 1, (i % c) as i32 + 1));
+            grid.blocked[cell] = obstacle;
         }
-        Ok(Grid { rows: rows as i32, cols: cols as i32, blocked })
+        Ok(grid)
+    }
+
+    /// The index of `pos` in tables of one entry per cell of the board and its frame:
+    /// [`CellIndex::of`]. Every per-cell table of the crate is indexed this way; `pos` must be on
+    /// the board or its frame (rows 0..=N + 1, columns 0..=M + 1).
+    #[inline]
+    pub const fn cell(&self, pos: Pos) -> usize {
+        self.cell_index().of(pos)
+    }
+
+    /// The formula of [`Grid::cell`] on its own, for loops that index a table many times.
+    #[inline]
+    pub const fn cell_index(&self) -> CellIndex {
+        CellIndex { width: self.cols as usize + 2 }
+    }
+
+    /// The length of tables indexed by [`Grid::cell`]: (N + 2) × (M + 2).
+    pub const fn cells(&self) -> usize {
+        (self.rows as usize + 2) * (self.cols as usize + 2)
     }
 
     /// N, the number of rows.
@@ -183,7 +218,7 @@ impl Grid {
         if row > self.rows as u32 + 1 || col > self.cols as u32 + 1 {
             return true;
         }
-        self.blocked[row as usize * (self.cols as usize + 2) + col as usize]
+        self.blocked[self.cell(pos)]
     }
 
     /// Whether `pos` is an obstacle on the board (not the edge).
@@ -191,15 +226,23 @@ impl Grid {
         self.contains(pos) && self.is_blocked(pos)
     }
 
+    /// Whether each cell from `from` on, stepping by `step` (one of (0, 1) and (1, 0)), is an
+    /// obstacle, until the edge; `from` must be on the board.
+    pub(crate) fn obstacles_along(
+        &self,
+        from: Pos,
+        step: (i32, i32),
+    ) -> impl Iterator<Item = bool> + '_ {
+        let stride = if step == (0, 1) { 1 } else { self.cols as usize + 2 };
+        let start = if self.contains(from) { self.cell(from) } else { self.blocked.len() };
+        // The frame's cells count as blocked; the caller stops at the edge.
+        self.blocked[start..].iter().step_by(stride).copied()
+    }
+
     /// Every obstacle on the board, row by row.
     pub fn obstacles(&self) -> impl Iterator<Item = Pos> + '_ {
         (1..=self.rows)
             .flat_map(move |row| (1..=self.cols).map(move |col| Pos::new(row, col)))
             .filter(|&pos| self.is_blocked(pos))
-    }
-
-    /// Index of an on-board cell in `0..rows * cols`, for per-cell tables.
-    pub fn index(&self, pos: Pos) -> usize {
-        (pos.row - 1) as usize * self.cols as usize + (pos.col - 1) as usize
     }
 }

@@ -20,6 +20,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
 /// How equally strong pieces are ordered when a side picks its fighter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TieOrder {
@@ -33,93 +35,105 @@ pub enum TieOrder {
     LowestIndex,
 }
 
-/// The rule readings in force. `Rules::default()` is the official program.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Rules {
-    /// S1 `rabi-enemy`. Text: rabiribi knocks back enemies only. Official: every piece in the
-    /// sector, allies included.
-    pub rabi_enemy: bool,
-    /// S2 `rabi-alive`. Text: dead pieces are unaffected by skills. Official: rabiribi knocks
-    /// back dead pieces too, and they revive where they landed.
-    pub rabi_alive: bool,
-    /// S3 `rabi-shadow`. Text (and figure): an obstacle inside the sector hides the cone behind
-    /// it. Official: no shadowing.
-    pub rabi_shadow: bool,
-    /// S4 `rabi-narrow`. Text (figure): rows of 1, 3, 5, … cells, sideways ≤ forward − 1.
-    /// Official: sideways ≤ forward.
-    pub rabi_narrow: bool,
-    /// S5 `rabi-down`. Text: the sector is in front of the caster. Official: a caster facing
-    /// down uses the sector to its right, and still pushes down.
-    pub rabi_down: bool,
-    /// S6 `wave-cw`. Text: the 2dsaigao wave turns 90° clockwise when blocked. Official:
-    /// (dx, dy) → (dy, −dy), a clockwise turn for up-left/down-right, a reversal otherwise.
-    pub wave_cw: bool,
-    /// S7 `punch-b`. Text: when a boost of v expires, (a, b) → (max(a − v, 0),
-    /// min(b, max(a − v, 0))). Official: b → min(b, max(a′ − v, 0)) with a′ the new a.
-    pub punch_b: bool,
-    /// S8 `fight-best`. Text: each duel is between the strongest living piece of each side.
-    /// Official: each side is sorted once; the winner stays champion, weakened, until it dies.
-    pub fight_best: bool,
-    /// S9 `effect-max`. Text: an effect of l cast at round H ends at the start of H + l, so
-    /// repeated effects end at the latest end. Official: the durations add up.
-    pub effect_max: bool,
-    /// `shadow-any`. Not in either reading: every obstacle ahead of the caster, inside the
-    /// sector or not, hides its cone. Reproduces the published sample's 4th game.
-    pub shadow_any: bool,
-    /// `hup-alive`. Off (official): hupraise matches all pieces, dead included. On: living only.
-    pub hup_alive: bool,
-    /// `hup-orig`. Off (official): hupraise uses the current a. On: the starting a.
-    pub hup_orig: bool,
-    /// `face-dead`. Off (official): faceking turns living pieces only. On: dead ones too.
-    pub face_dead: bool,
-    /// `fire-alive`. Off (official): firework freezes the last toolihai caster even when it is
-    /// dead (wasted). On: a dead last caster counts as none, and the caster freezes itself.
-    pub fire_alive: bool,
-    /// `fire-full`. Off (official): a freeze of l cast at round H ends at the start of H + l, so
-    /// it costs l − 1 moves. On: it lasts the next l rounds' moves.
-    pub fire_full: bool,
-    /// `hist-pre`. Off (official): backward restores the state logged after the respawns and
-    /// countdowns of round H − l. On: the state before them.
-    pub hist_pre: bool,
-    /// `cd-reset`. Off (official): a dead piece's cooldown keeps running and is kept at respawn.
-    /// On: respawn restarts the cooldown at z.
-    pub cd_reset: bool,
-    /// `respawn-idle`. Off (official): a piece respawning at the start of a round moves and may
-    /// cast in that round. On: it waits for the next round.
-    pub respawn_idle: bool,
-    /// `keep-silence`. Off (official): respawn clears silence. On: it is kept.
-    pub keep_silence: bool,
-    /// `keep-freeze`. Off (official): respawn clears freeze. On: it is kept.
-    pub keep_freeze: bool,
-    /// `tie-high` / `tie-low`: who fights first among equally strong pieces.
-    pub tie: TieOrder,
+/// Declares the boolean switches once: each becomes a field of [`Rules`] (with its docs) and an
+/// entry of [`SWITCHES`] (name and one-line description), and `Rules::flag` finds the field by
+/// name. A new switch is one more entry here, and a test where the rules are consulted.
+macro_rules! switches {
+    ($($(#[doc = $doc:literal])+ $field:ident = $name:literal, $about:literal;)+) => {
+        /// The rule readings in force. `Rules::default()` is the official program.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+        pub struct Rules {
+            $($(#[doc = $doc])+ pub $field: bool,)+
+            /// `tie-high` / `tie-low`: who fights first among equally strong pieces.
+            pub tie: TieOrder,
+        }
+
+        /// The boolean switches: name, description, and the field.
+        const FLAGS: &[(&str, &str, fn(&mut Rules) -> &mut bool)] =
+            &[$(($name, $about, |rules: &mut Rules| &mut rules.$field)),+];
+    };
 }
 
-/// The switch names, in the order of SPEC §5.1, with a one-line description.
-pub const SWITCHES: [(&str, &str); 22] = [
-    ("rabi-enemy", "S1: rabiribi pushes enemies only"),
-    ("rabi-alive", "S2: rabiribi leaves dead pieces alone"),
-    ("rabi-shadow", "S3: an obstacle in the sector hides the cone behind it"),
-    ("rabi-narrow", "S4: sector rows of 1, 3, 5, ... cells"),
-    ("rabi-down", "S5: a caster facing down uses the sector below it"),
-    ("wave-cw", "S6: the 2dsaigao wave turns clockwise"),
-    ("punch-b", "S7: onepunch expiry subtracts v from b once"),
-    ("fight-best", "S8: every duel takes the strongest living piece of each side"),
-    ("effect-max", "S9: repeated silence/freeze end at the latest end"),
-    ("tie-high", "ties go to the highest index"),
-    ("shadow-any", "every obstacle ahead hides its cone (the published sample)"),
-    ("hup-alive", "hupraise matches living pieces only"),
-    ("hup-orig", "hupraise uses the starting a"),
-    ("face-dead", "faceking turns dead pieces too"),
-    ("fire-alive", "firework on a dead toolihai caster freezes the caster"),
-    ("fire-full", "a freeze of l costs l moves"),
-    ("hist-pre", "backward restores the state before the round's respawns"),
-    ("cd-reset", "respawn restarts the cooldown at z"),
-    ("respawn-idle", "a respawning piece waits a round"),
-    ("keep-silence", "respawn keeps silence"),
-    ("keep-freeze", "respawn keeps freeze"),
-    ("tie-low", "ties go to the lowest index"),
+switches! {
+    /// S1 `rabi-enemy`. Text: rabiribi knocks back enemies only. Official: every piece in the
+    /// sector, allies included.
+    rabi_enemy = "rabi-enemy", "S1: rabiribi pushes enemies only";
+    /// S2 `rabi-alive`. Text: dead pieces are unaffected by skills. Official: rabiribi knocks
+    /// back dead pieces too, and they revive where they landed.
+    rabi_alive = "rabi-alive", "S2: rabiribi leaves dead pieces alone";
+    /// S3 `rabi-shadow`. Text (and figure): an obstacle inside the sector hides the cone behind
+    /// it. Official: no shadowing.
+    rabi_shadow = "rabi-shadow", "S3: an obstacle in the sector hides the cone behind it";
+    /// S4 `rabi-narrow`. Text (figure): rows of 1, 3, 5, … cells, sideways ≤ forward − 1.
+    /// Official: sideways ≤ forward.
+    rabi_narrow = "rabi-narrow", "S4: sector rows of 1, 3, 5, ... cells";
+    /// S5 `rabi-down`. Text: the sector is in front of the caster. Official: a caster facing
+    /// down uses the sector to its right, and still pushes down.
+    rabi_down = "rabi-down", "S5: a caster facing down uses the sector below it";
+    /// S6 `wave-cw`. Text: the 2dsaigao wave turns 90° clockwise when blocked. Official:
+    /// (dx, dy) → (dy, −dy), a clockwise turn for up-left/down-right, a reversal otherwise.
+    wave_cw = "wave-cw", "S6: the 2dsaigao wave turns clockwise";
+    /// S7 `punch-b`. Text: when a boost of v expires, (a, b) → (max(a − v, 0),
+    /// min(b, max(a − v, 0))). Official: b → min(b, max(a′ − v, 0)) with a′ the new a.
+    punch_b = "punch-b", "S7: onepunch expiry subtracts v from b once";
+    /// S8 `fight-best`. Text: each duel is between the strongest living piece of each side.
+    /// Official: each side is sorted once; the winner stays champion, weakened, until it dies.
+    fight_best = "fight-best", "S8: every duel takes the strongest living piece of each side";
+    /// S9 `effect-max`. Text: an effect of l cast at round H ends at the start of H + l, so
+    /// repeated effects end at the latest end. Official: the durations add up.
+    effect_max = "effect-max", "S9: repeated silence/freeze end at the latest end";
+    /// `shadow-any`. Not in either reading: every obstacle ahead of the caster, inside the
+    /// sector or not, hides its cone. Reproduces the published sample's 4th game.
+    shadow_any = "shadow-any", "every obstacle ahead hides its cone (the published sample)";
+    /// `hup-alive`. Off (official): hupraise matches all pieces, dead included. On: living only.
+    hup_alive = "hup-alive", "hupraise matches living pieces only";
+    /// `hup-orig`. Off (official): hupraise uses the current a. On: the starting a.
+    hup_orig = "hup-orig", "hupraise uses the starting a";
+    /// `face-dead`. Off (official): faceking turns living pieces only. On: dead ones too.
+    face_dead = "face-dead", "faceking turns dead pieces too";
+    /// `fire-alive`. Off (official): firework freezes the last toolihai caster even when it is
+    /// dead (wasted). On: a dead last caster counts as none, and the caster freezes itself.
+    fire_alive = "fire-alive", "firework on a dead toolihai caster freezes the caster";
+    /// `fire-full`. Off (official): a freeze of l cast at round H ends at the start of H + l, so
+    /// it costs l − 1 moves. On: it lasts the next l rounds' moves.
+    fire_full = "fire-full", "a freeze of l costs l moves";
+    /// `hist-pre`. Off (official): backward restores the state logged after the respawns and
+    /// countdowns of round H − l. On: the state before them.
+    hist_pre = "hist-pre", "backward restores the state before the round's respawns";
+    /// `cd-reset`. Off (official): a dead piece's cooldown keeps running and is kept at respawn.
+    /// On: respawn restarts the cooldown at z.
+    cd_reset = "cd-reset", "respawn restarts the cooldown at z";
+    /// `respawn-idle`. Off (official): a piece respawning at the start of a round moves and may
+    /// cast in that round. On: it waits for the next round.
+    respawn_idle = "respawn-idle", "a respawning piece waits a round";
+    /// `keep-silence`. Off (official): respawn clears silence. On: it is kept.
+    keep_silence = "keep-silence", "respawn keeps silence";
+    /// `keep-freeze`. Off (official): respawn clears freeze. On: it is kept.
+    keep_freeze = "keep-freeze", "respawn keeps freeze";
+}
+
+/// The orders of equally strong pieces other than the official one, as switches.
+const TIE_SWITCHES: [(&str, &str, TieOrder); 2] = [
+    ("tie-high", "ties go to the highest index", TieOrder::HighestIndex),
+    ("tie-low", "ties go to the lowest index", TieOrder::LowestIndex),
 ];
+
+/// Every switch name with a one-line description: S1–S9 in the order of SPEC §5.1, the other
+/// boolean readings, then the tie orders.
+pub const SWITCHES: [(&str, &str); FLAGS.len() + TIE_SWITCHES.len()] = {
+    let mut all = [("", ""); FLAGS.len() + TIE_SWITCHES.len()];
+    let mut i = 0;
+    while i < FLAGS.len() {
+        all[i] = (FLAGS[i].0, FLAGS[i].1);
+        i += 1;
+    }
+    let mut t = 0;
+    while t < TIE_SWITCHES.len() {
+        all[i + t] = (TIE_SWITCHES[t].0, TIE_SWITCHES[t].1);
+        t += 1;
+    }
+    all
+};
 
 /// A `--rules` value that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -158,40 +172,18 @@ impl Rules {
     /// Turns the switch `name` to the other reading (`on`) or the official one; `false` if
     /// there is no such switch.
     pub fn set(&mut self, name: &str, on: bool) -> bool {
-        let field = match name {
-            "rabi-enemy" => &mut self.rabi_enemy,
-            "rabi-alive" => &mut self.rabi_alive,
-            "rabi-shadow" => &mut self.rabi_shadow,
-            "rabi-narrow" => &mut self.rabi_narrow,
-            "rabi-down" => &mut self.rabi_down,
-            "wave-cw" => &mut self.wave_cw,
-            "punch-b" => &mut self.punch_b,
-            "fight-best" => &mut self.fight_best,
-            "effect-max" => &mut self.effect_max,
-            "shadow-any" => &mut self.shadow_any,
-            "hup-alive" => &mut self.hup_alive,
-            "hup-orig" => &mut self.hup_orig,
-            "face-dead" => &mut self.face_dead,
-            "fire-alive" => &mut self.fire_alive,
-            "fire-full" => &mut self.fire_full,
-            "hist-pre" => &mut self.hist_pre,
-            "cd-reset" => &mut self.cd_reset,
-            "respawn-idle" => &mut self.respawn_idle,
-            "keep-silence" => &mut self.keep_silence,
-            "keep-freeze" => &mut self.keep_freeze,
-            "tie-high" | "tie-low" => {
-                let order =
-                    if name == "tie-high" { TieOrder::HighestIndex } else { TieOrder::LowestIndex };
-                if on {
-                    self.tie = order;
-                } else if self.tie == order {
-                    self.tie = TieOrder::Gcc;
-                }
-                return true;
-            }
-            _ => return false,
+        if let Some((_, _, field)) = FLAGS.iter().find(|(flag, _, _)| *flag == name) {
+            *field(self) = on;
+            return true;
+        }
+        let Some(&(_, _, order)) = TIE_SWITCHES.iter().find(|(tie, _, _)| *tie == name) else {
+            return false;
         };
-        *field = on;
+        if on {
+            self.tie = order;
+        } else if self.tie == order {
+            self.tie = TieOrder::Gcc;
+        }
         true
     }
 
@@ -227,6 +219,20 @@ impl FromStr for Rules {
             }
         }
         Ok(rules)
+    }
+}
+
+/// In JSON, the `--rules` text ([`fmt::Display`] and [`FromStr`]), e.g. `"official,+shadow-any"`.
+impl Serialize for Rules {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Rules {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Rules, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -27,7 +27,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::hint::select_unpredictable;
 
-use crate::event::{Event, NoEvents, Sink};
+use crate::event::{Event, NoEvents, PieceState, Sink, TurnCause};
 use crate::game::{Game, PieceSpec, Team};
 use crate::grid::{Dir, Pos};
 use crate::rules::Rules;
@@ -173,6 +173,53 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// The pieces at the end of a round (round 0: as they start), as a sink sees them
+/// ([`Sink::round_end`]).
+#[derive(Debug, Clone, Copy)]
+pub struct RoundState<'a> {
+    round: u32,
+    pieces: &'a [Piece],
+}
+
+impl RoundState<'_> {
+    /// The round that just ended, 0 for the set-up.
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// The number of pieces.
+    pub fn len(&self) -> usize {
+        self.pieces.len()
+    }
+
+    /// Whether there are no pieces (never, in a valid game).
+    pub fn is_empty(&self) -> bool {
+        self.pieces.is_empty()
+    }
+
+    /// Piece `i` (0-based), with its counters as they stand in this round.
+    pub fn piece(&self, i: usize) -> PieceState {
+        let piece = &self.pieces[i];
+        let now = u64::from(self.round);
+        PieceState {
+            pos: piece.pos,
+            dir: piece.dir,
+            alive: piece.alive(),
+            a: piece.a,
+            b: piece.b,
+            respawn_round: (!piece.alive()).then_some(piece.respawn_round),
+            cooldown: piece.cooldown.left(now),
+            freeze: piece.freeze.left(now),
+            silence: piece.silence.left(now),
+        }
+    }
+
+    /// Every piece, in input order.
+    pub fn pieces(&self) -> impl ExactSizeIterator<Item = PieceState> + '_ {
+        (0..self.pieces.len()).map(|i| self.piece(i))
+    }
+}
+
 /// A game being played.
 pub(crate) struct Arena<'g, S> {
     pub(crate) game: &'g Game,
@@ -185,7 +232,7 @@ pub(crate) struct Arena<'g, S> {
     history: Vec<History>,
     pub(crate) matchings: Vec<usize>,
     pub(crate) sink: S,
-    /// Scratch for the fights: per cell (indexed by `fight::cell_index`), the teams standing
+    /// Scratch for the fights: per cell (indexed by [`Grid::cell`](crate::grid::Grid::cell)), the teams standing
     /// there (bit 0 red, bit 1 blue); all 0 between rounds.
     pub(crate) cell_teams: Vec<u8>,
     /// The fights' lists ([`crate::fight::FightLists`]).
@@ -202,6 +249,7 @@ pub fn play(game: &Game, rules: Rules) -> Result<Outcome, RunError> {
 /// Plays `game` under `rules`, reporting every event to `sink`.
 pub fn play_with<S: Sink>(game: &Game, rules: Rules, sink: S) -> Result<Outcome, RunError> {
     let mut arena = Arena::new(game, rules, sink);
+    arena.sink.round_end(&RoundState { round: 0, pieces: &arena.pieces });
     for round in 1..=game.rounds() {
         arena.play_round(round)?;
     }
@@ -252,7 +300,7 @@ impl<'g, S: Sink> Arena<'g, S> {
                 .collect(),
             matchings: Vec::new(),
             sink,
-            cell_teams: vec![0; crate::fight::cell_count(game.grid())],
+            cell_teams: vec![0; game.grid().cells()],
             fight_lists: Default::default(),
             hupraise: None,
         }
@@ -282,43 +330,24 @@ impl<'g, S: Sink> Arena<'g, S> {
         }
         self.cast_all()?;
         self.fights();
+        self.sink.round_end(&RoundState { round, pieces: &self.pieces });
         Ok(())
     }
 
     /// Step (1) for piece `i`: respawn when the death countdown runs out, then the onepunch
-    /// boosts cast at H − l expire (S7 `punch-b` below). Cooldown, silence and freeze count down
-    /// by themselves ([`Countdown`]). Out of line, as [`Arena::cast`] is: it runs for a few
+    /// boosts cast at H − l expire ([`Arena::expire_boosts`]). Cooldown, silence and freeze count
+    /// down by themselves ([`Countdown`]). Out of line, as [`Arena::cast`] is: it runs for a few
     /// pieces a round.
     #[inline(never)]
     fn count_down(&mut self, i: usize) {
         let round = u64::from(self.round);
-        let rules = self.rules;
         if self.pieces[i].respawn_round == round {
             // Before this round's count-down: a cooldown restarted by `cd-reset` counts it.
             self.respawn(i, None, round - 1);
             self.pieces[i].revived_round = round;
         }
-        let piece = &mut self.pieces[i];
-        if piece.boosts.front() != Some(&round) {
-            return;
-        }
-        let Skill::Onepunch { boost, .. } = self.spec(i).skill else {
-            return;
-        };
-        let mut expired = false;
-        let piece = &mut self.pieces[i];
-        while piece.boosts.front() == Some(&round) {
-            piece.boosts.pop_front();
-            piece.a = piece.a.saturating_sub(boost);
-            // S7 punch-b: the text subtracts v from a once and caps b by the result; the official
-            // program caps b by the new a minus v again.
-            let cap = if rules.punch_b { piece.a } else { piece.a.saturating_sub(boost) };
-            piece.b = piece.b.min(cap);
-            expired = true;
-        }
-        if expired {
-            let (a, b) = (piece.a, piece.b);
-            self.sink.emit(self.round, || Event::BoostEnd { piece: i + 1, a, b });
+        if self.pieces[i].boosts.front() == Some(&round) {
+            self.expire_boosts(i);
         }
     }
 
@@ -342,8 +371,18 @@ impl<'g, S: Sink> Arena<'g, S> {
         if !self.rules.keep_freeze {
             piece.freeze = Countdown::new(now, 0);
         }
-        let pos = piece.pos;
-        self.sink.emit(self.round, || Event::Respawn { piece: i + 1, pos, by: by.map(|b| b + 1) });
+        let (pos, a, b) = (piece.pos, piece.a, piece.b);
+        let round = u64::from(self.round);
+        let (freeze, silence) = (piece.freeze.left(round), piece.silence.left(round));
+        self.sink.emit(self.round, || Event::Respawn {
+            piece: i + 1,
+            pos,
+            by: by.map(|b| b + 1),
+            a,
+            b,
+            freeze,
+            silence,
+        });
     }
 
     /// Step (2): a snapshot of piece `i` with its counters as they stand in round `now`, kept
@@ -392,6 +431,7 @@ impl<'g, S: Sink> Arena<'g, S> {
         piece.freeze = Countdown::new(now, snapshot.freeze);
         piece.silence = Countdown::new(now, snapshot.silence);
         let s = snapshot;
+        let respawn_round = (!piece.alive()).then_some(piece.respawn_round);
         self.sink.emit(self.round, || Event::Backward {
             piece: i + 1,
             to_round: target,
@@ -399,6 +439,10 @@ impl<'g, S: Sink> Arena<'g, S> {
             dir: s.dir,
             a: s.a,
             b: s.b,
+            alive: respawn_round.is_none(),
+            respawn_round,
+            freeze: s.freeze,
+            silence: s.silence,
         });
         Ok(())
     }
@@ -422,7 +466,11 @@ impl<'g, S: Sink> Arena<'g, S> {
         piece.dir = select_unpredictable(blocked, dir.reversed(), dir);
         if blocked {
             let dir = piece.dir;
-            self.sink.emit(self.round, || Event::Turn { piece: i + 1, dir, cause: "blocked" });
+            self.sink.emit(self.round, || Event::Turn {
+                piece: i + 1,
+                dir,
+                cause: TurnCause::Blocked,
+            });
         } else {
             self.sink.emit(self.round, || Event::Move { piece: i + 1, from, to });
         }

@@ -15,8 +15,11 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// The name of a skill, without its parameters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+use serde::{Deserialize, Serialize};
+
+/// The name of a skill, without its parameters. In JSON, its name in the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum SkillKind {
     /// 重锤火花: fireworks, no effect (but firework remembers who cast it last).
     Toolihai,
@@ -31,6 +34,7 @@ pub enum SkillKind {
     /// 救乌干达: revives a dead piece.
     Viuganda,
     /// 降维打击: a bouncing wave that silences pieces around where it stops.
+    #[serde(rename = "2dsaigao")]
     Dsaigao,
     /// 咕咕咕咕: the rest of the team skips casting this round.
     Gugugugu,
@@ -133,8 +137,10 @@ impl FromStr for SkillKind {
     }
 }
 
-/// A skill with its parameters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A skill with its parameters. In JSON, an object with the skill's input name as `name` and
+/// its parameters by their field names: `{"name": "onepunch", "boost": 3, "rounds": 2}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "name", rename_all = "lowercase")]
 pub enum Skill {
     /// See [`SkillKind::Toolihai`].
     Toolihai,
@@ -160,6 +166,7 @@ pub enum Skill {
     /// See [`SkillKind::Viuganda`].
     Viuganda,
     /// See [`SkillKind::Dsaigao`].
+    #[serde(rename = "2dsaigao")]
     Dsaigao {
         /// o: how many steps the wave travels.
         distance: u32,

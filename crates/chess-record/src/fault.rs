@@ -16,7 +16,10 @@
 use std::fmt;
 
 use arbiter_scan::Shown;
+use shakmaty::variant::Variant;
 use shakmaty::{CastlingSide, Color, File, Rank, Role, Square};
+
+use crate::record::Place;
 
 /// The first wrong token of a record, where it stands and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -35,6 +38,21 @@ pub struct Mistake {
     pub offset: Option<usize>,
     /// The rule it breaks.
     pub fault: Fault,
+}
+
+impl Mistake {
+    /// The mistake of `token`, the move to be played at `place`, which stands at byte `offset`
+    /// of the record (`None` in PGN, whose places are lines and columns).
+    pub(crate) fn new(place: Place, token: &str, offset: Option<usize>, fault: Fault) -> Mistake {
+        Mistake {
+            ply: place.ply,
+            move_number: place.move_number,
+            side: place.side,
+            token: token.to_owned(),
+            offset,
+            fault,
+        }
+    }
 }
 
 /// Shows an empty token (the record ended) as `<end>`, any other as [`Shown`].
@@ -98,6 +116,8 @@ pub enum Fault {
     },
     /// The game is already over (checkmate or stalemate): no move may follow.
     AfterGameEnd(Ending),
+    /// A null move (`--`, `Z0`): the side to move passes, which no chess rule allows.
+    NullMove,
 }
 
 impl fmt::Display for Fault {
@@ -141,6 +161,9 @@ impl fmt::Display for Fault {
             Fault::AfterGameEnd(ending) => {
                 write!(f, "the game is already over ({ending}): no move may follow")
             }
+            Fault::NullMove => {
+                f.write_str("a null move: the side to move passes, which is no chess move")
+            }
         }
     }
 }
@@ -152,6 +175,9 @@ pub enum Ending {
     Checkmate,
     /// The side to move has no legal move and is not in check.
     Stalemate,
+    /// A variant's own ending: a king exploded or on the hill, the third check, no pieces left,
+    /// a king on the eighth rank.
+    Variant(Variant),
 }
 
 impl fmt::Display for Ending {
@@ -159,6 +185,12 @@ impl fmt::Display for Ending {
         f.write_str(match self {
             Ending::Checkmate => "checkmate",
             Ending::Stalemate => "stalemate",
+            Ending::Variant(Variant::Atomic) => "a king has exploded",
+            Ending::Variant(Variant::Antichess) => "a side has no piece left",
+            Ending::Variant(Variant::KingOfTheHill) => "a king stands on the hill",
+            Ending::Variant(Variant::ThreeCheck) => "the third check was given",
+            Ending::Variant(Variant::RacingKings) => "a king reached the eighth rank",
+            Ending::Variant(_) => "the variant's goal was reached",
         })
     }
 }
@@ -200,6 +232,49 @@ pub enum Illegal {
         /// The condition that fails.
         bar: CastlingBar,
     },
+    /// A token naming a source square (`g1f3`) where the side to move has no piece.
+    EmptySquare(Square),
+    /// A drop (`N@f3`) that is not allowed.
+    Drop {
+        /// The piece dropped.
+        role: Role,
+        /// Where.
+        to: Square,
+        /// Why not.
+        bar: DropBar,
+    },
+    /// Antichess: a capture is possible, so the side to move must capture.
+    CaptureRequired,
+    /// A move the piece could make in standard chess that the variant forbids (Atomic: a king
+    /// may not capture, a capture may not explode its own king; Racing Kings: no check).
+    Variant(Variant),
+}
+
+/// Why a drop is not allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropBar {
+    /// Only Crazyhouse has drops.
+    NotCrazyhouse,
+    /// The side to move holds no such piece.
+    NoneInHand,
+    /// The square is taken.
+    Occupied,
+    /// A pawn is never dropped on the first or last rank.
+    BackRank,
+    /// The king is in check and the drop does not answer it.
+    KingInCheck,
+}
+
+impl fmt::Display for DropBar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DropBar::NotCrazyhouse => "drops are moves of Crazyhouse only",
+            DropBar::NoneInHand => "none is in hand",
+            DropBar::Occupied => "the square is taken",
+            DropBar::BackRank => "a pawn is never dropped on the first or last rank",
+            DropBar::KingInCheck => "the king is in check and stays so",
+        })
+    }
 }
 
 impl fmt::Display for Illegal {
@@ -235,6 +310,23 @@ impl fmt::Display for Illegal {
                 };
                 write!(f, "cannot castle {name}: {bar}")
             }
+            Illegal::EmptySquare(square) => {
+                write!(f, "no piece of the side to move stands on {square}")
+            }
+            Illegal::Drop { role, to, bar } => {
+                write!(f, "cannot drop a {} on {to}: {bar}", name(*role))
+            }
+            Illegal::CaptureRequired => {
+                f.write_str("a capture is possible, and antichess makes capturing compulsory")
+            }
+            Illegal::Variant(Variant::Atomic) => f.write_str(
+                "atomic chess forbids it (a king never captures, a capture never explodes its \
+                 own king, and the king is never left in check)",
+            ),
+            Illegal::Variant(Variant::RacingKings) => {
+                f.write_str("racing kings forbids giving check and leaving the king in check")
+            }
+            Illegal::Variant(variant) => write!(f, "the rules of {variant} forbid it"),
         }
     }
 }
@@ -309,6 +401,15 @@ pub enum Rule {
     EnPassantMark,
     /// SAN names the destination only, with no dash after a source square (`e2-e4`).
     Dash,
+    /// UCI notation names the two squares (`g1f3`): SAN names the piece and the destination.
+    Uci,
+    /// Long algebraic notation names both squares (`e4xd5`).
+    LongAlgebraic,
+    /// Castling written as the king taking its own rook (`Kxh1`).
+    KingTakesRook,
+    /// An annotation glyph (`!?`) glued to the move: PGN's export format writes it apart, as a
+    /// NAG.
+    GluedAnnotation,
     /// Any other difference (a lower-case promotion piece, ...).
     Spelling,
 }
@@ -337,6 +438,14 @@ impl fmt::Display for Rule {
             Rule::PawnLetter => "pawn moves are written without a letter",
             Rule::EnPassantMark => "en passant is written like any pawn capture, without e.p.",
             Rule::Dash => "SAN writes no dash between two squares",
+            Rule::Uci => "UCI notation",
+            Rule::LongAlgebraic => "long algebraic notation: SAN names only the destination",
+            Rule::KingTakesRook => {
+                "castling is written O-O or O-O-O, not as the king taking its rook"
+            }
+            Rule::GluedAnnotation => {
+                "an annotation glyph glued to the move: PGN writes it apart, as a NAG ($1 to $6)"
+            }
             Rule::Spelling => "not the canonical spelling",
         })
     }

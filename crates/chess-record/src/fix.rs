@@ -11,15 +11,18 @@
 use std::ops::Range;
 
 use arbiter_scan::is_space;
-use pgn_reader::RawTag;
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::Chess;
 
-use crate::fault::Mistake;
-use crate::pgn::{GameError, GameText, Kind, Lexer, Located, split_games};
+use crate::fault::{Fault, Mistake};
+use crate::pgn::{
+    GameText, Kind, Lexer, Located, Piece, Problem, Splitter, SyntaxError, Tags, Token,
+};
 use crate::reading::read_move;
 use crate::record::{BOM, Place, RecordWriter, words};
+use crate::shown::ShownBytes;
 use crate::spelling::Dialect;
+use crate::token::is_null_move;
+use crate::variant::{Playable, Start};
 
 /// Rewrites a contest record with every move in its canonical spelling in `dialect`.
 ///
@@ -38,14 +41,8 @@ pub fn fix_record(record: &str, dialect: Dialect) -> Result<String, Mistake> {
         match read_move(&mut pos, text, dialect) {
             Ok(reading) => out.push(at, reading.canonical.as_str()),
             Err(fault) => {
-                return Err(Mistake {
-                    ply: at.ply,
-                    move_number: at.move_number,
-                    side: at.side,
-                    token: text.to_owned(),
-                    offset: Some((text.as_ptr() as usize).saturating_sub(record.as_ptr() as usize)),
-                    fault,
-                });
+                let offset = (text.as_ptr() as usize).saturating_sub(record.as_ptr() as usize);
+                return Err(Mistake::new(at, text, Some(offset), fault));
             }
         }
     }
@@ -75,166 +72,225 @@ fn strip_move_number(token: &str) -> &str {
 /// assert!(!looks_like_pgn("1. e4 e5 2. Nf3"));
 /// ```
 pub fn looks_like_pgn(text: &str) -> bool {
-    let body = text
-        .strip_prefix(BOM)
-        .unwrap_or(text)
-        .trim_start_matches(|c: char| u8::try_from(c).is_ok_and(is_space));
-    body.starts_with(['[', '%'])
-        || text.contains(['{', ';', '(', '$', '!', '?'])
-        || words(text).any(|word| matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*"))
+    looks_like_pgn_bytes(text.as_bytes())
+}
+
+/// [`looks_like_pgn`] for bytes in any encoding. Any part of a source can be looked at: a part
+/// of a record is never taken for PGN.
+pub fn looks_like_pgn_bytes(text: &[u8]) -> bool {
+    let body = text.strip_prefix(BOM.as_bytes()).unwrap_or(text);
+    let start = body.iter().position(|&b| !is_space(b)).map(|i| body[i]);
+    matches!(start, Some(b'[' | b'%'))
+        || memchr::memchr3(b'{', b';', b'(', text).is_some()
+        || memchr::memchr3(b'$', b'!', b'?', text).is_some()
+        || text
+            .split(|&b| is_space(b))
+            .any(|word| matches!(word, b"1-0" | b"0-1" | b"1/2-1/2" | b"*"))
 }
 
 /// A PGN source rewritten, and the problems that kept parts of it as they were.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FixedPgn {
-    /// The source with its moves rewritten.
-    pub text: String,
-    /// Each problem with the number of its game: a move that could not be read (it and the
-    /// moves after it in its line are kept as written), broken syntax or a bad `FEN` tag (the
-    /// whole game is kept as written).
-    pub problems: Vec<(usize, GameError)>,
+    /// The source with its moves rewritten: every other byte as it was.
+    pub text: Vec<u8>,
+    /// Each problem with the number of its game (see [`FixedGame::problems`]).
+    pub problems: Vec<(usize, Problem)>,
 }
 
 /// Rewrites every move of a PGN source into its canonical spelling in `dialect`, mainline and
 /// variations alike; every other byte (tags, comments, `;` comments, `%` lines, NAGs, move
-/// numbers, results, line breaks) is kept as it was, so the rewrite is the smallest change.
+/// numbers, results, line breaks, text in any encoding) is kept as it was, so the rewrite is the
+/// smallest change. Games are read one by one ([`Splitter`], [`fix_game`]); a stream can be
+/// rewritten the same way piece by piece, in bounded memory.
 ///
 /// Reading is tolerant: any spelling that denotes exactly one legal move is rewritten (`0-0`,
-/// `bxa8Q`, `Qh4++`, `e2-e4`, `exd6e.p.`), and a lone `e.p.` after an en passant capture is
-/// dropped.
+/// `bxa8Q`, `Qh4++`, `e2-e4`, `g1f3`, `exd6e.p.`), and a lone `e.p.` after an en passant capture
+/// is dropped. Null moves (`--`, `Z0`) are kept as written.
 ///
 /// ```
 /// use arbiter_chess_record::{fix::fix_pgn, Dialect};
 ///
-/// let fixed = fix_pgn(b"[White \"A\"]\n\n1. f3 e5 {!} 2. g4 Qh4++ ; mate\n0-1\n", Dialect::Standard);
-/// assert_eq!(fixed.text, "[White \"A\"]\n\n1. f3 e5 {!} 2. g4 Qh4# ; mate\n0-1\n");
+/// let fixed = fix_pgn(b"[White \"M\xfcller\"]\n\n1. f3 e5 {!} 2. g4 Qh4++ ; mate\n0-1\n", Dialect::Standard);
+/// assert_eq!(fixed.text, b"[White \"M\xfcller\"]\n\n1. f3 e5 {!} 2. g4 Qh4# ; mate\n0-1\n");
 /// assert!(fixed.problems.is_empty());
 /// ```
 pub fn fix_pgn(text: &[u8], dialect: Dialect) -> FixedPgn {
-    let mut out = Vec::with_capacity(text.len());
-    let mut copied = 0;
-    let mut problems = Vec::new();
-    for game in split_games(text) {
-        let (edits, found) = fix_game(&game, dialect);
-        for (span, replacement) in edits {
-            let (start, end) = (game.offset + span.start, game.offset + span.end);
-            out.extend_from_slice(&text[copied..start]);
-            out.extend_from_slice(replacement.as_bytes());
-            copied = end;
+    let mut fixed = FixedPgn { text: Vec::with_capacity(text.len()), problems: Vec::new() };
+    // Reading from memory never fails, and no game is too large.
+    for piece in Splitter::new(text).with_limit(usize::MAX).with_raw().flatten() {
+        match piece {
+            Piece::Game(game) => {
+                let FixedGame { bytes, problems } = fix_game(&game, dialect);
+                fixed.text.extend_from_slice(&bytes);
+                fixed.problems.extend(problems.into_iter().map(|problem| (game.index, problem)));
+            }
+            Piece::Raw(bytes) => fixed.text.extend_from_slice(&bytes),
+            Piece::TooLarge { .. } => {}
         }
-        problems.extend(found.into_iter().map(|problem| (game.index, problem)));
     }
-    out.extend_from_slice(&text[copied..]);
-    let text = match String::from_utf8(out) {
-        Ok(text) => text,
-        Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
-    };
-    FixedPgn { text, problems }
+    fixed
+}
+
+/// One game rewritten.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FixedGame {
+    /// The game's bytes (with the blank lines before it) with its moves rewritten.
+    pub bytes: Vec<u8>,
+    /// What kept parts of it as they were: a move that could not be read (it and the moves
+    /// after it in its line are kept as written), broken syntax, an unknown variant or a bad
+    /// `FEN` tag (the whole game is kept as written).
+    pub problems: Vec<Problem>,
 }
 
 /// One line of play: the position now, the one before its last move (where a variation
 /// starts), whether its last move took en passant, and whether a move of it could not be read.
 #[derive(Clone)]
-struct Line {
-    pos: Chess,
-    before: Chess,
+struct Line<P> {
+    pos: P,
+    before: P,
     en_passant: bool,
     broken: bool,
 }
 
-impl Line {
-    fn new(pos: Chess) -> Line {
+impl<P: Playable> Line<P> {
+    fn new(pos: P) -> Line<P> {
         Line { before: pos.clone(), pos, en_passant: false, broken: false }
     }
 }
 
-/// A byte range of a game's text and what replaces it.
-type Edit = (Range<usize>, String);
-
-/// The edits that fix one game, and the problems that kept something as it was. A game with
-/// broken syntax or a bad `FEN` tag gets no edit.
-fn fix_game(game: &GameText<'_>, dialect: Dialect) -> (Vec<Edit>, Vec<GameError>) {
-    let tokens = match Lexer::new(game.text, game.line).collect::<Result<Vec<_>, _>>() {
-        Ok(tokens) => tokens,
-        Err(error) => return (Vec::new(), vec![GameError::Syntax(error)]),
-    };
-    let mut start = Chess::default();
-    for token in &tokens {
-        if let Kind::Tag { name: b"FEN", value } = token.kind {
-            let fen = RawTag(value).decode();
-            let position = Fen::from_ascii(&fen).map_err(|e| e.to_string()).and_then(|fen| {
-                fen.into_position(CastlingMode::Standard).map_err(|e| e.to_string())
-            });
-            match position {
-                Ok(position) => start = position,
-                Err(message) => {
-                    return (Vec::new(), vec![GameError::Fen { at: token.at, message }]);
-                }
+/// Rewrites one game (see [`fix_pgn`]).
+pub fn fix_game(game: &GameText, dialect: Dialect) -> FixedGame {
+    let text = game.text();
+    let mut lexer = Lexer::new(text, game.at.line);
+    let mut tags = Tags::default();
+    let first = loop {
+        match lexer.next() {
+            Some(Ok(Token { kind: Kind::Tag { name, value }, at, .. })) => {
+                tags.read(name, value, at);
             }
+            Some(Ok(Token { kind: Kind::Comment, .. })) => {}
+            other => break other,
         }
+    };
+    let mut out = Vec::with_capacity(game.bytes.len() + 64);
+    out.extend_from_slice(&game.bytes[..game.bytes.len() - text.len()]);
+    let mut fixer = Fixer { text, out, copied: 0, problems: Vec::new(), dialect };
+    let result = match tags.start() {
+        Ok(Start::Chess(pos)) => fixer.fix(pos, first, lexer),
+        Ok(Start::Variant(pos)) => fixer.fix(pos, first, lexer),
+        Err(problem) => Err(problem),
+    };
+    match result {
+        Ok(()) => {
+            fixer.out.extend_from_slice(&text[fixer.copied..]);
+            FixedGame { bytes: fixer.out, problems: fixer.problems }
+        }
+        // The game cannot be read: it is kept whole, as written.
+        Err(problem) => FixedGame { bytes: game.bytes.clone(), problems: vec![problem] },
     }
-    let mut edits = Vec::new();
-    let mut problems = Vec::new();
-    let mut line = Line::new(start);
-    // Bounded by the lexer's nesting limit.
-    let mut outer: Vec<Line> = Vec::new();
-    for token in &tokens {
-        match token.kind {
-            Kind::Open => {
-                // A variation replaces the last move: it starts from the position before it.
-                let variation = Line { broken: line.broken, ..Line::new(line.before.clone()) };
-                outer.push(std::mem::replace(&mut line, variation));
-            }
-            Kind::Close => {
-                if let Some(up) = outer.pop() {
-                    line = up;
+}
+
+/// A game being rewritten: its text, the output so far, and how much of the text it covers.
+struct Fixer<'a> {
+    text: &'a [u8],
+    out: Vec<u8>,
+    copied: usize,
+    problems: Vec<Problem>,
+    dialect: Dialect,
+}
+
+impl<'a> Fixer<'a> {
+    /// Replaces `span` of the text with `replacement`.
+    fn edit(&mut self, span: Range<usize>, replacement: &[u8]) {
+        self.out.extend_from_slice(&self.text[self.copied..span.start]);
+        self.out.extend_from_slice(replacement);
+        self.copied = span.end;
+    }
+
+    fn fix<P: Playable>(
+        &mut self,
+        start: P,
+        first: Option<Result<Token<'a>, SyntaxError>>,
+        mut lexer: Lexer<'a>,
+    ) -> Result<(), Problem> {
+        let mut line = Line::new(start);
+        // Bounded by the lexer's nesting limit.
+        let mut outer: Vec<Line<P>> = Vec::new();
+        let mut first = first;
+        while let Some(token) = first.take().or_else(|| lexer.next()) {
+            let token = token.map_err(Problem::Syntax)?;
+            match token.kind {
+                Kind::Open => {
+                    // A variation replaces the last move: it starts from the position before it.
+                    let variation = Line { broken: line.broken, ..Line::new(line.before.clone()) };
+                    outer.push(std::mem::replace(&mut line, variation));
                 }
-            }
-            Kind::Move(written) => {
-                let en_passant = std::mem::take(&mut line.en_passant);
-                if line.broken {
-                    continue;
+                Kind::Close => {
+                    if let Some(up) = outer.pop() {
+                        line = up;
+                    }
                 }
-                if matches!(written, b"e.p." | b"ep") && en_passant {
-                    // The mark goes, with the blanks before it on its line.
-                    let blanks = game.text[..token.span.start]
-                        .iter()
-                        .rev()
-                        .take_while(|&&b| b == b' ' || b == b'\t')
-                        .count();
-                    edits.push((token.span.start - blanks..token.span.end, String::new()));
-                    continue;
-                }
-                let at = Place::of(&line.pos);
-                let before = line.pos.clone();
-                let token_text = String::from_utf8_lossy(written);
-                match read_move(&mut line.pos, &token_text, dialect) {
-                    Ok(reading) => {
-                        line.before = before;
-                        line.en_passant = reading.played.is_en_passant();
-                        if reading.rule.is_some() {
-                            edits.push((token.span.clone(), reading.canonical.to_string()));
+                Kind::Move(written) => {
+                    let en_passant = std::mem::take(&mut line.en_passant);
+                    if line.broken {
+                        continue;
+                    }
+                    if matches!(written, b"e.p." | b"ep") && en_passant {
+                        // The mark goes, with the blanks before it on its line.
+                        let blanks = self.text[..token.span.start]
+                            .iter()
+                            .rev()
+                            .take_while(|&&b| b == b' ' || b == b'\t')
+                            .count();
+                        self.edit(token.span.start - blanks..token.span.end, b"");
+                        continue;
+                    }
+                    let at = Place::of(&line.pos);
+                    let shown = ShownBytes(written).to_string();
+                    let problem = |fault| {
+                        let mistake = Mistake::new(at, &shown, None, fault);
+                        Problem::Move(Box::new(Located { at: token.at, mistake }))
+                    };
+                    let Ok(written) = std::str::from_utf8(written) else {
+                        line.broken = true;
+                        self.problems.push(problem(Fault::NotAMove));
+                        continue;
+                    };
+                    if is_null_move(written) {
+                        match line.pos.pass() {
+                            Some(passed) => {
+                                line.before = std::mem::replace(&mut line.pos, passed);
+                            }
+                            None => {
+                                line.broken = true;
+                                self.problems.push(problem(Fault::NullMove));
+                            }
+                        }
+                        continue;
+                    }
+                    let before = line.pos.clone();
+                    match read_move(&mut line.pos, written, self.dialect) {
+                        Ok(reading) => {
+                            line.before = before;
+                            line.en_passant = reading.played.is_en_passant();
+                            if reading.rule.is_some() {
+                                self.edit(
+                                    token.span.clone(),
+                                    reading.canonical.as_str().as_bytes(),
+                                );
+                            }
+                        }
+                        Err(fault) => {
+                            line.broken = true;
+                            self.problems.push(problem(fault));
                         }
                     }
-                    Err(fault) => {
-                        line.broken = true;
-                        let mistake = Mistake {
-                            ply: at.ply,
-                            move_number: at.move_number,
-                            side: at.side,
-                            token: token_text.into_owned(),
-                            offset: None,
-                            fault,
-                        };
-                        let located = Located { at: token.at, mistake };
-                        problems.push(GameError::Move(Box::new(located)));
-                    }
                 }
+                _ => {}
             }
-            _ => {}
         }
+        Ok(())
     }
-    (edits, problems)
 }
 
 #[cfg(test)]

@@ -20,14 +20,18 @@ pub mod pgn;
 pub mod random;
 mod reading;
 mod record;
+mod shown;
 mod spelling;
 mod token;
+mod variant;
 
 pub use arbiter_scan::Shown;
-pub use fault::{CastlingBar, Ending, Fault, Illegal, Mistake, Rule};
+pub use fault::{CastlingBar, DropBar, Ending, Fault, Illegal, Mistake, Rule};
 pub use reading::{Reading, read_move, read_token};
 pub use record::{Verdict, check_record, check_record_in};
+pub use shown::ShownBytes;
 pub use spelling::{Dialect, ParseDialectError, SanText};
-pub use token::{MoveToken, ParseMoveTokenError};
+pub use token::{MoveToken, ParseMoveTokenError, is_null_move};
+pub use variant::{GameVariant, ParseVariantError, Playable, Start, StartError};
 
 pub use shakmaty;

@@ -3,7 +3,9 @@
 //! The token is read tolerantly ([`MoveToken`]); the move is looked up among the legal moves only
 //! (so a pinned piece never makes another one ambiguous); the canonical spelling is written from
 //! that move; the two strings are compared, and when they differ the first broken [`Rule`] is
-//! named.
+//! named. The position is standard chess or any variant ([`Playable`]): drops, Chess960 castling
+//! (also written as the king taking its rook, `e1h1`) and the variants' ways of winning, which
+//! standard SAN marks `#` like a mate, are read by the same code.
 //!
 //! ```
 //! use arbiter_chess_record::{read_move, Dialect, Rule};
@@ -18,14 +20,16 @@
 
 use shakmaty::attacks;
 use shakmaty::san::San;
+use shakmaty::uci::UciMove;
+use shakmaty::variant::Variant;
 use shakmaty::{
-    Bitboard, CastlingSide, Chess, EnPassantMode, File, Move, MoveList, Piece, Position, Rank,
-    Role, Square,
+    Bitboard, CastlingSide, EnPassantMode, File, Move, MoveList, Piece, Rank, Role, Square,
 };
 
-use crate::fault::{CastlingBar, Ending, Fault, Illegal, Rule};
+use crate::fault::{CastlingBar, DropBar, Ending, Fault, Illegal, Rule};
 use crate::spelling::{Dialect, SanText};
 use crate::token::MoveToken;
+use crate::variant::Playable;
 
 /// A token that denotes one legal move, which has been played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,8 +40,9 @@ pub struct Reading {
     pub san: San,
     /// Whether it gives check.
     pub check: bool,
-    /// Whether it mates; looked for only in the standard dialect, the one that marks mate,
-    /// since finding out costs a move generation (always `false` in the contest dialect).
+    /// Whether it mates, or wins by a variant's rule; looked for only in the standard dialect,
+    /// the one that marks mate, since finding out costs a move generation (always `false` in
+    /// the contest dialect).
     pub mate: bool,
     /// Its canonical spelling in the dialect asked for.
     pub canonical: SanText,
@@ -49,24 +54,28 @@ pub struct Reading {
 ///
 /// Misspellings of a legal move are not errors here: they come back in [`Reading::rule`]. The
 /// position is left unchanged on error.
-pub fn read_move(pos: &mut Chess, token: &str, dialect: Dialect) -> Result<Reading, Fault> {
+pub fn read_move<P: Playable>(
+    pos: &mut P,
+    token: &str,
+    dialect: Dialect,
+) -> Result<Reading, Fault> {
     let token = MoveToken::read(token).map_err(|_| Fault::NotAMove)?;
     read_token(pos, &token, dialect)
 }
 
 /// [`read_move`] for a token already read.
-pub fn read_token(
-    pos: &mut Chess,
+pub fn read_token<P: Playable>(
+    pos: &mut P,
     token: &MoveToken<'_>,
     dialect: Dialect,
 ) -> Result<Reading, Fault> {
-    if matches!(token.san(), San::Null | San::Put { .. }) {
+    if matches!(token.san(), San::Null) {
         return Err(Fault::NotAMove);
     }
     let (played, san) = find_move(pos, token, dialect)?;
     pos.play_unchecked(played);
     let check = pos.checkers().any();
-    let mate = check && dialect == Dialect::Standard && pos.is_checkmate();
+    let mate = dialect == Dialect::Standard && pos.is_won(check);
     let canonical = SanText::new(san, check, mate, dialect);
     let rule =
         if canonical == *token.text() { None } else { Some(broken_rule(token, san, pos, dialect)) };
@@ -74,7 +83,14 @@ pub fn read_token(
 }
 
 /// The legal move the token denotes and its SAN (without suffix).
-fn find_move(pos: &Chess, token: &MoveToken<'_>, dialect: Dialect) -> Result<(Move, San), Fault> {
+fn find_move<P: Playable>(
+    pos: &P,
+    token: &MoveToken<'_>,
+    dialect: Dialect,
+) -> Result<(Move, San), Fault> {
+    if let Some(squares) = token.squares() {
+        return find_by_squares(pos, squares);
+    }
     match token.san() {
         San::Castle(side) => match pos.castling_moves(side).first() {
             Some(&m) => Ok((m, San::Castle(side))),
@@ -82,8 +98,20 @@ fn find_move(pos: &Chess, token: &MoveToken<'_>, dialect: Dialect) -> Result<(Mo
                 Fault::Illegal(Illegal::Castling { side, bar: castling_bar(pos, side) })
             })),
         },
+        San::Normal { role: Role::King, to, .. } if pos.us().contains(to) => {
+            // The king "taking" its own rook: Chess960's way of writing castling.
+            let side = castling_side(pos, to);
+            let castling = side.and_then(|side| pos.castling_moves(side).first().copied());
+            match (side, castling) {
+                (Some(side), Some(m)) => Ok((m, San::Castle(side))),
+                (Some(side), None) => Err(game_over(pos).unwrap_or_else(|| {
+                    Fault::Illegal(Illegal::Castling { side, bar: castling_bar(pos, side) })
+                })),
+                (None, _) => Err(unreachable(pos, target(token, Role::King, to))),
+            }
+        }
         San::Normal { role, file, rank, to, promotion, .. } => {
-            let candidates = pos.san_candidates(role, to);
+            let candidates = san_candidates(pos, role, to);
             // The capture mark is ignored here: whether a move to `to` captures depends on the
             // square alone, so it never tells two candidates apart; it is checked by spelling.
             let mut fitting = candidates.iter().filter(|m| {
@@ -100,7 +128,87 @@ fn find_move(pos: &Chess, token: &MoveToken<'_>, dialect: Dialect) -> Result<(Mo
             }
             Err(ambiguity(pos, &candidates, Target { role, to, file, rank, promotion }, dialect))
         }
-        San::Put { .. } | San::Null => Err(Fault::NotAMove),
+        San::Put { role, to } => {
+            let mut drops = pos.san_candidates(role, to);
+            drops.retain(|m| matches!(m, Move::Put { .. }));
+            match drops.first() {
+                Some(&m) => Ok((m, San::Put { role, to })),
+                None => Err(game_over(pos).unwrap_or_else(|| {
+                    Fault::Illegal(Illegal::Drop { role, to, bar: drop_bar(pos, role, to) })
+                })),
+            }
+        }
+        San::Null => Err(Fault::NotAMove),
+    }
+}
+
+/// The legal moves of a piece of `role` to `to`, but drops: Crazyhouse lists them among the moves
+/// to a square, and `g3` is no `@g3`.
+fn san_candidates<P: Playable>(pos: &P, role: Role, to: Square) -> MoveList {
+    let mut candidates = pos.san_candidates(role, to);
+    if !P::STANDARD {
+        candidates.retain(|m| !matches!(m, Move::Put { .. }));
+    }
+    candidates
+}
+
+/// The token's hints for a move of `role` to `to`.
+fn target(token: &MoveToken<'_>, role: Role, to: Square) -> Target {
+    match token.san() {
+        San::Normal { file, rank, promotion, .. } => Target { role, to, file, rank, promotion },
+        _ => Target { role, to, file: None, rank: None, promotion: None },
+    }
+}
+
+/// The castling side of our rook on `rook`, when it still has the right to castle.
+fn castling_side<P: Playable>(pos: &P, rook: Square) -> Option<CastlingSide> {
+    let us = pos.turn();
+    CastlingSide::ALL.into_iter().find(|&side| pos.castles().rook(us, side) == Some(rook))
+}
+
+/// The move of a token that names both squares (UCI, long algebraic): castling when the king
+/// goes two squares or onto its own rook, as UCI writes it.
+fn find_by_squares<P: Playable>(pos: &P, squares: UciMove) -> Result<(Move, San), Fault> {
+    let UciMove::Normal { from, to, promotion } = squares else {
+        return Err(Fault::NotAMove);
+    };
+    let legal = pos.legal_moves();
+    if let Ok(m) = squares.to_move(pos)
+        && legal.contains(&m)
+    {
+        return Ok((m, San::disambiguate(m, &legal)));
+    }
+    if let Some(over) = game_over(pos) {
+        return Err(over);
+    }
+    match pos.board().piece_at(from) {
+        Some(piece) if piece.color == pos.turn() => {
+            let target = Target {
+                role: piece.role,
+                to,
+                file: Some(from.file()),
+                rank: Some(from.rank()),
+                promotion,
+            };
+            Err(unreachable(pos, target))
+        }
+        _ => Err(Fault::Illegal(Illegal::EmptySquare(from))),
+    }
+}
+
+/// Why a drop of `role` on `to` is not a legal move.
+fn drop_bar<P: Playable>(pos: &P, role: Role, to: Square) -> DropBar {
+    let Some(pockets) = pos.pockets() else {
+        return DropBar::NotCrazyhouse;
+    };
+    if pockets[pos.turn()][role] == 0 {
+        DropBar::NoneInHand
+    } else if pos.board().occupied().contains(to) {
+        DropBar::Occupied
+    } else if role == Role::Pawn && matches!(to.rank(), Rank::First | Rank::Eighth) {
+        DropBar::BackRank
+    } else {
+        DropBar::KingInCheck
     }
 }
 
@@ -115,7 +223,12 @@ struct Target {
 }
 
 /// The fault when more than one legal move fits.
-fn ambiguity(pos: &Chess, candidates: &MoveList, target: Target, dialect: Dialect) -> Fault {
+fn ambiguity<P: Playable>(
+    pos: &P,
+    candidates: &MoveList,
+    target: Target,
+    dialect: Dialect,
+) -> Fault {
     let Target { role, to, file, rank, promotion } = target;
     let fitting = candidates.iter().filter(|m| {
         let from = m.from();
@@ -126,13 +239,8 @@ fn ambiguity(pos: &Chess, candidates: &MoveList, target: Target, dialect: Dialec
         let mut after = pos.clone();
         after.play_unchecked(*m);
         let check = after.checkers().any();
-        SanText::new(
-            San::disambiguate(*m, candidates),
-            check,
-            check && after.is_checkmate(),
-            dialect,
-        )
-        .to_string()
+        SanText::new(San::disambiguate(*m, candidates), check, after.is_won(check), dialect)
+            .to_string()
     };
     let alternatives: Vec<String> = fitting.clone().map(spell).collect();
     let sources = |moves: &mut dyn Iterator<Item = &Move>| {
@@ -149,13 +257,15 @@ fn ambiguity(pos: &Chess, candidates: &MoveList, target: Target, dialect: Dialec
 }
 
 /// The fault when no legal move fits: the game is over, or why the move is illegal.
-fn unreachable(pos: &Chess, target: Target) -> Fault {
+fn unreachable<P: Playable>(pos: &P, target: Target) -> Fault {
     let Target { role, to, file, rank, promotion } = target;
     if let Some(over) = game_over(pos) {
         return over;
     }
     let last_rank = to.rank() == pos.turn().fold_wb(Rank::Eighth, Rank::First);
-    if promotion.is_some() && (promotion == Some(Role::King) || role != Role::Pawn || !last_rank) {
+    // Antichess promotes to a king too.
+    let king = promotion == Some(Role::King) && (P::STANDARD || pos.rules() != Variant::Antichess);
+    if promotion.is_some() && (king || role != Role::Pawn || !last_rank) {
         return Fault::Illegal(Illegal::Promotion);
     }
     if role == Role::Pawn && file.is_some() && !pos.board().occupied().contains(to) {
@@ -185,6 +295,17 @@ fn unreachable(pos: &Chess, target: Target) -> Fault {
         from &= Bitboard::from_rank(rank);
     }
     if from.any() && !pos.us().contains(to) {
+        if !P::STANDARD {
+            match pos.rules() {
+                Variant::Antichess if !pos.capture_moves().is_empty() => {
+                    return Fault::Illegal(Illegal::CaptureRequired);
+                }
+                variant @ (Variant::Atomic | Variant::RacingKings) => {
+                    return Fault::Illegal(Illegal::Variant(variant));
+                }
+                _ => {}
+            }
+        }
         Fault::Illegal(Illegal::KingInCheck { role, to })
     } else {
         Fault::Illegal(Illegal::Unreachable { role, file, rank, to })
@@ -192,7 +313,7 @@ fn unreachable(pos: &Chess, target: Target) -> Fault {
 }
 
 /// Squares from which a piece of ours of `role` would reach `to`, ignoring checks.
-fn pseudo_sources(pos: &Chess, role: Role, to: Square) -> Bitboard {
+fn pseudo_sources<P: Playable>(pos: &P, role: Role, to: Square) -> Bitboard {
     let us = pos.turn();
     let occupied = pos.board().occupied();
     if role != Role::Pawn {
@@ -220,8 +341,12 @@ fn pseudo_sources(pos: &Chess, role: Role, to: Square) -> Bitboard {
     }
 }
 
-/// `Some(AfterGameEnd)` when the side to move has no legal move.
-pub(crate) fn game_over(pos: &Chess) -> Option<Fault> {
+/// `Some(AfterGameEnd)` when the game is over: the side to move has no legal move, or a
+/// variant's goal has been reached.
+pub(crate) fn game_over<P: Playable>(pos: &P) -> Option<Fault> {
+    if !P::STANDARD && pos.is_variant_end() {
+        return Some(Fault::AfterGameEnd(Ending::Variant(pos.rules())));
+    }
     if !pos.legal_moves().is_empty() {
         return None;
     }
@@ -230,7 +355,7 @@ pub(crate) fn game_over(pos: &Chess) -> Option<Fault> {
 }
 
 /// The first castling condition that fails, in the order the rules list them.
-fn castling_bar(pos: &Chess, side: CastlingSide) -> CastlingBar {
+fn castling_bar<P: Playable>(pos: &P, side: CastlingSide) -> CastlingBar {
     let us = pos.turn();
     let castles = pos.castles();
     if !castles.has(us, side) {
@@ -268,13 +393,23 @@ fn castling_bar(pos: &Chess, side: CastlingSide) -> CastlingBar {
 }
 
 /// The first rule broken by `token`, which denotes the move spelled `san`, leading to `after`.
-fn broken_rule(token: &MoveToken<'_>, san: San, after: &Chess, dialect: Dialect) -> Rule {
+fn broken_rule<P: Playable>(token: &MoveToken<'_>, san: San, after: &P, dialect: Dialect) -> Rule {
     let check = after.checkers().any();
     // Only here, on the slow path, is mate looked for in the contest dialect: `#` on a mate
     // breaks a different rule than `#` on a plain check.
-    let mate = check && after.is_checkmate();
+    let mate = after.is_won(check);
     if token.is_zero_castling() {
         return Rule::ZeroCastling;
+    }
+    if token.squares().is_some() {
+        return match (token.has_dash(), token.has_capture_mark()) {
+            (true, _) => Rule::Dash,
+            (false, true) => Rule::LongAlgebraic,
+            (false, false) => Rule::Uci,
+        };
+    }
+    if let (San::Normal { role: Role::King, .. }, San::Castle(_)) = (token.san(), san) {
+        return Rule::KingTakesRook;
     }
     if token.text().starts_with('P') {
         return Rule::PawnLetter;

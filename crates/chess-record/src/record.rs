@@ -68,15 +68,7 @@ pub fn check_record_in(record: &str, dialect: Dialect) -> Verdict {
         } else {
             (token.as_ptr() as usize).saturating_sub(record.as_ptr() as usize)
         };
-        let offset = Some(offset);
-        Verdict::No(Box::new(Mistake {
-            ply: at.ply,
-            move_number: at.move_number,
-            side: at.side,
-            token: token.to_owned(),
-            offset,
-            fault,
-        }))
+        Verdict::No(Box::new(Mistake::new(at, token, Some(offset), fault)))
     };
     loop {
         let at = Place::of(&pos);
@@ -147,7 +139,7 @@ pub(crate) struct Place {
 }
 
 impl Place {
-    pub(crate) fn of(pos: &Chess) -> Place {
+    pub(crate) fn of<P: Position>(pos: &P) -> Place {
         let move_number = pos.fullmoves().get();
         let side = pos.turn();
         let before = move_number.saturating_sub(1).saturating_mul(2);

@@ -29,11 +29,14 @@ pub enum Dialect {
 
 impl Dialect {
     /// The suffix this dialect writes after a move that gives check (`check`) or mates (`mate`).
+    ///
+    /// Standard SAN marks any win with `#`, a variant's win by its own rule (an exploded king,
+    /// the king on the hill) included, even when the move gives no check.
     pub const fn suffix(self, check: bool, mate: bool) -> &'static str {
         match (self, check, mate) {
-            (_, false, _) => "",
-            (Dialect::Standard, true, true) => "#",
-            _ => "+",
+            (Dialect::Standard, _, true) => "#",
+            (_, true, _) => "+",
+            _ => "",
         }
     }
 }

@@ -1,9 +1,12 @@
 //! Reading a move token tolerantly: what a writer meant, whatever dialect or slip they used.
 //!
 //! shakmaty's SAN parser accepts only `e8=Q` for a promotion and ignores a `+` or `#`; this module
-//! also accepts `e8Q`, `0-0`, a dash between two squares (`e2-e4`, `Ng1-f3`) and an en passant
-//! mark (`exd6e.p.`, `exd6ep`), and keeps the suffix as written, so that the strict comparison
-//! with the canonical spelling can say exactly what differs.
+//! also accepts `e8Q`, `0-0`, a dash between two squares (`e2-e4`, `Ng1-f3`), an en passant
+//! mark (`exd6e.p.`, `exd6ep`) and UCI or long algebraic notation without a piece letter
+//! (`g1f3`, `e7e8q`, `g1-f3`, `e4xd5`), and keeps the suffix as written, so that the strict
+//! comparison with the canonical spelling can say exactly what differs. A drop (`N@f3`) is read
+//! too; whether it is a move depends on the variant. Null moves (`--`, `Z0`) are no move here:
+//! [`is_null_move`] tells them.
 //!
 //! ```
 //! use arbiter_chess_record::MoveToken;
@@ -15,8 +18,9 @@
 //! # Ok::<_, arbiter_chess_record::ParseMoveTokenError>(())
 //! ```
 
-use shakmaty::CastlingSide;
 use shakmaty::san::San;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingSide, Role, Square};
 
 /// The longest token worth reading: a SAN body is at most 7 bytes (`Qa1xb2Q`).
 const MAX_BODY: usize = 12;
@@ -31,6 +35,16 @@ pub struct MoveToken<'a> {
     promotion_equals: bool,
     dash: bool,
     en_passant_mark: bool,
+    squares: Option<UciMove>,
+    capture_mark: bool,
+}
+
+/// Whether `token` is a null move as PGN files write it: `--` (python-chess, shakmaty),
+/// `Z0` (ChessBase), `0000` (UCI) or `@@@@`.
+pub fn is_null_move(token: &str) -> bool {
+    // The first byte rules out nearly every move before any compare.
+    matches!(token.as_bytes().first(), Some(b'-' | b'Z' | b'0' | b'@'))
+        && matches!(token.trim_end_matches(['+', '#']), "--" | "Z0" | "0000" | "@@@@")
 }
 
 /// Error when a token cannot be read as a move at all (an annotation, a result, `e.p.`, ...).
@@ -55,13 +69,35 @@ impl<'a> MoveToken<'a> {
             Some(len) => (&buf[..len], true),
             None => (bytes, false),
         };
-        let (san, zero_castling) = match bytes {
-            b"0-0" => (San::Castle(CastlingSide::KingSide), true),
-            b"0-0-0" => (San::Castle(CastlingSide::QueenSide), true),
-            _ => (parse_body(bytes)?, false),
+        // Only a body starting with a square can name two: most tokens are rejected at once.
+        let squares = match bytes {
+            [b'a'..=b'h', b'1'..=b'8', _, _, ..] => two_squares(bytes),
+            _ => None,
         };
-        // Null moves and drops are SAN for other games, never a chess move.
-        if matches!(san, San::Null | San::Put { .. }) {
+        // Looked for once: this runs once per move.
+        let promotion_equals = bytes.contains(&b'=');
+        let capture_mark = squares.is_some() && bytes.contains(&b'x');
+        let (san, zero_castling) = match squares {
+            // Read as SAN only for the spelling's details; the squares find the move.
+            Some(UciMove::Normal { from, to, promotion }) => (
+                San::Normal {
+                    role: Role::Pawn,
+                    file: Some(from.file()),
+                    rank: Some(from.rank()),
+                    capture: capture_mark,
+                    to,
+                    promotion,
+                },
+                false,
+            ),
+            _ => match bytes {
+                b"0-0" => (San::Castle(CastlingSide::KingSide), true),
+                b"0-0-0" => (San::Castle(CastlingSide::QueenSide), true),
+                _ => (parse_body(bytes, promotion_equals)?, false),
+            },
+        };
+        // A null move is no move (see `is_null_move`).
+        if matches!(san, San::Null) {
             return Err(ParseMoveTokenError);
         }
         Ok(MoveToken {
@@ -69,9 +105,11 @@ impl<'a> MoveToken<'a> {
             san,
             suffix_len,
             zero_castling,
-            promotion_equals: bytes.contains(&b'='),
+            promotion_equals,
             dash,
             en_passant_mark,
+            squares,
+            capture_mark,
         })
     }
 
@@ -109,6 +147,17 @@ impl<'a> MoveToken<'a> {
     pub fn has_en_passant_mark(&self) -> bool {
         self.en_passant_mark
     }
+
+    /// The source and destination squares, when the token names both and no piece letter: UCI
+    /// (`g1f3`, `e7e8q`) or long algebraic notation (`g1-f3`, `e4xd5`).
+    pub fn squares(&self) -> Option<UciMove> {
+        self.squares
+    }
+
+    /// Whether an `x` marks a capture between the two squares of [`squares`](Self::squares).
+    pub fn has_capture_mark(&self) -> bool {
+        self.capture_mark
+    }
 }
 
 impl<'a> TryFrom<&'a str> for MoveToken<'a> {
@@ -134,13 +183,32 @@ fn without_dash(bytes: &[u8], buf: &mut [u8; MAX_BODY]) -> Option<usize> {
     Some(head.len() + tail.len())
 }
 
+/// The move of a body that names two squares and no piece: `g1f3`, `e7e8q`, `e4xd5`, `e7e8=Q`
+/// (any dash already taken out).
+fn two_squares(bytes: &[u8]) -> Option<UciMove> {
+    let square = |s: &[u8]| match s {
+        [file @ b'a'..=b'h', rank @ b'1'..=b'8'] => Square::from_ascii(&[*file, *rank]).ok(),
+        _ => None,
+    };
+    let from = square(bytes.get(..2)?)?;
+    let rest = &bytes[2..];
+    let rest = rest.strip_prefix(b"x").unwrap_or(rest);
+    let to = square(rest.get(..2)?)?;
+    let promotion = match &rest[2..] {
+        [] => None,
+        [piece] | [b'=', piece] => Some(Role::from_char(char::from(*piece).to_ascii_lowercase())?),
+        _ => return None,
+    };
+    Some(UciMove::Normal { from, to, promotion })
+}
+
 /// Parses a SAN body, inserting the `=` that the contest dialect leaves out (`e8Q` → `e8=Q`).
-fn parse_body(bytes: &[u8]) -> Result<San, ParseMoveTokenError> {
+fn parse_body(bytes: &[u8], equals: bool) -> Result<San, ParseMoveTokenError> {
     let dialect_promotion = match bytes {
         [.., b'1'..=b'8', piece] => b"QRBNKqrbnk".contains(piece),
         _ => false,
     };
-    if dialect_promotion && !bytes.contains(&b'=') {
+    if dialect_promotion && !equals {
         let mut buf = [0u8; MAX_BODY + 1];
         let (head, piece) = bytes.split_at(bytes.len() - 1);
         buf[..head.len()].copy_from_slice(head);

@@ -38,6 +38,9 @@ enum DuckCommand {
     Bestmove(crate::duck_engine::BestMoveArgs),
     /// Play a game at the terminal: human or engine on each side, the board after each move.
     Play(crate::duck_engine::PlayArgs),
+    /// Play a match between two UCI engines: game pairs judged by arbiter's rules, with Elo,
+    /// LOS and an optional SPRT.
+    Match(Box<crate::duck_match::Args>),
 }
 
 #[derive(Debug, clap::Args)]
@@ -96,6 +99,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(DuckCommand::Uci(args)) => crate::duck_engine::uci(args),
         Some(DuckCommand::Bestmove(args)) => crate::duck_engine::bestmove(args),
         Some(DuckCommand::Play(args)) => crate::duck_engine::play(args),
+        Some(DuckCommand::Match(args)) => crate::duck_match::run(*args),
     }
 }
 

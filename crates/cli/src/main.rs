@@ -5,7 +5,9 @@ mod arena;
 mod chess;
 mod duck;
 mod duck_engine;
+mod duck_match;
 mod input;
+mod serve;
 
 use std::process::ExitCode;
 
@@ -32,6 +34,8 @@ enum Command {
     Chess(chess::Args),
     /// The skill arena (组合数问题, THUPC 2018): simulate the games and print the final positions.
     Arena(arena::Args),
+    /// The local web app: Duck Chess board, arena viewer, record checker (http://127.0.0.1:8080/).
+    Serve(serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +44,7 @@ fn main() -> ExitCode {
         Command::Duck(args) => duck::run(args),
         Command::Chess(args) => chess::run(args),
         Command::Arena(args) => arena::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

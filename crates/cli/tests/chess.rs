@@ -108,7 +108,7 @@ const PGN: &str = r#"[Event "Test"]
 [Black "Bob"]
 [Result "1-0"]
 
-1. e4 {king pawn} e5 2. Qh5 $2 (2. Nf3 Nc6 (2... d6) 3. Bb5) 2... Nc6 3. Bc4 Nf6?? 4. Qxf7# 1-0
+1. e4 {king pawn} e5 2. Qh5 $2 (2. Nf3 Nc6 (2... d6) 3. Bb5) 2... Nc6 3. Bc4 Nf6 $4 4. Qxf7# 1-0
 
 [White "Carol"]
 [Black "Dan"]
@@ -136,7 +136,7 @@ fn pgn_strict_reports_each_game() {
     let output = arbiter(&["chess", "pgn", "-"], PGN);
     assert_eq!(
         text(&output.stdout),
-        "<stdin>:1: game 1 (Alice - Bob): ok\n\
+        "<stdin>:1:1: game 1 (Alice - Bob): ok\n\
          <stdin>:11:13: game 2 (Carol - Dan): 2. white Ng1f3 (ply 3): only one such piece can make \
          this move, so no file or rank is named; write Nf3\n\
          <stdin>:16:16: game 3 (Gina - Hal): 2. black Qh4+ (ply 4): the move mates, so standard \
@@ -145,7 +145,7 @@ fn pgn_strict_reports_each_game() {
          to e3\n\
          <stdin>:26:7: game 5 (Kim - Leo): PGN syntax: expected `}` closing the comment opened \
          here, found the end of the game\n\
-         5 games: 1 ok, 4 with errors, 0 warnings\n"
+         <stdin>: 5 games: 1 ok, 4 with errors, 0 warnings\n"
     );
     assert_eq!(output.status.code(), Some(1));
 }
@@ -155,11 +155,11 @@ fn pgn_lenient_warns_with_the_canonical_spelling() {
     let output = arbiter(&["chess", "pgn", "--lenient", "-"], PGN);
     let stdout = text(&output.stdout);
     assert!(
-        stdout.contains("<stdin>:11:13: game 2 (Carol - Dan): warning: 2. white Ng1f3 (ply 3)"),
+        stdout.contains("<stdin>:11:13: warning: game 2 (Carol - Dan): 2. white Ng1f3 (ply 3)"),
         "{stdout}"
     );
-    assert!(stdout.contains("<stdin>:8: game 2 (Carol - Dan): ok"), "{stdout}");
-    assert!(stdout.ends_with("5 games: 3 ok, 2 with errors, 3 warnings\n"), "{stdout}");
+    assert!(stdout.contains("<stdin>:8:1: game 2 (Carol - Dan): ok"), "{stdout}");
+    assert!(stdout.ends_with("<stdin>: 5 games: 3 ok, 2 with errors, 3 warnings\n"), "{stdout}");
 }
 
 #[test]
@@ -182,7 +182,7 @@ fn pgn_json_is_one_object_per_game() {
     assert_eq!(lines[4]["error"]["line"], 26);
     assert_eq!(lines[4]["white"], "Kim");
     assert_eq!(lines[3]["error"]["side"], "white");
-    assert!(text(&output.stderr).contains("5 games: 1 ok"));
+    assert!(text(&output.stderr).contains("<stdin>: 5 games: 1 ok"));
 }
 
 #[test]
@@ -246,11 +246,11 @@ fn pgn_strict_compares_each_token_as_written() {
          without a letter; write e4\n\
          <stdin>:14:48: game 3 (lower case - ?): 5. white bxa8=q (ply 9): not the canonical \
          spelling; write bxa8=Q\n\
-         3 games: 0 ok, 3 with errors, 0 warnings\n"
+         <stdin>: 3 games: 0 ok, 3 with errors, 0 warnings\n"
     );
     assert_eq!(strict.status.code(), Some(1));
     let lenient = arbiter(&["chess", "pgn", "--lenient", "-"], &pgn);
-    assert!(text(&lenient.stdout).ends_with("3 games: 3 ok, 0 with errors, 3 warnings\n"));
+    assert!(text(&lenient.stdout).ends_with("<stdin>: 3 games: 3 ok, 0 with errors, 3 warnings\n"));
     assert_eq!(lenient.status.code(), Some(0));
 }
 
@@ -268,29 +268,29 @@ fn pgn_lenient_accepts_every_spelling_of_one_legal_move() {
     let output = arbiter(&["chess", "pgn", "--lenient", "-"], &pgn);
     assert_eq!(
         text(&output.stdout),
-        "<stdin>:4:48: game 1 (equals-less - ?): warning: 5. white bxa8Q (ply 9): standard SAN \
+        "<stdin>:4:48: warning: game 1 (equals-less - ?): 5. white bxa8Q (ply 9): standard SAN \
          writes = before the promotion piece; write bxa8=Q\n\
-         <stdin>:1: game 1 (equals-less - ?): ok\n\
-         <stdin>:9:16: game 2 (double plus - ?): warning: 2. black Qh4++ (ply 4): check is a \
+         <stdin>:1:1: game 1 (equals-less - ?): ok\n\
+         <stdin>:9:16: warning: game 2 (double plus - ?): 2. black Qh4++ (ply 4): check is a \
          single +, even a double check; write Qh4#\n\
-         <stdin>:6: game 2 (double plus - ?): ok\n\
-         <stdin>:14:22: game 3 (ep - ?): warning: 3. white exd6ep (ply 5): en passant is written \
+         <stdin>:6:1: game 2 (double plus - ?): ok\n\
+         <stdin>:14:22: warning: game 3 (ep - ?): 3. white exd6ep (ply 5): en passant is written \
          like any pawn capture, without e.p.; write exd6\n\
-         <stdin>:11: game 3 (ep - ?): ok\n\
-         <stdin>:19:22: game 4 (e.p. glued - ?): warning: 3. white exd6e.p. (ply 5): en passant \
+         <stdin>:11:1: game 3 (ep - ?): ok\n\
+         <stdin>:19:22: warning: game 4 (e.p. glued - ?): 3. white exd6e.p. (ply 5): en passant \
          is written like any pawn capture, without e.p.; write exd6\n\
-         <stdin>:16: game 4 (e.p. glued - ?): ok\n\
-         <stdin>:24:27: game 5 (e.p. apart - ?): warning: 3. white e.p. (ply 5): en passant is \
+         <stdin>:16:1: game 4 (e.p. glued - ?): ok\n\
+         <stdin>:24:27: warning: game 5 (e.p. apart - ?): 3. white e.p. (ply 5): en passant is \
          written like any pawn capture, without e.p.; write exd6\n\
-         <stdin>:21: game 5 (e.p. apart - ?): ok\n\
-         <stdin>:29:4: game 6 (dash - ?): warning: 1. white e2-e4 (ply 1): SAN writes no dash \
+         <stdin>:21:1: game 5 (e.p. apart - ?): ok\n\
+         <stdin>:29:4: warning: game 6 (dash - ?): 1. white e2-e4 (ply 1): SAN writes no dash \
          between two squares; write e4\n\
-         <stdin>:29:10: game 6 (dash - ?): warning: 1. black e7-e5 (ply 2): SAN writes no dash \
+         <stdin>:29:10: warning: game 6 (dash - ?): 1. black e7-e5 (ply 2): SAN writes no dash \
          between two squares; write e5\n\
-         <stdin>:29:19: game 6 (dash - ?): warning: 2. white Ng1-f3 (ply 3): SAN writes no dash \
+         <stdin>:29:19: warning: game 6 (dash - ?): 2. white Ng1-f3 (ply 3): SAN writes no dash \
          between two squares; write Nf3\n\
-         <stdin>:26: game 6 (dash - ?): ok\n\
-         6 games: 6 ok, 0 with errors, 8 warnings\n"
+         <stdin>:26:1: game 6 (dash - ?): ok\n\
+         <stdin>: 6 games: 6 ok, 0 with errors, 8 warnings\n"
     );
     assert_eq!(output.status.code(), Some(0));
 }
@@ -316,7 +316,7 @@ fn pgn_lenient_rejects_tokens_that_denote_no_move_or_several() {
          <stdin>:19:18: game 4 (e.p. after no en passant - ?): 2. black e.p. (ply 4): not a move \
          in algebraic notation (annotations, comments, `e.p.` and results have no place in a \
          record)\n\
-         4 games: 0 ok, 4 with errors, 0 warnings\n"
+         <stdin>: 4 games: 0 ok, 4 with errors, 0 warnings\n"
     );
 }
 
@@ -333,13 +333,13 @@ fn pgn_an_open_comment_ends_at_the_next_tag_pair() {
     let output = arbiter(&["chess", "pgn", "-"], &pgn);
     assert_eq!(
         text(&output.stdout),
-        "<stdin>:1: game 1 (one - ?): ok\n\
+        "<stdin>:1:1: game 1 (one - ?): ok\n\
          <stdin>:9:7: game 2 (two - ?): PGN syntax: expected `}` closing the comment opened here, \
          found the end of the game\n\
          <stdin>:14:13: game 3 (three - ?): 2. white Ke3 (ply 3): illegal move: no king can go to \
          e3\n\
-         <stdin>:16: game 4 (four - ?): ok\n\
-         4 games: 2 ok, 2 with errors, 0 warnings\n"
+         <stdin>:16:1: game 4 (four - ?): ok\n\
+         <stdin>: 4 games: 2 ok, 2 with errors, 0 warnings\n"
     );
 }
 
@@ -368,8 +368,8 @@ fn pgn_broken_syntax_is_an_error_of_its_game() {
          the end of the line\n\
          <stdin>:24:262: game 5 (deep - ?): PGN syntax: expected variations nested at most 255 \
          deep, found a deeper `(`\n\
-         <stdin>:26: game 6 (after - ?): ok\n\
-         6 games: 1 ok, 5 with errors, 0 warnings\n"
+         <stdin>:26:1: game 6 (after - ?): ok\n\
+         <stdin>: 6 games: 1 ok, 5 with errors, 0 warnings\n"
     );
 }
 
@@ -384,7 +384,7 @@ fn pgn_keeps_the_tags_read_before_an_error_and_reads_long_tags() {
     assert_eq!(
         text(&output.stdout),
         format!(
-            "<stdin>:1: game 1 ({}… - ?): ok\n1 game: 1 ok, 0 with errors, 0 warnings\n",
+            "<stdin>:1:1: game 1 ({}… - ?): ok\n<stdin>: 1 game: 1 ok, 0 with errors, 0 warnings\n",
             "x".repeat(40)
         )
     );
@@ -395,7 +395,7 @@ fn pgn_skips_a_byte_order_mark() {
     let output = arbiter(&["chess", "pgn", "-"], &format!("\u{feff}{}", pgn_game("A", "1. e4 *")));
     assert_eq!(
         text(&output.stdout),
-        "<stdin>:1: game 1 (A - ?): ok\n1 game: 1 ok, 0 with errors, 0 warnings\n"
+        "<stdin>:1:1: game 1 (A - ?): ok\n<stdin>: 1 game: 1 ok, 0 with errors, 0 warnings\n"
     );
 }
 
@@ -412,17 +412,17 @@ fn pgn_goes_on_after_an_unreadable_file() {
     assert_eq!(
         text(&output.stdout),
         format!(
-            "{a}:1: game 1 (A - ?): ok\n\
+            "{a}:1:1: game 1 (A - ?): ok\n\
+             {a}: 1 game: 1 ok, 0 with errors, 0 warnings\n\
              {b}:4:13: game 1 (B - ?): 2. white Ke3 (ply 3): illegal move: no king can go to e3\n\
-             2 games: 1 ok, 1 with errors, 0 warnings, 1 file not read\n"
+             {b}: 1 game: 0 ok, 1 with errors, 0 warnings\n"
         )
     );
-    let stderr = text(&output.stderr);
-    assert!(
-        stderr.starts_with(&format!("{missing}:1:1: expected a readable file, found no such file")),
-        "{stderr}"
+    // The file that could not be read is told once the others are done.
+    assert_eq!(
+        text(&output.stderr),
+        format!("{missing}:1:1: expected a readable file, found no such file\n")
     );
-    assert!(stderr.ends_with("1 file could not be read\n"), "{stderr}");
     assert_eq!(output.status.code(), Some(2));
 }
 
@@ -470,4 +470,235 @@ fn fix_status_is_one_when_a_pgn_game_cannot_be_fixed() {
          the end of the game; game kept as written\n"
     );
     assert_eq!(output.status.code(), Some(1));
+}
+
+/// Runs arbiter with `stdin` given as bytes.
+fn arbiter_bytes(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbiter runs");
+    let mut input = child.stdin.take().expect("stdin");
+    let stdin = stdin.to_vec();
+    // Written from a thread: arbiter answers while it reads.
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let output = child.wait_with_output().expect("arbiter ends");
+    let _ = writer.join();
+    output
+}
+
+#[test]
+fn pgn_strict_needs_movetext_and_a_result() {
+    // Text that is not PGN is an error at its place, not a good game.
+    let numbers = arbiter(&["chess", "pgn", "-"], "18\n0 0 7 0\n");
+    assert_eq!(
+        text(&numbers.stdout),
+        "<stdin>:2:1: game 1 (? - ?): PGN syntax: expected a move after the move number `18`, \
+         found `0`\n<stdin>: 1 game: 0 ok, 1 with errors, 0 warnings\n"
+    );
+    assert_eq!(numbers.status.code(), Some(1));
+    let counted = arbiter(&["chess", "pgn"], "123 456 789\n");
+    assert!(text(&counted.stdout).starts_with("<stdin>:1:5: game 1 (? - ?): PGN syntax:"));
+    assert_eq!(counted.status.code(), Some(1));
+    let dots = arbiter(&["chess", "pgn"], "...\n");
+    assert!(
+        text(&dots.stdout).starts_with(
+            "<stdin>:1:4: game 1 (? - ?): PGN syntax: expected a move after the move number \
+             `...`, found the end of the game"
+        ),
+        "{dots:?}"
+    );
+    // A wrong move number, tags without movetext, movetext without a result.
+    let pgn = [
+        pgn_game("numbers", "1. e4 e5 3. Nf3 *"),
+        pgn_game("no result", "1. e4 e5"),
+        // Last: tags and a blank line followed by more tags would be read as one game.
+        "[White \"tags only\"]\n\n".to_owned(),
+    ]
+    .concat();
+    let strict = arbiter(&["chess", "pgn", "-"], &pgn);
+    assert_eq!(
+        text(&strict.stdout),
+        "<stdin>:4:10: game 1 (numbers - ?): PGN syntax: expected the move number `2.` before \
+         white's move, found `3.`\n\
+         <stdin>:9:9: game 2 (no result - ?): PGN syntax: expected a game termination marker \
+         (1-0, 0-1, 1/2-1/2 or *) at the end of the movetext, found the end of the game\n\
+         <stdin>:11:20: game 3 (tags only - ?): PGN syntax: expected a game termination marker \
+         (1-0, 0-1, 1/2-1/2 or *) at the end of the movetext, found the end of the game\n\
+         <stdin>: 3 games: 0 ok, 3 with errors, 0 warnings\n"
+    );
+    // Lenient mode takes any move numbers, and a missing result with a warning.
+    let lenient = arbiter(&["chess", "pgn", "--lenient"], &pgn);
+    assert!(text(&lenient.stdout).ends_with("<stdin>: 3 games: 3 ok, 0 with errors, 2 warnings\n"));
+    assert_eq!(lenient.status.code(), Some(0));
+}
+
+#[test]
+fn pgn_reads_standard_input_without_a_file_and_says_when_it_is_closed() {
+    let output = arbiter(&["chess", "pgn"], &pgn_game("A", "1. e4 *"));
+    assert_eq!(
+        text(&output.stdout),
+        "<stdin>:1:1: game 1 (A - ?): ok\n<stdin>: 1 game: 1 ok, 0 with errors, 0 warnings\n"
+    );
+    for args in [&["chess", "pgn", "-"][..], &["chess", "fix"][..]] {
+        let closed = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("arbiter runs");
+        assert_eq!(
+            text(&closed.stderr),
+            "<stdin>:1:1: expected PGN on standard input, found it closed\n"
+        );
+        assert_eq!(closed.status.code(), Some(2));
+    }
+}
+
+#[test]
+fn fix_keeps_every_byte_of_a_latin1_file() {
+    // ISO-8859-1, the PGN standard's own encoding: `ü` is the byte 0xfc, no UTF-8.
+    let pgn =
+        b"[White \"M\xfcller\"]\n[Black \"Dupr\xe9\"]\n\n1. e4 {d\xe9j\xe0 vu} e5 2. Ng1f3 *\n";
+    let output = arbiter_bytes(&["chess", "fix"], pgn);
+    assert_eq!(
+        output.stdout,
+        b"[White \"M\xfcller\"]\n[Black \"Dupr\xe9\"]\n\n1. e4 {d\xe9j\xe0 vu} e5 2. Nf3 *\n"
+    );
+    assert_eq!(output.status.code(), Some(0));
+    // Messages show the bytes that are not UTF-8 as escapes.
+    let checked = arbiter_bytes(&["chess", "pgn"], pgn);
+    assert!(
+        text(&checked.stdout)
+            .starts_with("<stdin>:4:23: game 1 (M\\xfcller - Dupr\\xe9): 2. white Ng1f3 (ply 3)"),
+        "{checked:?}"
+    );
+}
+
+/// `text` compressed by each of the three formats.
+fn compressed(text: &[u8]) -> [(&'static str, Vec<u8>); 3] {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(text).expect("gzip");
+    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    bz.write_all(text).expect("bzip2");
+    [
+        ("gz", gz.finish().expect("gzip")),
+        ("bz2", bz.finish().expect("bzip2")),
+        ("zst", zstd::stream::encode_all(text, 3).expect("zstd")),
+    ]
+}
+
+#[test]
+fn compressed_files_and_streams_are_read_transparently() {
+    let pgn = PGN.replace("Nf6 $4", "Nf6");
+    let plain = arbiter(&["chess", "pgn", "-"], &pgn);
+    let fixed = arbiter(&["chess", "fix"], &pgn);
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("pgn_compressed");
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    for (extension, bytes) in compressed(pgn.as_bytes()) {
+        let from_stdin = arbiter_bytes(&["chess", "pgn"], &bytes);
+        assert_eq!(from_stdin.stdout, plain.stdout, "{extension} on standard input");
+        let file = dir.join(format!("games.pgn.{extension}"));
+        std::fs::write(&file, &bytes).expect("compressed file");
+        let name = file.display().to_string();
+        let from_file = arbiter(&["chess", "pgn", &name], "");
+        assert_eq!(text(&from_file.stdout), text(&plain.stdout).replace("<stdin>", &name));
+        assert_eq!(from_file.status.code(), Some(1));
+        let fixed_from_file = arbiter(&["chess", "fix", &name], "");
+        assert_eq!(fixed_from_file.stdout, fixed.stdout, "fix of {extension}");
+    }
+    // A stream that breaks off is an input error: status 2, with the line reached.
+    let (_, zst) = &compressed(pgn.as_bytes())[2];
+    let cut = arbiter_bytes(&["chess", "pgn"], &zst[..zst.len() / 2]);
+    assert!(text(&cut.stderr).starts_with("<stdin>:"), "{cut:?}");
+    assert!(text(&cut.stderr).contains("expected valid zstd data"), "{cut:?}");
+    assert_eq!(cut.status.code(), Some(2));
+}
+
+#[test]
+fn a_game_too_large_is_reported_and_the_next_one_read() {
+    let huge = format!("1. e4 {{{}}} e5 *", "x".repeat(1_200_000));
+    let pgn = [pgn_game("huge", &huge), pgn_game("after", "1. d4 *")].concat();
+    let output = arbiter(&["chess", "pgn", "--max-game-mib", "1", "-"], &pgn);
+    assert_eq!(
+        text(&output.stdout),
+        "<stdin>:1:1: game 1 (? - ?): the game is larger than 1 MiB, the most a game may hold; \
+         it is skipped\n\
+         <stdin>:6:1: game 2 (after - ?): ok\n\
+         <stdin>: 2 games: 1 ok, 1 with errors, 0 warnings\n"
+    );
+    assert_eq!(output.status.code(), Some(1));
+    // `fix` passes the game on untouched and rewrites the next.
+    let fix_input = pgn.replace("1. d4 *", "1. Ng1f3 *");
+    let fixed = arbiter(&["chess", "fix", "--max-game-mib", "1"], &fix_input);
+    assert_eq!(text(&fixed.stdout), fix_input.replace("Ng1f3", "Nf3"));
+    assert_eq!(
+        text(&fixed.stderr),
+        "<stdin>:1:1: game 1: the game is larger than 1 MiB, the most a game may hold; it is \
+         skipped; kept as written\n"
+    );
+    assert_eq!(fixed.status.code(), Some(1));
+}
+
+#[test]
+fn pgn_json_reports_variant_plies_error_and_warnings() {
+    let pgn = [
+        "[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. P@d4 *\n\n".to_owned(),
+        "[Variant \"Bughouse\"]\n\n1. e4 *\n\n".to_owned(),
+        pgn_game("uci", "1. g1f3 Z0 2. e2e4 *"),
+    ]
+    .concat();
+    let output = arbiter(&["chess", "pgn", "--lenient", "--json"], &pgn);
+    let games: Vec<serde_json::Value> = text(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("JSON"))
+        .collect();
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[0]["variant"], "Crazyhouse");
+    assert_eq!((games[0]["ok"].clone(), games[0]["plies"].clone()), (true.into(), 7.into()));
+    assert_eq!(games[0]["warnings"][0]["canonical"], "@d4");
+    assert_eq!(games[1]["ok"], false);
+    assert_eq!(games[1]["error"]["kind"], "variant");
+    assert_eq!(
+        (games[1]["error"]["line"].clone(), games[1]["error"]["column"].clone()),
+        (5.into(), 1.into())
+    );
+    assert!(
+        games[1]["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("unknown variant `Bughouse`"))
+    );
+    assert_eq!(games[2]["plies"], 3);
+    let reasons: Vec<&str> = games[2]["warnings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|w| w["reason"].as_str())
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            "UCI notation; write Nf3",
+            "a null move: the side to move passes, which is no chess move",
+            "UCI notation; write e4"
+        ]
+    );
+}
+
+#[test]
+fn fix_rewrites_uci_and_variant_games() {
+    let pgn = "[Variant \"Chess960\"]\n[FEN \"rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1\"]\n\n\
+               1. b1a1 b8e8 2. d2-d4 Z0 3. d4d5 *\n";
+    let output = arbiter(&["chess", "fix"], pgn);
+    assert_eq!(
+        text(&output.stdout),
+        "[Variant \"Chess960\"]\n[FEN \"rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1\"]\n\n\
+         1. O-O-O O-O 2. d4 Z0 3. d5 *\n"
+    );
+    assert_eq!(output.status.code(), Some(0));
 }

@@ -13,13 +13,16 @@
 //! variations in parentheses and one result. Anything else is a syntax error, and so are a
 //! comment or variation left open at the end of the game, a `)` or `}` that closes nothing,
 //! variations nested deeper than [`MAX_DEPTH`], and any token but a comment after the result.
+//! A move number glued to its move (`12.e4`) is two tokens. The text is bytes, in any encoding:
+//! only ASCII bytes have a meaning, and a message shows a byte that is not UTF-8 as `\xfc`.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
-use arbiter_scan::{Position, Shown, is_space};
+use arbiter_scan::{Position, is_space};
 use pgn_reader::Nag;
 
-use super::split::line_end;
+use crate::shown::ShownBytes;
 
 /// How deeply variations may nest: deeper nesting is a syntax error, so that no reader of the
 /// tokens needs more than this many saved positions.
@@ -32,7 +35,7 @@ pub struct SyntaxError {
     /// Where the problem is.
     pub at: Position,
     /// What the syntax needs there.
-    pub expected: &'static str,
+    pub expected: Cow<'static, str>,
     /// What stands there instead, as a message shows it.
     pub found: String,
 }
@@ -42,8 +45,8 @@ pub struct SyntaxError {
 pub(crate) enum Kind<'a> {
     /// A tag pair; the value keeps its escapes.
     Tag { name: &'a [u8], value: &'a [u8] },
-    /// A move number (`12.`, `12...`) or a lone ellipsis.
-    Number,
+    /// A move number (`12.`, `12...`, `12`) or a lone ellipsis, as written.
+    Number(&'a [u8]),
     /// A move, as written (any glued move number left out).
     Move(&'a [u8]),
     /// A numeric annotation glyph or its short form (`!?`).
@@ -73,6 +76,7 @@ pub(crate) struct Token<'a> {
 /// The tokens of one game's text, in order; after a syntax error, nothing more.
 pub(crate) struct Lexer<'a> {
     text: &'a [u8],
+    first_line: u32,
     pos: usize,
     line: usize,
     line_start: usize,
@@ -89,11 +93,12 @@ pub(crate) struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     /// The tokens of `text`, whose first byte stands on line `line`, column 1.
-    pub(crate) fn new(text: &'a [u8], line: usize) -> Lexer<'a> {
+    pub(crate) fn new(text: &'a [u8], line: u32) -> Lexer<'a> {
         Lexer {
             text,
+            first_line: line,
             pos: 0,
-            line,
+            line: line.try_into().unwrap_or(usize::MAX),
             line_start: 0,
             counted: 0,
             counted_chars: 0,
@@ -102,6 +107,11 @@ impl<'a> Lexer<'a> {
             ended: false,
             failed: false,
         }
+    }
+
+    /// The whole text read.
+    pub(crate) fn text(&self) -> &'a [u8] {
+        self.text
     }
 
     fn at(&mut self, pos: usize) -> Position {
@@ -136,13 +146,25 @@ impl<'a> Lexer<'a> {
             Some(_) => {
                 let rest = &self.text[pos..];
                 let len = rest.iter().position(|&b| is_space(b)).unwrap_or(rest.len()).max(1);
-                format!("`{}`", Shown(&String::from_utf8_lossy(&rest[..len])))
+                format!("`{}`", ShownBytes(&rest[..len]))
             }
         }
     }
 
+    /// Where the text ends, right after its last byte that is not whitespace: the place a
+    /// token missing at the end of the game is reported at.
+    pub(crate) fn end_position(&self) -> Position {
+        let end = self.text.iter().rposition(|&b| !is_space(b)).map_or(0, |i| i + 1);
+        let text = &self.text[..end];
+        let lines = memchr::memchr_iter(b'\n', text).count();
+        let line_start = memchr::memrchr(b'\n', text).map_or(0, |i| i + 1);
+        let chars = text[line_start..].iter().filter(|&&b| b & 0xc0 != 0x80).count();
+        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Position { line: self.first_line.saturating_add(clamp(lines)), column: clamp(chars + 1) }
+    }
+
     fn error(&mut self, pos: usize, expected: &'static str, found: String) -> SyntaxError {
-        SyntaxError { at: self.at(pos), expected, found }
+        SyntaxError { at: self.at(pos), expected: Cow::Borrowed(expected), found }
     }
 
     fn token(&mut self, kind: Kind<'a>, start: usize, end: usize) -> Token<'a> {
@@ -163,7 +185,7 @@ impl<'a> Lexer<'a> {
                 return match self.opened.last() {
                     Some(&at) => Err(SyntaxError {
                         at,
-                        expected: "`)` closing the variation opened here",
+                        expected: Cow::Borrowed("`)` closing the variation opened here"),
                         found: "the end of the game".to_owned(),
                     }),
                     None => Ok(None),
@@ -285,19 +307,17 @@ impl<'a> Lexer<'a> {
         }
         let digits = word.iter().take_while(|b| b.is_ascii_digit()).count();
         let dots = word[digits..].iter().take_while(|&&b| b == b'.').count();
-        // Castling with zeros (`0-0`) starts with a digit but is no move number.
-        let number = (digits > 0 && !word.starts_with(b"0-")) || (digits == 0 && dots > 0);
-        if !number {
-            return self.token(Kind::Move(word), start, end);
-        }
-        if digits + dots == word.len() {
-            return self.token(Kind::Number, start, end);
-        }
-        if dots == 0 {
+        // Castling with zeros (`0-0`) starts with a digit but is no move number, and neither is
+        // UCI's null move `0000`.
+        let number = (digits > 0 && !word.starts_with(b"0-") && word != b"0000")
+            || (digits == 0 && dots > 0);
+        if !number || (dots == 0 && digits < word.len()) {
             // `12e4`: no move number; the word fails as a move and says so.
             return self.token(Kind::Move(word), start, end);
         }
-        self.token(Kind::Move(&word[digits + dots..]), start + digits + dots, end)
+        // A move glued to its number (`12.e4`) is the next token.
+        let end = start + digits + dots;
+        self.token(Kind::Number(&self.text[start..end]), start, end)
     }
 
     /// A tag pair `[Name "value"]`, starting at `start`.
@@ -359,6 +379,11 @@ impl<'a> Iterator for Lexer<'a> {
     }
 }
 
+/// The index of the next `\n` at or after `from`, or the length of `text`.
+pub(crate) fn line_end(text: &[u8], from: usize) -> usize {
+    memchr::memchr(b'\n', &text[from..]).map_or(text.len(), |i| from + i)
+}
+
 /// Whether `byte` ends a word of the movetext (a move, number or result).
 fn ends_word(byte: u8) -> bool {
     WORD_END[usize::from(byte)]
@@ -402,15 +427,16 @@ mod tests {
             tokens,
             vec![
                 Ok((Kind::Tag { name: b"White", value: b"A \\\"B\\\"" }, 1, 1)),
+                Ok((Kind::Number(b"1."), 3, 1)),
                 Ok((Kind::Move(b"e4"), 3, 3)),
                 Ok((Kind::Comment, 3, 6)),
                 Ok((Kind::Move(b"e5"), 4, 3)),
                 Ok((Kind::Nag, 4, 5)),
                 Ok((Kind::Open, 4, 8)),
-                Ok((Kind::Number, 4, 9)),
+                Ok((Kind::Number(b"1..."), 4, 9)),
                 Ok((Kind::Move(b"c5"), 4, 14)),
                 Ok((Kind::Close, 4, 16)),
-                Ok((Kind::Number, 4, 18)),
+                Ok((Kind::Number(b"2."), 4, 18)),
                 Ok((Kind::Move(b"Nf3"), 4, 21)),
                 Ok((Kind::Nag, 4, 25)),
                 Ok((Kind::Result, 4, 28)),

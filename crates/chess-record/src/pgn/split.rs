@@ -1,146 +1,620 @@
-//! Cutting a PGN source into games, so that each can be read on its own, in parallel.
+//! Cutting a PGN stream into games as it is read, so that each game can be checked on its own,
+//! in parallel, with memory bounded by the largest game rather than the file.
 //!
 //! A game ends where pgn-reader ends one: at a line starting with `[` or at a blank line, once
 //! the game has movetext, never inside a `{ comment }`. A comment left open would otherwise take
 //! every later game with it, so the cut also happens inside a comment at a line that starts a
-//! tag pair (`[Name "`) after a blank line: a comment that spans a blank line and then a tag pair
-//! is taken for one never closed, and its game is reported broken while the next one is read. A
-//! UTF-8 byte order mark at the start of the source is skipped.
+//! tag pair (`[Name "`, a name of at most 255 characters) after a blank line: a comment that
+//! spans a blank line and then a tag pair is taken for one never closed, and its game is
+//! reported broken while the next one is read. A UTF-8 byte order mark at the start of the
+//! stream is skipped.
+//!
+//! The stream comes out in [`Piece`]s that together hold every byte of it, in order: each game
+//! with the blank lines before it, and [`Piece::Raw`] bytes that belong to no game read (a byte
+//! order mark, blank lines at the end, a game larger than the limit). Writing every piece's bytes
+//! back gives the stream again, which is how `fix` keeps every byte it does not rewrite.
 //!
 //! ```
-//! use arbiter_chess_record::pgn::split_games;
+//! use arbiter_chess_record::pgn::{Piece, Splitter};
 //!
 //! let pgn = b"[White \"A\"]\n\n1. e4 { never closed\n\n[White \"B\"]\n\n1. f3 e5 *\n";
-//! let games = split_games(pgn);
-//! assert_eq!(games.len(), 2);
-//! assert_eq!((games[1].index, games[1].line), (2, 5));
+//! let games: Vec<_> = Splitter::new(&pgn[..])
+//!     .filter_map(|piece| match piece {
+//!         Ok(Piece::Game(game)) => Some((game.index, game.at.line)),
+//!         _ => None,
+//!     })
+//!     .collect();
+//! assert_eq!(games, [(1, 1), (2, 5)]);
 //! ```
 
-use arbiter_scan::is_space;
+use std::collections::VecDeque;
+use std::io::{self, Read};
+
+use arbiter_scan::{Position, is_space};
 
 use crate::record::BOM;
 
-/// The text of one game in a PGN source.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameText<'a> {
-    /// Its number in the source, from 1.
+/// The largest game read by default, in bytes (64 MiB): a larger one is reported as
+/// [`Piece::TooLarge`] and skipped, so that reading a game costs at most a small multiple of
+/// this much memory.
+pub const MAX_GAME_BYTES: usize = 64 << 20;
+
+/// How many bytes are read from the stream at a time.
+const CHUNK: usize = 256 << 10;
+
+/// A tag name longer than this ends no comment (see the module documentation).
+const MAX_TAG_NAME: usize = 255;
+
+/// Bytes of a game too large to read are passed on in pieces of about this size.
+const RAW_PIECE: usize = 64 << 10;
+
+/// The text of one game of a PGN stream.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameText {
+    /// Its number in the stream, from 1.
     pub index: usize,
-    /// The line it starts on, from 1.
-    pub line: usize,
-    /// Where its text starts in the source, in bytes.
-    pub offset: usize,
-    /// Its bytes: tags and movetext.
-    pub text: &'a [u8],
+    /// Where its first character stands.
+    pub at: Position,
+    /// Where [`bytes`](GameText::bytes) starts in the stream, in bytes.
+    pub offset: u64,
+    /// How many bytes of [`bytes`](GameText::bytes) are blank lines before the game.
+    pub lead: usize,
+    /// The blank lines before the game, then its tags and movetext.
+    pub bytes: Vec<u8>,
 }
 
-/// Cuts `text` into games (see the module documentation for where).
-pub fn split_games(text: &[u8]) -> Vec<GameText<'_>> {
-    let first = if text.starts_with(BOM.as_bytes()) { BOM.len() } else { 0 };
-    let mut games = Vec::new();
-    let (mut start, mut start_line) = (first, 1);
-    let mut has_movetext = false;
-    let mut in_comment = false;
-    let mut blank_in_comment = false;
-    let mut at = first;
-    let mut line = 1;
-    while at < text.len() {
-        let end = line_end(text, at);
-        let row = &text[at..end];
-        let blank = row.iter().all(|&b| is_space(b));
-        let tag = row.first() == Some(&b'[');
-        if in_comment {
-            if blank {
-                blank_in_comment = true;
-            } else if blank_in_comment && starts_tag_pair(row) {
-                // The comment was never closed: its game ends before this tag pair.
-                in_comment = false;
-                push_game(&mut games, text, start..at, start_line);
-                (start, start_line, has_movetext) = (at, line, false);
+impl GameText {
+    /// The game's text, from the start of the line it starts on: tags and movetext.
+    pub fn text(&self) -> &[u8] {
+        &self.bytes[self.lead.min(self.bytes.len())..]
+    }
+}
+
+/// A piece of a PGN stream.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Piece {
+    /// A game.
+    Game(GameText),
+    /// A game larger than the limit, not read; its bytes follow as [`Piece::Raw`].
+    TooLarge {
+        /// Its number in the stream, from 1.
+        index: usize,
+        /// Where its first character stands.
+        at: Position,
+        /// The limit it broke, in bytes.
+        limit: usize,
+    },
+    /// Bytes that belong to no game read (only when asked for with
+    /// [`Splitter::with_raw`]).
+    Raw(Vec<u8>),
+}
+
+/// The state of the line being read.
+#[derive(Clone, Copy, Debug)]
+struct Row {
+    /// No byte of the line has been read yet.
+    fresh: bool,
+    /// Its number.
+    line: u32,
+    /// Its first byte (`None` for an empty line).
+    first: Option<u8>,
+    /// Whether every byte so far is whitespace.
+    blank: bool,
+    /// The characters before its first byte that is not whitespace, so far.
+    indent: u32,
+    /// Whether `{`, `}` and `;` are looked for in it.
+    scan: bool,
+    /// The line may start a tag pair that ends an open comment: how far its start matched.
+    tag_pair: Option<TagPair>,
+}
+
+/// How far a line has matched the start of a tag pair, `[Name "`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TagPair {
+    /// In the name, this many bytes long.
+    Name(usize),
+    /// In the blanks after the name.
+    Blanks,
+}
+
+/// Cuts a PGN stream into [`Piece`]s as it reads it (see the module documentation).
+pub struct Splitter<R> {
+    reader: R,
+    buf: Box<[u8]>,
+    start: usize,
+    end: usize,
+    eof: bool,
+    started: bool,
+    done: bool,
+    limit: usize,
+    raw: bool,
+    /// Bytes of the stream consumed so far.
+    offset: u64,
+    /// Games found so far.
+    count: usize,
+    out: VecDeque<Piece>,
+    game: Game,
+    row: Row,
+}
+
+/// The game being read.
+#[derive(Debug)]
+struct Game {
+    bytes: Vec<u8>,
+    /// Where `bytes` starts in the stream.
+    offset: u64,
+    /// Where the game's first line starts in `bytes`, and where its first character stands,
+    /// once a line that is not blank has been read.
+    start: Option<(usize, Position)>,
+    /// Larger than the limit: its bytes are passed on (or dropped), not kept.
+    too_large: bool,
+    /// Where the line being read starts in `bytes`.
+    row_start: usize,
+    has_movetext: bool,
+    in_comment: bool,
+    blank_in_comment: bool,
+}
+
+impl Game {
+    fn new(offset: u64) -> Game {
+        Game {
+            bytes: Vec::with_capacity(4096),
+            offset,
+            start: None,
+            too_large: false,
+            row_start: 0,
+            has_movetext: false,
+            in_comment: false,
+            blank_in_comment: false,
+        }
+    }
+}
+
+impl<R: Read> Splitter<R> {
+    /// Reads games from `reader`, each of at most [`MAX_GAME_BYTES`] bytes, leaving out the
+    /// bytes that belong to no game.
+    pub fn new(reader: R) -> Splitter<R> {
+        Splitter {
+            reader,
+            buf: vec![0; CHUNK].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            eof: false,
+            started: false,
+            done: false,
+            limit: MAX_GAME_BYTES,
+            raw: false,
+            offset: 0,
+            count: 0,
+            out: VecDeque::new(),
+            game: Game::new(0),
+            row: Row::fresh(1),
+        }
+    }
+
+    /// Games larger than `limit` bytes are [`Piece::TooLarge`].
+    pub fn with_limit(mut self, limit: usize) -> Splitter<R> {
+        self.limit = limit.max(1);
+        self
+    }
+
+    /// Also gives the bytes that belong to no game, as [`Piece::Raw`], so that the pieces hold
+    /// the whole stream.
+    pub fn with_raw(mut self) -> Splitter<R> {
+        self.raw = true;
+        self
+    }
+
+    /// The line being read: where an error reading the stream is met.
+    pub fn line(&self) -> u32 {
+        self.row.line
+    }
+
+    /// Reads more of the stream into the buffer; `false` at its end.
+    fn fill(&mut self) -> io::Result<bool> {
+        if self.eof {
+            return Ok(false);
+        }
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        }
+        loop {
+            match self.reader.read(&mut self.buf[self.end..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(false);
+                }
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(true);
+                }
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
             }
         }
-        if !in_comment {
-            if has_movetext && (tag || blank) {
-                push_game(&mut games, text, start..at, start_line);
-                (start, start_line, has_movetext) = (at, line, false);
+    }
+
+    /// Skips a byte order mark at the start of the stream.
+    fn skip_bom(&mut self) -> io::Result<()> {
+        let bom = BOM.as_bytes();
+        while self.end - self.start < bom.len() && self.fill()? {}
+        if self.buf[self.start..self.end].starts_with(bom) {
+            self.start += bom.len();
+            self.offset += bom.len() as u64;
+            self.game.offset = self.offset;
+            if self.raw {
+                self.out.push_back(Piece::Raw(bom.to_vec()));
             }
-            if !(tag || blank || row.first() == Some(&b'%')) {
-                has_movetext = true;
+        }
+        Ok(())
+    }
+
+    /// Reads the next piece of a line from the buffer.
+    fn step(&mut self) {
+        let available = &self.buf[self.start..self.end];
+        let (len, ends) = match memchr::memchr(b'\n', available) {
+            Some(i) => (i + 1, true),
+            None => (available.len(), false),
+        };
+        let piece = &self.buf[self.start..self.start + len];
+        let mut sink = Sink { out: &mut self.out, count: &mut self.count, raw: self.raw };
+        feed(&mut self.game, &mut self.row, &mut sink, piece, ends, self.limit);
+        self.start += len;
+        self.offset += len as u64;
+        if ends {
+            self.row = Row::fresh(self.row.line.saturating_add(1));
+        }
+    }
+
+    /// The stream has ended: the last game ends too.
+    fn finish(&mut self) {
+        let mut sink = Sink { out: &mut self.out, count: &mut self.count, raw: self.raw };
+        if !self.row.fresh {
+            end_row(&mut self.game, &mut self.row, &mut sink);
+        }
+        emit(&mut self.game, &mut sink);
+        self.done = true;
+    }
+}
+
+/// Where the pieces go, the count of games that numbers them, and whether bytes that belong to
+/// no game are given too.
+struct Sink<'a> {
+    out: &'a mut VecDeque<Piece>,
+    count: &'a mut usize,
+    raw: bool,
+}
+
+impl Row {
+    fn fresh(line: u32) -> Row {
+        Row { fresh: true, line, first: None, blank: true, indent: 0, scan: false, tag_pair: None }
+    }
+}
+
+/// Reads `piece`, the next bytes of the current line (with its `\n` when `ends`).
+fn feed(
+    game: &mut Game,
+    row: &mut Row,
+    sink: &mut Sink<'_>,
+    piece: &[u8],
+    ends: bool,
+    limit: usize,
+) {
+    let content = if ends { &piece[..piece.len() - 1] } else { piece };
+    if row.fresh {
+        row.fresh = false;
+        row.first = content.first().copied();
+        game.row_start = game.bytes.len();
+        if game.in_comment {
+            if row.first == Some(b'[') && game.blank_in_comment {
+                row.tag_pair = Some(TagPair::Name(0));
             }
+        } else if game.has_movetext && row.first == Some(b'[') {
+            cut_before_row(game, row, sink);
         }
         // Tag pairs and escape lines are not scanned: a `{` in them opens no comment.
-        if in_comment || (has_movetext && !tag && row.first() != Some(&b'%')) {
-            let was = in_comment;
-            in_comment = comment_state(row, in_comment);
-            if in_comment && !was {
-                blank_in_comment = false;
+        row.scan = game.in_comment || !matches!(row.first, Some(b'[' | b'%'));
+    }
+    game.bytes.extend_from_slice(piece);
+    let at = game.bytes.len() - piece.len();
+    if row.blank {
+        let spaces = content.iter().take_while(|&&b| is_space(b)).count();
+        row.indent = row.indent.saturating_add(u32::try_from(spaces).unwrap_or(u32::MAX));
+        if spaces < content.len() {
+            row.blank = false;
+            if game.start.is_none() {
+                let at = Position { line: row.line, column: row.indent.saturating_add(1) };
+                game.start = Some((game.row_start, at));
+            }
+            if !game.in_comment && !matches!(row.first, Some(b'[' | b'%')) {
+                game.has_movetext = true;
             }
         }
-        at = end + 1;
-        line += 1;
     }
-    push_game(&mut games, text, start.min(text.len())..text.len(), start_line);
-    games
-}
-
-/// Adds the game in `text[range]`, which starts on line `line`, without its leading blank lines;
-/// a game that is only whitespace is none.
-fn push_game<'a>(
-    games: &mut Vec<GameText<'a>>,
-    text: &'a [u8],
-    range: std::ops::Range<usize>,
-    mut line: usize,
-) {
-    let mut start = range.start;
-    while start < range.end {
-        let end = line_end(text, start).min(range.end);
-        if !text[start..end].iter().all(|&b| is_space(b)) {
-            games.push(GameText {
-                index: games.len() + 1,
-                line,
-                offset: start,
-                text: &text[start..range.end],
-            });
-            return;
+    if let Some(state) = &mut row.tag_pair {
+        match tag_pair(state, content) {
+            Some(true) => {
+                // The comment was never closed: its game ends before this tag pair.
+                row.tag_pair = None;
+                row.scan = false;
+                game.in_comment = false;
+                cut_before_row(game, row, sink);
+            }
+            Some(false) => row.tag_pair = None,
+            None => {}
         }
-        start = end + 1;
-        line += 1;
-    }
-}
-
-/// The index of the next `\n` at or after `from`, or the length of `text`.
-pub(crate) fn line_end(text: &[u8], from: usize) -> usize {
-    text[from..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| from + i)
-}
-
-/// Whether a `{ comment }` is still open at the end of `row`, given whether one was at its start.
-fn comment_state(row: &[u8], mut in_comment: bool) -> bool {
-    for &b in row {
-        match (in_comment, b) {
-            (true, b'}') => in_comment = false,
-            (false, b'{') => in_comment = true,
-            (false, b';') => break,
-            _ => {}
+        if row.tag_pair.is_some() && ends {
+            row.tag_pair = None;
         }
     }
-    in_comment
+    if row.scan {
+        let from = at.max(game.row_start);
+        let end = game.bytes.len() - usize::from(ends);
+        row.scan = scan_comments(game, from, end);
+    }
+    if ends {
+        end_row(game, row, sink);
+    }
+    if game.start.is_some() && !game.too_large && game.bytes.len() > limit {
+        game.too_large = true;
+        *sink.count += 1;
+        if let Some((_, at)) = game.start {
+            sink.out.push_back(Piece::TooLarge { index: *sink.count, at, limit });
+        }
+    }
+    if game.too_large {
+        pass_on(game, row, sink);
+    } else if game.start.is_none() && game.bytes.len() > RAW_PIECE {
+        // Whitespace only so far (a huge blank line): no game to keep it for.
+        pass_on(game, row, sink);
+    }
 }
 
-/// Whether `row` starts like a tag pair: `[`, a name, blanks, `"`.
-fn starts_tag_pair(row: &[u8]) -> bool {
-    let Some(rest) = row.strip_prefix(b"[") else {
-        return false;
-    };
-    let name = rest.iter().take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_').count();
-    let blanks = rest[name..].iter().take_while(|&&b| b == b' ' || b == b'\t').count();
-    name > 0 && rest.get(name + blanks) == Some(&b'"')
+/// Passes on what a game too large to keep has read, but the start of a line that may still
+/// start the next game.
+fn pass_on(game: &mut Game, row: &Row, sink: &mut Sink<'_>) {
+    let keep = if row.tag_pair.is_some() { game.row_start } else { game.bytes.len() };
+    if keep < RAW_PIECE {
+        return;
+    }
+    let rest = game.bytes.split_off(keep);
+    let gone = std::mem::replace(&mut game.bytes, rest);
+    game.offset += gone.len() as u64;
+    game.row_start = game.row_start.saturating_sub(keep);
+    if sink.raw {
+        sink.out.push_back(Piece::Raw(gone));
+    }
+}
+
+/// The end of the current line (its `\n` read, or the stream's end).
+fn end_row(game: &mut Game, row: &mut Row, sink: &mut Sink<'_>) {
+    row.tag_pair = None;
+    if row.blank {
+        if game.in_comment {
+            game.blank_in_comment = true;
+        } else if game.has_movetext {
+            // The game ends with this blank line.
+            game.row_start = game.bytes.len();
+            cut_before_row(game, row, sink);
+        }
+    }
+}
+
+/// Ends the current game before the line being read, which starts the next one.
+fn cut_before_row(game: &mut Game, row: &Row, sink: &mut Sink<'_>) {
+    let rest = game.bytes.split_off(game.row_start.min(game.bytes.len()));
+    let offset = game.offset + game.bytes.len() as u64;
+    emit(game, sink);
+    let mut next = Game::new(offset);
+    next.bytes = rest;
+    if !row.blank {
+        // The line is the first of the next game, and starts with `[` at column 1.
+        next.start = Some((0, Position { line: row.line, column: row.indent.saturating_add(1) }));
+    }
+    *game = next;
+}
+
+/// Gives the game read so far, or its bytes when it is no game.
+fn emit(game: &mut Game, sink: &mut Sink<'_>) {
+    let bytes = std::mem::take(&mut game.bytes);
+    match game.start {
+        Some((lead, at)) if !game.too_large => {
+            *sink.count += 1;
+            let index = *sink.count;
+            sink.out.push_back(Piece::Game(GameText {
+                index,
+                at,
+                offset: game.offset,
+                lead,
+                bytes,
+            }));
+        }
+        _ if sink.raw && !bytes.is_empty() => sink.out.push_back(Piece::Raw(bytes)),
+        _ => {}
+    }
+}
+
+/// Follows `{ comments }` through `game.bytes[from..end]`; whether to go on scanning the line
+/// (a `;` comment takes the rest of it).
+fn scan_comments(game: &mut Game, from: usize, end: usize) -> bool {
+    let mut i = from;
+    while i < end {
+        let rest = &game.bytes[i..end];
+        if game.in_comment {
+            match memchr::memchr(b'}', rest) {
+                Some(j) => {
+                    game.in_comment = false;
+                    i += j + 1;
+                }
+                None => return true,
+            }
+        } else {
+            match memchr::memchr2(b'{', b';', rest) {
+                Some(j) if rest[j] == b'{' => {
+                    game.in_comment = true;
+                    game.blank_in_comment = false;
+                    i += j + 1;
+                }
+                Some(_) => return false,
+                None => return true,
+            }
+        }
+    }
+    true
+}
+
+/// Reads more of a line that may start a tag pair: `Some(true)` once it does, `Some(false)`
+/// once it cannot, `None` while it is undecided (`state` then says how far it matched).
+fn tag_pair(state: &mut TagPair, bytes: &[u8]) -> Option<bool> {
+    let mut bytes = bytes;
+    if *state == TagPair::Name(0) {
+        // The `[` itself.
+        match bytes.split_first() {
+            Some((b'[', rest)) => bytes = rest,
+            Some(_) => return Some(false),
+            None => return None,
+        }
+        *state = TagPair::Name(1);
+    }
+    for &b in bytes {
+        *state = match (*state, b) {
+            (TagPair::Name(n), b) if b.is_ascii_alphanumeric() || b == b'_' => {
+                if n > MAX_TAG_NAME {
+                    return Some(false);
+                }
+                TagPair::Name(n + 1)
+            }
+            (TagPair::Name(1), _) => return Some(false),
+            (_, b'"') => return Some(true),
+            (_, b' ' | b'\t') => TagPair::Blanks,
+            _ => return Some(false),
+        };
+    }
+    None
+}
+
+impl<R: Read> Iterator for Splitter<R> {
+    type Item = io::Result<Piece>;
+
+    fn next(&mut self) -> Option<io::Result<Piece>> {
+        loop {
+            if let Some(piece) = self.out.pop_front() {
+                return Some(Ok(piece));
+            }
+            if self.done {
+                return None;
+            }
+            if !self.started {
+                self.started = true;
+                if let Err(error) = self.skip_bom() {
+                    self.done = true;
+                    return Some(Err(error));
+                }
+                continue;
+            }
+            if self.start == self.end {
+                match self.fill() {
+                    Ok(true) => {}
+                    Ok(false) => self.finish(),
+                    Err(error) => {
+                        self.done = true;
+                        return Some(Err(error));
+                    }
+                }
+                continue;
+            }
+            self.step();
+        }
+    }
+}
+
+/// The games of an in-memory PGN source, without limit on their size.
+///
+/// ```
+/// use arbiter_chess_record::pgn::{Mode, PgnGames};
+///
+/// let games: Vec<_> = PgnGames::new(b"1. e4 e5 *\n\n1. d4 *\n").collect();
+/// assert_eq!(games.len(), 2);
+/// assert!(games[1].check(Mode::Strict).ok);
+/// ```
+pub struct PgnGames<'a> {
+    pieces: Splitter<&'a [u8]>,
+}
+
+impl<'a> PgnGames<'a> {
+    /// Reads games from the whole text of a PGN source.
+    pub fn new(text: &'a [u8]) -> PgnGames<'a> {
+        PgnGames { pieces: Splitter::new(text).with_limit(usize::MAX) }
+    }
+}
+
+impl Iterator for PgnGames<'_> {
+    type Item = GameText;
+
+    fn next(&mut self) -> Option<GameText> {
+        // Reading from memory fails never, and no game is too large.
+        self.pieces.find_map(|piece| match piece {
+            Ok(Piece::Game(game)) => Some(game),
+            _ => None,
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn lines(text: &str) -> Vec<(usize, usize)> {
-        split_games(text.as_bytes()).iter().map(|game| (game.index, game.line)).collect()
+    fn pieces(text: &[u8], chunk: usize, limit: usize) -> Vec<Piece> {
+        /// Hands out at most `chunk` bytes a read, as a pipe may.
+        struct Trickle<'a>(&'a [u8], usize);
+        impl Read for Trickle<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = self.0.len().min(self.1).min(buf.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        Splitter::new(Trickle(text, chunk))
+            .with_raw()
+            .with_limit(limit)
+            .collect::<io::Result<Vec<_>>>()
+            .unwrap_or_default()
+    }
+
+    fn lines(text: &str) -> Vec<(usize, u32)> {
+        let mut all = Vec::new();
+        for chunk in [1, 2, 7, CHUNK] {
+            let found: Vec<(usize, u32)> = pieces(text.as_bytes(), chunk, usize::MAX)
+                .into_iter()
+                .filter_map(|piece| match piece {
+                    Piece::Game(game) => Some((game.index, game.at.line)),
+                    _ => None,
+                })
+                .collect();
+            if chunk > 1 {
+                assert_eq!(found, all, "read {chunk} bytes at a time");
+            }
+            all = found;
+        }
+        all
+    }
+
+    /// Every byte comes out again, in order, however the stream is read.
+    fn whole(text: &[u8], limit: usize) {
+        for chunk in [1, 3, 64, CHUNK] {
+            let mut again = Vec::new();
+            for piece in pieces(text, chunk, limit) {
+                match piece {
+                    Piece::Game(game) => again.extend_from_slice(&game.bytes),
+                    Piece::Raw(bytes) => again.extend_from_slice(&bytes),
+                    Piece::TooLarge { .. } => {}
+                }
+            }
+            assert_eq!(again, text, "read {chunk} bytes at a time");
+        }
     }
 
     #[test]
@@ -151,6 +625,7 @@ mod tests {
         );
         assert_eq!(lines("1. e4 *\n\n\n1. d4 *\n"), [(1, 1), (2, 4)]);
         assert_eq!(lines("\n\n  \n"), []);
+        whole(b"[A \"1\"]\n\n1. e4 *\n\n[B \"2\"]\n1. d4 *\n1. c4 *\n\n\n", usize::MAX);
     }
 
     #[test]
@@ -163,12 +638,40 @@ mod tests {
         );
         // `[%clk ...]` inside a comment is no tag pair.
         assert_eq!(lines("1. e4 {a\n\n[%clk 0:01]} e5 *\n"), [(1, 1)]);
+        whole(b"1. e4 {open\n\n[W \"2\"]\n\n1. d4 *\n\n[W \"3\"]\n\n1. c4 *\n", usize::MAX);
     }
 
     #[test]
     fn a_byte_order_mark_is_skipped() {
-        let games = split_games(b"\xef\xbb\xbf[W \"x\"]\n\n1. e4 *\n");
-        assert_eq!(games.len(), 1);
-        assert_eq!((games[0].line, games[0].offset), (1, 3));
+        let pieces = pieces(b"\xef\xbb\xbf[W \"x\"]\n\n1. e4 *\n", 1, usize::MAX);
+        let [Piece::Raw(bom), Piece::Game(game)] = &pieces[..] else { panic!("{pieces:?}") };
+        assert_eq!(bom, BOM.as_bytes());
+        assert_eq!((game.at.line, game.at.column, game.offset), (1, 1, 3));
+    }
+
+    #[test]
+    fn a_game_too_large_is_passed_on_and_the_next_is_read() {
+        let big = format!("[W \"1\"]\n\n1. e4 {{{}}} *\n\n[W \"2\"]\n\n1. d4 *\n", "x".repeat(500));
+        let found = pieces(big.as_bytes(), 7, 100);
+        let kinds: Vec<String> = found
+            .iter()
+            .filter_map(|piece| match piece {
+                Piece::Game(game) => Some(format!("game {} at {}", game.index, game.at)),
+                Piece::TooLarge { index, at, .. } => Some(format!("too large {index} at {at}")),
+                Piece::Raw(_) => None,
+            })
+            .collect();
+        assert_eq!(kinds, ["too large 1 at 1:1", "game 2 at 5:1"]);
+        whole(big.as_bytes(), 100);
+        // A game made of one huge line, and an open comment running to the end.
+        whole(format!("1. e4 {}\n", "e5 ".repeat(300)).as_bytes(), 50);
+        whole(format!("1. e4 {{{}\n\n[W \"x\"]\n1. d4 *", "y\n".repeat(300)).as_bytes(), 50);
+    }
+
+    #[test]
+    fn blank_lines_alone_are_no_game() {
+        let found = pieces(&b" \n".repeat(200_000), CHUNK, 1000);
+        assert!(found.iter().all(|piece| matches!(piece, Piece::Raw(_))));
+        whole(&b" \n".repeat(1000), 100);
     }
 }

@@ -1,0 +1,141 @@
+//! `arbiter chess fix`: a record or a PGN input rewritten into canonical SAN, streamed, every
+//! byte that is not a rewritten move written back as it was.
+
+use std::io::{self, BufWriter, Cursor, Read, Write};
+
+use arbiter_chess_record::Dialect;
+use arbiter_chess_record::fix::{FixedGame, fix_game, fix_record, looks_like_pgn_bytes};
+use arbiter_chess_record::pgn::{Piece, Problem};
+use arbiter_scan::position_at;
+use rayon::prelude::*;
+
+use super::source::{Source, progress_bar};
+use super::stream::{Stop, for_each_batch};
+use crate::input::{CliError, FileArg};
+
+/// Arguments of `arbiter chess fix`.
+#[derive(Debug, clap::Args)]
+pub struct FixArgs {
+    #[command(flatten)]
+    input: FileArg,
+    /// The spelling to write: `standard` (`e8=Q`, `#`) or `contest` (`e8Q`, `+` on mate).
+    #[arg(long, default_value = "standard")]
+    dialect: Dialect,
+    /// The largest game (or record) read, in MiB: a larger game is passed on as it is.
+    #[arg(long, value_name = "MIB", default_value_t = 64)]
+    max_game_mib: usize,
+}
+
+/// How much of the input is read before deciding whether it is PGN or a record, at a time.
+const SNIFF: usize = 64 << 10;
+
+/// Rewrites a record or a PGN input (told apart by [`looks_like_pgn_bytes`] on as much of the
+/// input as it takes). Exit status 0 when everything was rewritten, 1 when some game or move
+/// could not be (it is reported on stderr and kept as written), 2 when the input cannot be read.
+pub fn run(args: FixArgs) -> Result<(), CliError> {
+    let mut source = Source::open(args.input.file.as_deref())?;
+    let limit = args.max_game_mib.saturating_mul(1 << 20);
+    let mut head = Vec::new();
+    let mut scanned = 0;
+    let pgn = loop {
+        let before = head.len();
+        let read = (&mut source.reader)
+            .take(SNIFF as u64)
+            .read_to_end(&mut head)
+            .map_err(|error| CliError::Message(source.error(1, &error)))?;
+        // A word cut by the end of what was read is looked at again whole.
+        let from = head[..scanned].iter().rposition(|b| b.is_ascii_whitespace()).unwrap_or(0);
+        if looks_like_pgn_bytes(&head[from..]) {
+            break true;
+        }
+        scanned = head.len();
+        if read == 0 || head.len() == before {
+            break false;
+        }
+        if head.len() > limit {
+            return Err(CliError::Message(format!(
+                "{}:1:1: expected a record of at most {} MiB, found a longer one",
+                source.name, args.max_game_mib
+            )));
+        }
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut messages = BufWriter::new(io::stderr().lock());
+    if !pgn {
+        let text = String::from_utf8_lossy(&head);
+        return match fix_record(&text, args.dialect) {
+            Ok(record) => {
+                writeln!(out, "{record}")?;
+                out.flush()?;
+                Ok(())
+            }
+            Err(mistake) => {
+                let at = position_at(&text, mistake.offset.unwrap_or(0));
+                writeln!(messages, "{}:{at}: {mistake}", source.name)?;
+                messages.flush()?;
+                Err(CliError::Findings)
+            }
+        };
+    }
+    let rest = std::mem::replace(&mut source.reader, Box::new(io::empty()));
+    source.reader = Box::new(Cursor::new(head).chain(rest));
+    let progress = progress_bar(&source);
+    let name = source.name.clone();
+    let read = source.read.clone();
+    let dialect = args.dialect;
+    let mut problems = 0usize;
+    let outcome = for_each_batch(&mut source, limit, true, |batch| {
+        let fixed: Vec<Option<FixedGame>> = batch
+            .par_iter()
+            .map(|piece| match piece {
+                Piece::Game(game) => Some(fix_game(game, dialect)),
+                _ => None,
+            })
+            .collect();
+        for (piece, fixed) in batch.iter().zip(fixed) {
+            match (piece, fixed) {
+                (Piece::Game(game), Some(fixed)) => {
+                    out.write_all(&fixed.bytes)?;
+                    for problem in &fixed.problems {
+                        problems += 1;
+                        let kept = match problem {
+                            Problem::Move(_) => "kept as written, with the rest of its line",
+                            _ => "game kept as written",
+                        };
+                        let at = problem.at();
+                        writeln!(messages, "{name}:{at}: game {}: {problem}; {kept}", game.index)?;
+                    }
+                }
+                (Piece::Raw(bytes), _) => out.write_all(bytes)?,
+                (Piece::TooLarge { index, at, limit }, _) => {
+                    problems += 1;
+                    let problem = Problem::TooLarge { at: *at, limit: *limit };
+                    writeln!(messages, "{name}:{at}: game {index}: {problem}; kept as written")?;
+                }
+                _ => {}
+            }
+        }
+        if let Some(bar) = &progress {
+            bar.set_position(read.load(std::sync::atomic::Ordering::Relaxed));
+            bar.suspend(|| -> io::Result<()> {
+                out.flush()?;
+                messages.flush()
+            })?;
+        }
+        Ok(())
+    });
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    out.flush()?;
+    messages.flush()?;
+    match outcome {
+        Ok(()) => {}
+        Err(Stop::Write(error)) => return Err(error.into()),
+        Err(Stop::Read(line, error)) => return Err(CliError::Message(source.error(line, &error))),
+    }
+    if problems > 0 {
+        return Err(CliError::Findings);
+    }
+    Ok(())
+}

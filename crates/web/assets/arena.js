@@ -1,0 +1,544 @@
+// The skill arena viewer. The server judges the input and sends, for a window of rounds, every
+// event and the state of every piece at the end of each round (/api/arena/...). The page draws
+// those states and animates the events; it knows no rule of the game.
+
+import { $, api, h, readFile, s, show, typing } from './common.js';
+
+const CELL = 40;
+const MARGIN = 26;
+const DIRS = { up: 0, right: 90, down: 180, left: 270 };
+
+const board = $('#board');
+const errorBox = $('#error');
+const tip = $('#tip');
+
+const view = {
+  /** The input and rules of the last run. */
+  input: '',
+  rules: 'official',
+  games: [],
+  /** The game shown (1-based), its start event, and what is loaded of it. */
+  game: 0,
+  start: null,
+  states: new Map(),
+  events: new Map(),
+  round: 0,
+  playing: false,
+  timer: 0,
+  /** The piece elements, by 1-based id, kept from round to round so that they can move. */
+  pieceNodes: new Map(),
+  hovered: 0,
+};
+
+let switches = [];
+
+// ---------------------------------------------------------------------------------------------
+// Rules: a preset and switches, composed into the `--rules` text the server reads.
+
+function parseRules(text) {
+  const items = text.split(',').map((item) => item.trim()).filter(Boolean);
+  const preset = items[0] === 'statement' ? 'statement' : 'official';
+  const on = new Set(switches.filter((sw) => preset === 'statement' && sw.statement).map((sw) => sw.name));
+  for (const item of items) {
+    if (item.startsWith('+')) on.add(item.slice(1));
+    if (item.startsWith('-')) on.delete(item.slice(1));
+  }
+  return { preset, on };
+}
+
+function composeRules() {
+  const preset = $('#preset').value;
+  const parts = [preset];
+  for (const sw of switches) {
+    const box = document.getElementById(`switch-${sw.name}`);
+    const byDefault = preset === 'statement' && sw.statement;
+    if (box.checked !== byDefault) parts.push(`${box.checked ? '+' : '-'}${sw.name}`);
+  }
+  $('[data-arena-rules]').value = parts.join(',');
+}
+
+function showRules(text) {
+  const { preset, on } = parseRules(text);
+  $('#preset').value = preset;
+  for (const sw of switches) {
+    const box = document.getElementById(`switch-${sw.name}`);
+    if (box) box.checked = on.has(sw.name);
+  }
+}
+
+async function loadSwitches() {
+  const reply = await api('/api/arena/rules');
+  switches = reply.switches;
+  $('#switches').replaceChildren(...switches.map((sw) => h('label', { title: sw.about },
+    h('input', {
+      type: 'checkbox',
+      id: `switch-${sw.name}`,
+      onchange: (event) => {
+        const other = { 'tie-high': 'tie-low', 'tie-low': 'tie-high' }[sw.name];
+        if (other && event.target.checked) document.getElementById(`switch-${other}`).checked = false;
+        composeRules();
+      },
+    }),
+    h('span', {}, h('code', {}, sw.name), h('br'), h('span', { class: 'hint' }, sw.about)))));
+  showRules($('[data-arena-rules]').value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Talking to the server
+
+async function run() {
+  stop();
+  const input = $('[data-arena-input]').value;
+  const rules = $('[data-arena-rules]').value.trim() || 'official';
+  show(errorBox, '');
+  show($('#warning'), '');
+  $('[data-arena-run]').disabled = true;
+  try {
+    const reply = await api('/api/arena/judge', { input, rules });
+    view.input = input;
+    view.rules = rules;
+    view.games = reply.games;
+    $('[data-judge-output]').textContent = reply.output;
+    show($('#warning'), reply.warning);
+    const select = $('[data-arena-game]');
+    select.replaceChildren(...reply.games.map((game) => h('option', { value: game.game },
+      `Game ${game.game}`)));
+    const keep = Math.min(Math.max(view.game, 1), reply.games.length);
+    select.value = String(keep);
+    $('#input-box').open = false;
+    await openGame(keep);
+  } catch (error) {
+    show(errorBox, error.message);
+  } finally {
+    $('[data-arena-run]').disabled = false;
+  }
+}
+
+/** Loads the rounds from `from` on into the caches. */
+async function fetchWindow(from) {
+  const reply = await api('/api/arena/trace', { input: view.input, rules: view.rules, game: view.game, from });
+  if (reply.game !== view.game) return;
+  view.start = reply.start;
+  view.states.set(Math.max(from, 1) - 1, reply.before);
+  for (const round of reply.rounds) {
+    view.states.set(round.round, round.pieces);
+    view.events.set(round.round, round.events);
+  }
+}
+
+async function openGame(number) {
+  stop();
+  view.game = number;
+  view.states = new Map();
+  view.events = new Map();
+  view.pieceNodes = new Map();
+  view.round = 0;
+  await fetchWindow(0);
+  const summary = view.games.find((game) => game.game === number);
+  $('[data-game-output]').textContent = summary?.output ?? '';
+  $('#game-size').textContent = summary
+    ? `${summary.rows} × ${summary.cols}, ${summary.pieces} pieces, ${summary.rounds} rounds`
+    : '';
+  drawStatic();
+  await goTo(0);
+}
+
+const loaded = (round) => view.states.has(round) && (round === 0 || view.events.has(round));
+
+async function goTo(round) {
+  if (!view.start) return;
+  const target = Math.max(0, Math.min(round, view.start.rounds));
+  try {
+    if (!loaded(target)) await fetchWindow(target);
+    view.round = target;
+    render();
+    // Keep a few rounds ahead loaded while playing.
+    const ahead = Math.min(target + 8, view.start.rounds);
+    if (view.playing && !loaded(ahead)) fetchWindow(ahead).catch((error) => show(errorBox, error.message));
+  } catch (error) {
+    stop();
+    show(errorBox, error.message);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawing
+
+const centre = (pos) => [MARGIN + (pos.col - 0.5) * CELL, MARGIN + (pos.row - 0.5) * CELL];
+
+function drawStatic() {
+  const { rows, cols, obstacles } = view.start;
+  const width = MARGIN + cols * CELL + 6;
+  const height = MARGIN + rows * CELL + 6;
+  board.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  board.parentElement.style.setProperty('--aspect', String(width / height));
+  board.parentElement.style.setProperty('--natural', `${Math.round(width * 1.5)}px`);
+  const lines = [];
+  for (let r = 0; r <= rows; r++) lines.push(`M${MARGIN} ${MARGIN + r * CELL}h${cols * CELL}`);
+  for (let c = 0; c <= cols; c++) lines.push(`M${MARGIN + c * CELL} ${MARGIN}v${rows * CELL}`);
+  const side = Math.max(rows, cols);
+  const every = side > 30 ? 10 : side > 15 ? 5 : 1;
+  // Labels keep a readable size on large boards, which are drawn smaller.
+  const size = 12 * Math.max(1, side / 16);
+  const labels = [];
+  const coordinate = (x, y, text) => s('text', { class: 'fx-label', x, y, 'font-size': size, 'dominant-baseline': 'central' }, text);
+  for (let r = 1; r <= rows; r++) {
+    if (r % every === 0 || r === 1) labels.push(coordinate(MARGIN / 2, MARGIN + (r - 0.5) * CELL, r));
+  }
+  for (let c = 1; c <= cols; c++) {
+    if (c % every === 0 || c === 1) labels.push(coordinate(MARGIN + (c - 0.5) * CELL, MARGIN / 2, c));
+  }
+  board.replaceChildren(
+    s('defs', {},
+      s('marker', { id: 'head', viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' },
+        s('path', { d: 'M0 0L10 5L0 10z', fill: '#d48806' }))),
+    s('rect', { class: 'cell', x: MARGIN, y: MARGIN, width: cols * CELL, height: rows * CELL }),
+    s('path', { d: lines.join(''), stroke: '#e1d9c9', 'stroke-width': 1, fill: 'none' }),
+    s('g', {}, obstacles.map((pos) => s('rect', {
+      class: 'obstacle', x: MARGIN + (pos.col - 1) * CELL, y: MARGIN + (pos.row - 1) * CELL, width: CELL, height: CELL,
+    }))),
+    s('g', {}, labels),
+    s('g', { id: 'fx-under' }),
+    s('g', { id: 'pieces' }),
+    s('g', { id: 'fx-over', 'pointer-events': 'none' }),
+  );
+}
+
+function pieceNode(id) {
+  const spec = view.start.pieces[id - 1];
+  const node = s('g', { class: `piece ${spec.team}`, 'data-piece-id': id, 'data-team': spec.team },
+    s('circle', { class: 'frozen-ring', r: 18.5, visibility: 'hidden' }),
+    s('circle', { class: `token-body token-${spec.team}`, r: 15 }),
+    s('g', { class: 'facing' }, s('path', { class: 'arrow-head', d: 'M0 -14L-5.5 -7.5L5.5 -7.5z' })),
+    s('text', { class: 'piece-id', y: 1.5 }, id),
+    s('circle', { class: 'silenced-mark', cx: 11, cy: -11, r: 4.5, visibility: 'hidden' }));
+  node.addEventListener('pointerenter', () => { view.hovered = id; showTip(); });
+  node.addEventListener('pointerleave', () => { view.hovered = 0; showTip(); });
+  node.addEventListener('pointermove', placeTip);
+  return node;
+}
+
+function render() {
+  const states = view.states.get(view.round);
+  if (!states) return;
+  const layer = board.querySelector('#pieces');
+  const duration = view.playing ? Math.min(Number($('#speed').value) * 0.7, 450) : 180;
+  // Pieces sharing a cell share it in a small grid, so that every one stays visible.
+  const byCell = new Map();
+  states.forEach((state, i) => {
+    const key = `${state.pos.row},${state.pos.col}`;
+    if (!byCell.has(key)) byCell.set(key, []);
+    byCell.get(key).push(i + 1);
+  });
+  for (const ids of byCell.values()) {
+    const per = Math.ceil(Math.sqrt(ids.length));
+    const sub = CELL / per;
+    ids.forEach((id, k) => {
+      const state = states[id - 1];
+      let node = view.pieceNodes.get(id);
+      if (!node) {
+        node = pieceNode(id);
+        view.pieceNodes.set(id, node);
+        layer.append(node);
+      }
+      const x = MARGIN + (state.pos.col - 1) * CELL + sub * (k % per + 0.5);
+      const y = MARGIN + (state.pos.row - 1) * CELL + sub * (Math.floor(k / per) + 0.5);
+      const scale = (sub * 0.42) / 15;
+      node.style.transition = `transform ${duration}ms ease-in-out`;
+      node.style.transform = `translate(${x}px, ${y}px) scale(${scale})`;
+      node.classList.toggle('dead', !state.alive);
+      node.querySelector('.facing').setAttribute('transform', `rotate(${DIRS[state.dir]})`);
+      node.querySelector('.frozen-ring').setAttribute('visibility', state.freeze > 0 ? 'visible' : 'hidden');
+      node.querySelector('.silenced-mark').setAttribute('visibility', state.silence > 0 ? 'visible' : 'hidden');
+      node.querySelector('.piece-id').setAttribute('visibility', scale > 0.55 ? 'visible' : 'hidden');
+      node.dataset.row = state.pos.row;
+      node.dataset.col = state.pos.col;
+      node.setAttribute('aria-label', `piece ${id}, ${view.start.pieces[id - 1].team}, row ${state.pos.row}, column ${state.pos.col}${state.alive ? '' : ', dead'}`);
+    });
+  }
+  drawEffects();
+  renderControls();
+  renderEvents();
+  showTip();
+}
+
+function drawEffects() {
+  const under = board.querySelector('#fx-under');
+  const over = board.querySelector('#fx-over');
+  const below = [];
+  const above = [];
+  const events = view.round > 0 ? view.events.get(view.round) ?? [] : [];
+  const cellRect = (pos, cls) => s('rect', {
+    class: cls, x: MARGIN + (pos.col - 1) * CELL + 1, y: MARGIN + (pos.row - 1) * CELL + 1, width: CELL - 2, height: CELL - 2,
+  });
+  const label = (pos, text, dy = -CELL * 0.55) => {
+    const [x, y] = centre(pos);
+    return s('text', { class: 'fx-label', x, y: y + dy }, text);
+  };
+  const states = view.states.get(view.round);
+  const at = (piece) => states[piece - 1].pos;
+  for (const event of events) {
+    switch (event.kind) {
+      case 'move': {
+        const [x1, y1] = centre(event.from);
+        const [x2, y2] = centre(event.to);
+        below.push(s('line', { class: 'fx-move', x1, y1, x2, y2 }));
+        break;
+      }
+      case 'sector':
+        for (const pos of event.cells) below.push(cellRect(pos, 'fx-sector'));
+        break;
+      case 'knockback': {
+        const [x1, y1] = centre(event.from);
+        const [x2, y2] = centre(event.to);
+        above.push(s('line', { class: 'fx-knock', x1, y1, x2, y2, 'marker-end': 'url(#head)' }));
+        break;
+      }
+      case 'wave':
+        above.push(s('polyline', { class: 'fx-wave', points: event.path.map((pos) => centre(pos).join(',')).join(' ') }));
+        below.push(cellRect(event.blast, 'fx-blast'));
+        above.push(label(event.blast, 'blast'));
+        break;
+      case 'fight':
+        above.push(cellRect(event.pos, 'fx-fight'));
+        break;
+      case 'death': {
+        const [x, y] = centre(event.pos);
+        const d = CELL * 0.3;
+        below.push(s('path', { class: 'fx-death', d: `M${x - d} ${y - d}L${x + d} ${y + d}M${x + d} ${y - d}L${x - d} ${y + d}` }));
+        break;
+      }
+      case 'respawn': {
+        const [x, y] = centre(event.pos);
+        above.push(s('circle', { class: 'fx-respawn', cx: x, cy: y, r: CELL * 0.48 }));
+        break;
+      }
+      case 'matching':
+        above.push(label(at(event.piece), `${event.pairs} pair${event.pairs === 1 ? '' : 's'}`));
+        break;
+      case 'backward':
+        above.push(label(event.pos, `↺ ${event.to_round}`));
+        break;
+      case 'boost':
+        above.push(label(at(event.piece), `a ${event.a}`));
+        break;
+      default:
+        break;
+    }
+  }
+  under.replaceChildren(...below);
+  over.replaceChildren(...above);
+}
+
+function renderControls() {
+  const rounds = view.start.rounds;
+  const title = $('#round');
+  title.dataset.round = String(view.round);
+  title.textContent = view.round === 0 ? `Start · ${rounds} rounds` : `Round ${view.round} of ${rounds}`;
+  const slider = $('#slider');
+  slider.max = String(rounds);
+  slider.value = String(view.round);
+  $('[data-nav="first"]').disabled = view.round === 0;
+  $('[data-nav="prev"]').disabled = view.round === 0;
+  $('[data-nav="next"]').disabled = view.round === rounds;
+  $('[data-nav="last"]').disabled = view.round === rounds;
+  $('#play').textContent = view.playing ? 'Pause' : 'Play';
+}
+
+const P = (id) => `P${id}`;
+const cell = (pos) => `(${pos.row},${pos.col})`;
+const strength = ([a, b]) => `C(${a}, ${b})`;
+
+function describe(event) {
+  switch (event.kind) {
+    case 'respawn':
+      return [event.by ? `${P(event.piece)} revived by ${P(event.by)} (viuganda) at ${cell(event.pos)}` : `${P(event.piece)} respawns at ${cell(event.pos)}`, `a = ${event.a}, b = ${event.b}`];
+    case 'cast': return [`${P(event.piece)} casts ${event.skill}`];
+    case 'skip': return [`${event.team} pieces after ${P(event.by)} skip casting (gugugugu)`];
+    case 'boost': return [`${P(event.piece)} boosted (onepunch)`, `a = ${event.a}, b = ${event.b}`];
+    case 'boost_end': return [`${P(event.piece)}'s boost ends`, `a = ${event.a}, b = ${event.b}`];
+    case 'sector': return [`${P(event.piece)}'s sector covers ${event.cells.length} cell${event.cells.length === 1 ? '' : 's'}`];
+    case 'knockback': return [`${P(event.piece)} knocked back ${cell(event.from)} → ${cell(event.to)} by ${P(event.by)}`];
+    case 'freeze': return [`${P(event.piece)} frozen by ${P(event.by)}'s firework`, `${event.rounds} round${event.rounds === 1 ? '' : 's'} left`];
+    case 'wave': return [`${P(event.piece)}'s wave blows at ${cell(event.blast)}`, `${event.path.length - 1} steps`];
+    case 'silence': return [`${P(event.piece)} silenced by ${P(event.by)}'s blast`, `${event.rounds} round${event.rounds === 1 ? '' : 's'} left`];
+    case 'backward':
+      return [`${P(event.piece)} goes back to round ${event.to_round}`, `${cell(event.pos)} facing ${event.dir}, a = ${event.a}, b = ${event.b}${event.alive ? '' : `, dead until round ${event.respawn_round}`}`];
+    case 'matching': return [`${P(event.piece)} hupraise: ${event.pairs} pair${event.pairs === 1 ? '' : 's'}`];
+    case 'fight': {
+      const fighters = `red ${P(event.red)} ${strength(event.red_strength)} vs blue ${P(event.blue)} ${strength(event.blue_strength)}`;
+      if (event.loser === null) return [`Fight at ${cell(event.pos)}: ${fighters}`, 'equal: both die'];
+      const winner = event.loser === event.red ? event.blue : event.red;
+      return [`Fight at ${cell(event.pos)}: ${fighters}`, `${P(event.loser)} loses; ${P(winner)} now ${strength(event.winner_after)}`];
+    }
+    case 'death': return [`${P(event.piece)} dies at ${cell(event.pos)}`, `respawns at round ${event.respawn_round}`];
+    case 'end': return ['The game ends: final positions as the judge prints them'];
+    default: return null;
+  }
+}
+
+function renderEvents() {
+  const list = $('#events');
+  if (view.round === 0) {
+    list.replaceChildren(h('li', { class: 'quiet' }, `The set-up: ${view.start.pieces.length} pieces. Step forward to play the first round.`));
+    $('#event-count').textContent = '';
+    return;
+  }
+  const events = view.events.get(view.round) ?? [];
+  const moves = events.filter((e) => e.kind === 'move').length;
+  const blocked = events.filter((e) => e.kind === 'turn' && e.cause === 'blocked').length;
+  const turned = events.filter((e) => e.kind === 'turn' && e.cause === 'faceking').length;
+  const items = [];
+  const quiet = [];
+  if (moves) quiet.push(`${moves} step${moves === 1 ? '' : 's'} forward`);
+  if (blocked) quiet.push(`${blocked} turn${blocked === 1 ? '' : 's'} about at an edge or obstacle`);
+  if (turned) quiet.push(`${turned} turn${turned === 1 ? '' : 's'} by faceking`);
+  if (quiet.length) items.push(h('li', { class: 'quiet' }, quiet.join(', ')));
+  for (const event of events) {
+    const text = describe(event);
+    if (!text) continue;
+    items.push(h('li', {}, h('span', { class: `k ${event.kind}` }, event.kind.replace('_', ' ')), ' ', text[0],
+      text[1] ? h('span', { class: 'hint' }, ` · ${text[1]}`) : null));
+  }
+  list.replaceChildren(...items);
+  $('#event-count').textContent = `${events.length} event${events.length === 1 ? '' : 's'}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tooltip of the piece under the pointer
+
+function skillText(skill) {
+  const { name, ...parameters } = skill;
+  const shown = Object.entries(parameters).map(([key, value]) => `${key} ${value}`).join(', ');
+  return shown ? `${name} (${shown})` : name;
+}
+
+function showTip() {
+  const id = view.hovered;
+  const states = view.states.get(view.round);
+  if (!id || !states) {
+    tip.classList.add('hidden');
+    board.querySelectorAll('.piece.hovered').forEach((node) => node.classList.remove('hovered'));
+    return;
+  }
+  const spec = view.start.pieces[id - 1];
+  const state = states[id - 1];
+  const rows = [
+    ['cell', `${cell(state.pos)}, facing ${state.dir}`],
+    ['a, b', `${state.a}, ${state.b}`],
+    ['strength', strength([state.a, state.b])],
+    ['skill', skillText(spec.skill)],
+    ['cooldown', state.cooldown === 0 ? 'ready' : `${state.cooldown} round${state.cooldown === 1 ? '' : 's'}`],
+    ['frozen', state.freeze === 0 ? 'no' : `${state.freeze} round${state.freeze === 1 ? '' : 's'}`],
+    ['silenced', state.silence === 0 ? 'no' : `${state.silence} round${state.silence === 1 ? '' : 's'}`],
+    ['alive', state.alive ? 'yes' : `no, respawns at round ${state.respawn_round}`],
+    ['f, z, r', `${spec.first_cooldown}, ${spec.cooldown}, ${spec.respawn}`],
+  ];
+  tip.replaceChildren(h('b', {}, `Piece ${id} · ${spec.team}`),
+    h('table', {}, rows.map(([key, value]) => h('tr', {}, h('td', {}, key), h('td', {}, value)))));
+  tip.classList.remove('hidden');
+  view.pieceNodes.forEach((node, key) => node.classList.toggle('hovered', key === id));
+}
+
+function placeTip(event) {
+  tip.style.left = `${Math.min(event.clientX + 14, window.innerWidth - 300)}px`;
+  tip.style.top = `${event.clientY + 14}px`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Playing
+
+function stop() {
+  view.playing = false;
+  clearTimeout(view.timer);
+  if (view.start) renderControls();
+}
+
+function tick() {
+  if (!view.playing) return;
+  if (view.round >= view.start.rounds) {
+    stop();
+    return;
+  }
+  goTo(view.round + 1).then(() => {
+    if (view.playing) view.timer = setTimeout(tick, Number($('#speed').value));
+  });
+}
+
+function togglePlay() {
+  if (!view.start) return;
+  if (view.playing) {
+    stop();
+    return;
+  }
+  if (view.round >= view.start.rounds) view.round = 0;
+  view.playing = true;
+  renderControls();
+  tick();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input
+
+function navigate(where) {
+  if (!view.start) return;
+  stop();
+  const targets = { first: 0, prev: view.round - 1, next: view.round + 1, last: view.start.rounds };
+  goTo(targets[where]);
+}
+
+for (const button of document.querySelectorAll('[data-nav]')) {
+  button.addEventListener('click', () => navigate(button.dataset.nav));
+}
+$('#play').addEventListener('click', togglePlay);
+$('#slider').addEventListener('input', (event) => {
+  const target = Number(event.target.value);
+  stop();
+  goTo(target);
+});
+$('[data-arena-run]').addEventListener('click', run);
+$('[data-arena-game]').addEventListener('change', (event) => {
+  openGame(Number(event.target.value)).catch((error) => show(errorBox, error.message));
+});
+$('#preset').addEventListener('change', () => {
+  for (const sw of switches) {
+    document.getElementById(`switch-${sw.name}`).checked = $('#preset').value === 'statement' && sw.statement;
+  }
+  composeRules();
+});
+$('[data-arena-rules]').addEventListener('change', (event) => showRules(event.target.value));
+$('#upload').addEventListener('change', async (event) => {
+  const text = await readFile(event.target);
+  if (text === null) return;
+  $('[data-arena-input]').value = text;
+  event.target.value = '';
+  run();
+});
+for (const button of document.querySelectorAll('[data-example]')) {
+  button.addEventListener('click', async () => {
+    const response = await fetch(button.dataset.example);
+    $('[data-arena-input]').value = await response.text();
+    $('[data-arena-rules]').value = button.dataset.exampleRules;
+    showRules(button.dataset.exampleRules);
+    run();
+  });
+}
+document.addEventListener('keydown', (event) => {
+  if (typing(event) || event.altKey || event.ctrlKey || event.metaKey) return;
+  const keys = {
+    ArrowLeft: () => navigate('prev'),
+    ArrowRight: () => navigate('next'),
+    Home: () => navigate('first'),
+    End: () => navigate('last'),
+    ' ': togglePlay,
+  };
+  const action = keys[event.key];
+  if (action) {
+    event.preventDefault();
+    action();
+  }
+});
+
+loadSwitches()
+  .catch((error) => show(errorBox, error.message))
+  .finally(() => { document.body.dataset.ready = 'true'; });

@@ -1,0 +1,88 @@
+// What every end-to-end test needs: a running `arbiter serve`, a Chromium page that records
+// console errors, and screenshots.
+
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The repository root. */
+export const ROOT = resolve(here, '../../../..');
+const ARTIFACTS = join(here, '..', 'artifacts');
+const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
+
+/** The `arbiter` binary: $ARBITER, else the newer of the release and debug builds. */
+function binary() {
+  if (process.env.ARBITER) return process.env.ARBITER;
+  const builds = ['release', 'debug']
+    .map((profile) => join(ROOT, 'target', profile, 'arbiter'))
+    .filter((path) => existsSync(path))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (builds.length === 0) throw new Error('no arbiter binary: run `cargo build -p arbiter-cli` first');
+  return builds[0];
+}
+
+/** Starts `arbiter serve` on a free port; resolves to {url, stop}. */
+export function startServer() {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(binary(), ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`arbiter serve did not start: ${output}`)), 20000);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = output.match(/http:\/\/\S+\//);
+      if (match) {
+        clearTimeout(timer);
+        resolvePromise({
+          url: match[0],
+          stop: () => new Promise((done) => {
+            child.once('exit', done);
+            child.kill('SIGINT');
+          }),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`arbiter serve exited with ${code}: ${output}`)));
+  });
+}
+
+/** Launches Debian's Chromium, headless, with no network of its own. */
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/**
+ * A new page of `browser` at `size`, with the console errors and uncaught exceptions it meets
+ * collected in `page.errors` (messages matching one of `allowed` excepted).
+ */
+export async function openPage(browser, url, { width = 1400, height = 900, allowed = [] } = {}) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !allowed.some((pattern) => pattern.test(message.text()))) {
+      page.errors.push(`console: ${message.text()}`);
+    }
+  });
+  page.on('pageerror', (error) => page.errors.push(`uncaught: ${error.message}`));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]');
+  return page;
+}
+
+/** Saves a screenshot of `page` as an artifact, and into docs/screenshots with UPDATE_SCREENSHOTS=1. */
+export async function screenshot(page, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path });
+  if (process.env.UPDATE_SCREENSHOTS === '1') {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    copyFileSync(path, join(SCREENSHOTS, `${name}.png`));
+  }
+}

@@ -1,0 +1,38 @@
+//! How much the server takes and does per request, so that memory and time stay bounded whatever
+//! a client sends. A request beyond a limit gets a 413 whose message names the limit.
+//!
+//! | limit | value | why |
+//! | --- | --- | --- |
+//! | request body | 1 MiB | the official data files are at most 210 kB |
+//! | requests in progress | 64 | later ones wait for a slot before their body is read |
+//! | rule work at once | the number of cores | CPU-bound work runs off the async threads |
+//! | Duck commands per game | 100,000 | a game's replay and its list of results |
+//! | chess plies per record or game | 10,000 | one board per ply is sent back |
+//! | PGN games per request | 10,000 | one verdict per game is sent back |
+//! | arena rounds per trace reply | 50 | the page asks for the next rounds as it plays |
+//! | arena events per trace reply | 50,000 | a round with many casts ends the reply early |
+//! | cells of a 2dsaigao wave path sent | 512 | the blast is always sent; longer paths are cut |
+
+/// The largest request body read, in bytes (1 MiB).
+pub const BODY: usize = 1 << 20;
+
+/// Requests handled at once; the others wait.
+pub const IN_FLIGHT: usize = 64;
+
+/// Commands in one Duck game.
+pub const DUCK_COMMANDS: usize = 100_000;
+
+/// Plies of one chess record or PGN game whose boards are sent.
+pub const CHESS_PLIES: usize = 10_000;
+
+/// Games of one PGN text.
+pub const PGN_GAMES: usize = 10_000;
+
+/// Rounds in one arena trace reply.
+pub const ARENA_ROUNDS: u32 = 50;
+
+/// Events in one arena trace reply (a reply always holds at least one whole round).
+pub const ARENA_EVENTS: usize = 50_000;
+
+/// Cells of a 2dsaigao wave path in a trace reply.
+pub const WAVE_PATH: usize = 512;
