@@ -134,6 +134,8 @@ async function openGame(number) {
   view.pieceNodes = new Map();
   view.round = 0;
   await fetchWindow(0);
+  // A later choice of game (or a new run) took over while this one was loading.
+  if (view.game !== number) return;
   const summary = view.games.find((game) => game.game === number);
   $('[data-game-output]').textContent = summary?.output ?? '';
   $('#game-size').textContent = summary
@@ -171,6 +173,8 @@ function drawStatic() {
   const width = MARGIN + cols * CELL + 6;
   const height = MARGIN + rows * CELL + 6;
   board.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  // The piece layer is drawn anew below, so the nodes of the last drawing are gone.
+  view.pieceNodes = new Map();
   board.parentElement.style.setProperty('--aspect', String(width / height));
   board.parentElement.style.setProperty('--natural', `${Math.round(width * 1.5)}px`);
   const lines = [];
