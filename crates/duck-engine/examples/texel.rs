@@ -13,7 +13,11 @@
 //! and the game's number: `FEN;1;G` (red won), `FEN;0.5;G` (a draw: no move, or 300 plies
 //! without a captured captain) or `FEN;0;G`.
 //!
-//! `tune` fits the weights so that a logistic function of the evaluation predicts those results:
+//! `tune` reads those positions, leaving out the drawn games unless `--draws keep` is given: a
+//! draw here is nearly always a game nobody converted before the ply cap, even a car up, so its
+//! label says little about who stood better (tuning without them gained about 100 Elo over
+//! tuning with them; BENCHMARKS.md). It fits the weights so that a logistic function of the
+//! evaluation predicts the results:
 //! it minimises the mean squared error of `1 / (1 + exp(-k * value))` against the result, first
 //! choosing `k` for the current weights, then moving every weight by Adam gradient steps. The
 //! evaluation is linear in its weights ([`eval::Trace`] lists each position's counts), so each
@@ -200,6 +204,11 @@ fn tune(options: &Options, args: &[String]) -> Result<(), String> {
     let epochs: usize = options.get("epochs", 3000)?;
     let rate: f64 = options.get("rate", 2.0)?;
     let limit: usize = options.get("positions", usize::MAX)?;
+    let keep_draws = match options.get("draws", "skip".to_owned())?.as_str() {
+        "skip" => false,
+        "keep" => true,
+        other => return Err(format!("--draws: expected skip or keep, found `{other}`")),
+    };
     let file = File::open(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     let mut samples = Vec::new();
     let mut games = std::collections::HashSet::new();
@@ -209,11 +218,14 @@ fn tune(options: &Options, args: &[String]) -> Result<(), String> {
         let (Some(fen), Some(result), game) = (fields.next(), fields.next(), fields.next()) else {
             return Err(format!("{}:{}: expected FEN;RESULT;GAME", data.display(), number + 1));
         };
+        let result: f64 =
+            result.parse().map_err(|_| format!("{}:{}: bad result", data.display(), number + 1))?;
+        if result == 0.5 && !keep_draws {
+            continue;
+        }
         games.insert(game.unwrap_or_default().to_owned());
         let position: Position =
             fen.parse().map_err(|e| format!("{}:{}: {e}", data.display(), number + 1))?;
-        let result: f64 =
-            result.parse().map_err(|_| format!("{}:{}: bad result", data.display(), number + 1))?;
         samples.push(Sample { trace: Trace::of(&position), result });
         if samples.len() >= limit {
             break;
