@@ -1,8 +1,9 @@
 #!/bin/sh
 # Load test of `arbiter serve` on the loopback interface: $TOTAL requests (default 100,000) from
 # wrk, $THREADS threads (default 2) over $CONNECTIONS connections (default 32), at most
-# $DURATION (default 90s), mixing valid API calls, malformed JSON, oversized bodies, unknown
-# routes and path traversal attempts (bench/web-load.lua). Prints wrk's figures, the responses
+# $DURATION (default 90s), mixing valid API calls, engine searches (answered, or refused with a
+# 429 while every core is searching and the queue is full), malformed JSON, oversized bodies,
+# unknown routes and path traversal attempts (bench/web-load.lua). Prints wrk's figures, the responses
 # by status next to the counts the mix expects, and the server's peak resident memory.
 #
 #   bash bench/web-load.sh

@@ -1,26 +1,32 @@
-//! The chess record check, the PGN reader and checker in both modes, and the rewriting tools on
-//! arbitrary bytes: no panic, and a canonical rewrite that the check accepts.
+//! The contest record check on arbitrary bytes: no panic; the record checked token by token as
+//! a stream read in pieces (what `arbiter chess` does) gives the verdict the whole text gives.
 
 #![no_main]
 
-use arbiter_chess_record::fix::{fix_pgn, fix_record, looks_like_pgn};
-use arbiter_chess_record::pgn::{Mode, PgnGames};
-use arbiter_chess_record::{Dialect, check_record};
+#[path = "common.rs"]
+mod common;
+
+use arbiter_chess_record::{Dialect, RecordCheck, check_record, check_record_in};
+use arbiter_scan::Scanner;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let text = String::from_utf8_lossy(data);
-    let _ = check_record(&text);
-    let _ = looks_like_pgn(&text);
-    for game in PgnGames::new(data) {
-        let _ = game.check(Mode::Strict);
-        let _ = game.check(Mode::Lenient);
+    let (pieces, bytes) = common::Pieces::from_fuzz(data);
+    let text = String::from_utf8_lossy(bytes);
+    let whole = check_record(&text);
+    let mut scanner = Scanner::from_reader(pieces);
+    let mut check = RecordCheck::new(Dialect::Contest);
+    let mut right = true;
+    while let Some(token) = scanner.token() {
+        right = check.push(token.text, token.offset);
+        if !right {
+            break;
+        }
     }
-    let _ = fix_pgn(data, Dialect::Standard);
-    let _ = fix_pgn(data, Dialect::Contest);
-    // Whatever a record is rewritten into must be a valid record.
-    if let Ok(fixed) = fix_record(&text, Dialect::Contest) {
-        assert!(check_record(&fixed).is_yes(), "{text:?} fixed into {fixed:?}");
+    let end = scanner.mark();
+    if right {
+        assert_eq!(end, text.len(), "the scanner's offsets are the text's");
     }
-    let _ = fix_record(&text, Dialect::Standard);
+    assert_eq!(check.finish(end), whole);
+    let _ = check_record_in(&text, Dialect::Standard);
 });

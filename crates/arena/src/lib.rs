@@ -47,10 +47,13 @@ pub mod sim;
 pub mod skill;
 pub mod strength;
 
-use arbiter_scan::{ScanError, Scanner};
+use arbiter_scan::{Position, ScanError, Scanner, Source};
+use serde::Serialize;
 
+use crate::grid::Pos;
+use crate::io::Games;
 use crate::rules::Rules;
-use crate::sim::RunError;
+use crate::sim::{Outcome, RunError};
 
 /// Why judging stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -59,25 +62,71 @@ pub enum JudgeError {
     #[error(transparent)]
     Scan(#[from] ScanError),
     /// A guarantee broken while playing game `game` (1-based).
-    #[error("game {game}, {error}")]
+    #[error(
+        "{place}: expected a game that keeps the statement's guarantees, found in game {game}, {error}"
+    )]
     Run {
         /// 1-based game number.
         game: usize,
         /// What happened.
         error: RunError,
+        /// Where the input writes the skill of the piece at fault.
+        place: Position,
     },
 }
 
 /// Judges a whole input: reads each game, plays it and hands its output to `out` before reading
 /// the next. Returns whether input was left over after the last game.
 pub fn judge(text: &str, rules: Rules, mut out: impl FnMut(&str)) -> Result<bool, JudgeError> {
-    let mut input = Scanner::new(text);
-    let count = io::parse_count(&mut input)?;
-    for game_number in 1..=count {
-        let game = io::parse_game(&mut input)?;
-        let outcome = sim::play(&game, rules)
-            .map_err(|error| JudgeError::Run { game: game_number, error })?;
-        out(&outcome.to_string());
+    let mut games = Games::new(Scanner::new(text))?;
+    judge_games(&mut games, rules, |_, outcome| out(&outcome.to_string()))?;
+    Ok(games.trailing().is_some())
+}
+
+/// Reads, plays and hands over (with its number) each game of `games`, before reading the next.
+/// The official judge, whatever the input's source: `arbiter arena` streams its input through
+/// this.
+pub fn judge_games<S: Source>(
+    games: &mut Games<'_, S>,
+    rules: Rules,
+    mut each: impl FnMut(usize, &Outcome),
+) -> Result<(), JudgeError> {
+    while let Some(game) = games.next() {
+        let (number, game) = game?;
+        let outcome = sim::play(&game, rules).map_err(|error| run_error(games, number, error))?;
+        each(number, &outcome);
     }
-    Ok(!input.at_end())
+    Ok(())
+}
+
+/// A guarantee broken while playing game `game`, placed at the skill of the piece at fault.
+pub fn run_error<S: Source>(games: &Games<'_, S>, game: usize, error: RunError) -> JudgeError {
+    #[allow(unreachable_patterns)]
+    let piece = match &error {
+        RunError::BackwardBeforeStart { piece, .. } => Some(*piece),
+        _ => None,
+    };
+    let place = piece
+        .and_then(|piece| games.skill_places().get(piece.wrapping_sub(1)).copied())
+        .unwrap_or(games.count_place());
+    JudgeError::Run { game, error, place }
+}
+
+/// One game's answer as data, as `arbiter arena --json` writes it: one object per game, e.g.
+/// `{"game":1,"matchings":[3],"positions":[{"row":1,"col":3},{"row":1,"col":1}]}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Answer<'a> {
+    /// The game's number, from 1.
+    pub game: usize,
+    /// Hupraise's numbers, in the order they were printed.
+    pub matchings: &'a [usize],
+    /// The final position of each piece.
+    pub positions: &'a [Pos],
+}
+
+impl<'a> Answer<'a> {
+    /// The answer of game `game`.
+    pub fn new(game: usize, outcome: &'a Outcome) -> Answer<'a> {
+        Answer { game, matchings: &outcome.matchings, positions: &outcome.positions }
+    }
 }

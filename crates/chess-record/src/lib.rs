@@ -28,7 +28,7 @@ mod variant;
 pub use arbiter_scan::Shown;
 pub use fault::{CastlingBar, DropBar, Ending, Fault, Illegal, Mistake, Rule};
 pub use reading::{Reading, read_move, read_token};
-pub use record::{Verdict, check_record, check_record_in};
+pub use record::{RecordCheck, Verdict, check_record, check_record_in};
 pub use shown::ShownBytes;
 pub use spelling::{Dialect, ParseDialectError, SanText};
 pub use token::{MoveToken, ParseMoveTokenError, is_null_move};

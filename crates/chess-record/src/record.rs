@@ -59,52 +59,104 @@ pub fn check_record(record: &str) -> Verdict {
 /// Checks a record laid out like the contest's (`1. e4 e5 2. Nf3`) whose moves must be the
 /// canonical spellings of `dialect`.
 pub fn check_record_in(record: &str, dialect: Dialect) -> Verdict {
-    let mut pos = Chess::default();
-    let mut tokens = words(record);
-    let mut plies = 0u32;
-    let mistake = |at: Place, token: &str, fault: Fault| {
-        let offset = if token.is_empty() {
-            record.len()
-        } else {
-            (token.as_ptr() as usize).saturating_sub(record.as_ptr() as usize)
-        };
-        Verdict::No(Box::new(Mistake::new(at, token, Some(offset), fault)))
-    };
-    loop {
-        let at = Place::of(&pos);
-        let number = at.move_number;
-        match (pos.turn(), tokens.next()) {
-            (_, None) => return Verdict::Yes { plies },
-            (Color::White, Some(token)) => {
-                if !is_move_number(token, number) {
-                    return mistake(
-                        at,
-                        token,
-                        after_end(&pos, Fault::MoveNumber { expected: number }),
-                    );
-                }
-                let Some(token) = tokens.next() else {
-                    return mistake(at, "", after_end(&pos, Fault::MissingMove));
-                };
-                if let Err(fault) = step(&mut pos, token, dialect) {
-                    return mistake(at, token, fault);
-                }
-            }
-            (Color::Black, Some(token)) => {
-                if let Err(fault) = step(&mut pos, token, dialect) {
-                    let fault = match fault {
-                        Fault::NotAMove if is_move_number(token, number + 1) => {
-                            Fault::MissingBlackMove
-                        }
-                        Fault::NotAMove if is_black_move_number(token) => Fault::BlackMoveNumber,
-                        fault => fault,
-                    };
-                    return mistake(at, token, after_end(&pos, fault));
-                }
-            }
+    let mut check = RecordCheck::new(dialect);
+    let mut tokens = Scanner::new(record);
+    while let Some(token) = tokens.next_token() {
+        if !check.push(token.text, token.offset) {
+            break;
         }
-        plies += 1;
     }
+    check.finish(record.len())
+}
+
+/// A record checked one token at a time, as it is read: [`check_record_in`] for a record that
+/// is not held whole (read from a stream, however long).
+///
+/// ```
+/// use arbiter_chess_record::{Dialect, RecordCheck, Verdict};
+///
+/// let mut check = RecordCheck::new(Dialect::Contest);
+/// assert!(check.push("1.", 0));
+/// assert!(check.push("e4", 3));
+/// assert!(!check.push("e5+", 6));
+/// let Verdict::No(mistake) = check.finish(9) else { panic!() };
+/// assert_eq!((mistake.token.as_str(), mistake.offset), ("e5+", Some(6)));
+/// ```
+#[derive(Clone, Debug)]
+pub struct RecordCheck {
+    pos: Chess,
+    dialect: Dialect,
+    plies: u32,
+    /// White's move number has been read; white's move comes next.
+    numbered: bool,
+    mistake: Option<Box<Mistake>>,
+}
+
+impl RecordCheck {
+    /// A record at its start, whose moves must be spelled as `dialect` spells them.
+    pub fn new(dialect: Dialect) -> RecordCheck {
+        RecordCheck { pos: Chess::default(), dialect, plies: 0, numbered: false, mistake: None }
+    }
+
+    /// Checks the next token, which stands at byte `offset` of the record; returns whether the
+    /// record is still right (after its first mistake, every token is ignored).
+    #[inline]
+    pub fn push(&mut self, token: &str, offset: usize) -> bool {
+        if self.mistake.is_some() {
+            return false;
+        }
+        let at = Place::of(&self.pos);
+        let number = at.move_number;
+        let fault = match (self.pos.turn(), self.numbered) {
+            (Color::White, false) => {
+                if is_move_number(token, number) {
+                    self.numbered = true;
+                    return true;
+                }
+                after_end(&self.pos, Fault::MoveNumber { expected: number })
+            }
+            (Color::White, true) => match step(&mut self.pos, token, self.dialect) {
+                Ok(()) => {
+                    self.numbered = false;
+                    self.plies += 1;
+                    return true;
+                }
+                Err(fault) => fault,
+            },
+            (Color::Black, _) => match step(&mut self.pos, token, self.dialect) {
+                Ok(()) => {
+                    self.plies += 1;
+                    return true;
+                }
+                Err(Fault::NotAMove) if is_move_number(token, number + 1) => {
+                    after_end(&self.pos, Fault::MissingBlackMove)
+                }
+                Err(Fault::NotAMove) if is_black_move_number(token) => {
+                    after_end(&self.pos, Fault::BlackMoveNumber)
+                }
+                Err(fault) => after_end(&self.pos, fault),
+            },
+        };
+        self.mistake = Some(mistake(at, token, offset, fault));
+        false
+    }
+
+    /// The verdict once the record ends at byte offset `end`.
+    pub fn finish(self, end: usize) -> Verdict {
+        if let Some(mistake) = self.mistake {
+            return Verdict::No(mistake);
+        }
+        if self.numbered {
+            let at = Place::of(&self.pos);
+            return Verdict::No(mistake(at, "", end, after_end(&self.pos, Fault::MissingMove)));
+        }
+        Verdict::Yes { plies: self.plies }
+    }
+}
+
+/// The mistake `fault` of `token`, at `offset`, in the ply `at`.
+fn mistake(at: Place, token: &str, offset: usize, fault: Fault) -> Box<Mistake> {
+    Box::new(Mistake::new(at, token, Some(offset), fault))
 }
 
 /// The fault to report for `fault`, found in `pos`: when the game has already ended, that is

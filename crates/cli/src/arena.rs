@@ -4,13 +4,15 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use arbiter_arena::event::Event;
-use arbiter_arena::io::{parse_count, parse_game};
+use arbiter_arena::io::Games;
 use arbiter_arena::rules::Rules;
-use arbiter_arena::sim::{RunError, play, play_with};
-use arbiter_scan::Scanner;
+use arbiter_arena::sim::play_with;
+use arbiter_arena::{Answer, JudgeError, judge_games, run_error};
+use arbiter_scan::{Found, ScanError, Scanner, Stream};
 use serde::Serialize;
 
-use crate::input::{CliError, FileArg, Input, warn};
+use crate::input::{CliError, FileArg, Opened};
+use crate::report::Report;
 
 /// Arguments of `arbiter arena`.
 #[derive(Debug, clap::Args)]
@@ -22,6 +24,9 @@ pub struct Args {
     input: FileArg,
     #[command(flatten)]
     rules: RulesArg,
+    /// One JSON object per game on stdout instead of the official output.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Subcommands of `arbiter arena`.
@@ -37,6 +42,8 @@ enum Command {
         #[arg(long, value_name = "N")]
         game: Option<usize>,
     },
+    #[command(flatten)]
+    Contest(crate::contest::Command<crate::contest::Arena>),
 }
 
 /// The `--rules` option shared by the judge and the trace.
@@ -56,37 +63,70 @@ fn parse_rules(text: &str) -> Result<Rules, String> {
 /// Runs `arbiter arena`.
 pub fn run(args: Args) -> Result<(), CliError> {
     match args.command {
-        None => judge(args.input.file.as_deref(), args.rules.rules),
+        None => judge(args.input.file.as_deref(), args.rules.rules, args.json),
         Some(Command::Trace { input, rules, game }) => {
             trace(input.file.as_deref(), rules.rules, game)
         }
+        Some(Command::Contest(command)) => crate::contest::run(command),
     }
 }
 
-/// A run-time violation, naming the input and the game.
-fn run_error(input: &Input, game: usize, error: RunError) -> CliError {
-    CliError::Message(format!("{}: game {game}, {error}", input.name))
+type InputGames = Games<'static, Stream<std::fs::File>>;
+
+/// Opens the input and reads T.
+fn open(path: Option<&Path>) -> Result<(Opened, InputGames), CliError> {
+    let input = Opened::open(path)?;
+    let reader = input
+        .file
+        .try_clone()
+        .map_err(|error| CliError::Read { source_name: input.name.clone(), error })?;
+    match Games::new(Scanner::from_reader(reader)) {
+        Ok(games) => Ok((input, games)),
+        Err(error) => Err(input.error(error)),
+    }
 }
 
-/// The official judge: each game's output is printed as soon as it is known, so the output of
-/// the complete games stays when a later game is malformed.
-fn judge(path: Option<&Path>, rules: Rules) -> Result<(), CliError> {
-    let input = Input::read(path)?;
-    let mut scanner = Scanner::new(input.text());
-    let count = parse_count(&mut scanner).map_err(|e| input.error(e))?;
-    let stdout = io::stdout();
-    // Standard output is line-buffered: a game's lines go out in one write, not one each.
-    let mut out = io::BufWriter::new(stdout.lock());
-    for number in 1..=count {
-        let game = parse_game(&mut scanner).map_err(|e| input.error(e))?;
-        let outcome = play(&game, rules).map_err(|e| run_error(&input, number, e))?;
-        write!(out, "{outcome}")?;
-        out.flush()?;
+/// A judge error of `input`.
+fn judge_error(input: &Opened, error: JudgeError) -> CliError {
+    match error {
+        JudgeError::Scan(error) => input.error(error),
+        run @ JudgeError::Run { .. } => CliError::Message(format!("{}:{run}", input.name)),
     }
-    if !scanner.at_end() {
-        let position = scanner.position();
-        warn(&input.name, format!("{position}: ignoring input after the last game"));
+}
+
+/// Warns about content after the last game.
+fn warn_trailing(report: &mut Report, games: &mut InputGames) {
+    if let Some(position) = games.trailing() {
+        report.warning(position, "ignoring input after the last game");
     }
+}
+
+/// The official judge: each game's output is written out as soon as it is known, so the output
+/// of the complete games stays when a later game is malformed.
+fn judge(path: Option<&Path>, rules: Rules, json: bool) -> Result<(), CliError> {
+    let (input, mut games) = open(path)?;
+    let mut report = Report::new(&input.name);
+    let mut failure = None;
+    let result = judge_games(&mut games, rules, |number, outcome| {
+        if failure.is_some() {
+            return;
+        }
+        let written = if json {
+            serde_json::to_writer(&mut report, &Answer::new(number, outcome))
+                .map_err(io::Error::from)
+                .and_then(|()| report.write_all(b"\n"))
+        } else {
+            write!(report, "{outcome}")
+        };
+        // Out before the next game is read, which may wait for input.
+        failure = written.and_then(|()| report.flush()).err();
+    });
+    if let Some(error) = failure {
+        return Err(error.into());
+    }
+    result.map_err(|error| judge_error(&input, error))?;
+    warn_trailing(&mut report, &mut games);
+    report.flush()?;
     Ok(())
 }
 
@@ -99,21 +139,22 @@ struct Line<'a> {
     event: &'a Event,
 }
 
-/// `arbiter arena trace`.
+/// `arbiter arena trace`: every game is read (so that malformed input and trailing content are
+/// reported as by the judge); the chosen ones are played and traced.
 fn trace(path: Option<&Path>, rules: Rules, only: Option<usize>) -> Result<(), CliError> {
-    let input = Input::read(path)?;
-    let mut scanner = Scanner::new(input.text());
-    let count = parse_count(&mut scanner).map_err(|e| input.error(e))?;
+    let (input, mut games) = open(path)?;
+    let count = games.announced();
     if let Some(n) = only.filter(|&n| n == 0 || n > count) {
-        return Err(CliError::Message(format!(
-            "{}: no game {n} (the input has {count})",
-            input.name
-        )));
+        let error = ScanError {
+            position: games.count_place(),
+            expected: format!("a game {n} to trace (--game {n}), so T in {n}..=20"),
+            found: Found::token(&count.to_string()),
+        };
+        return Err(input.error(error));
     }
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    for number in 1..=count {
-        let game = parse_game(&mut scanner).map_err(|e| input.error(e))?;
+    let mut report = Report::new(&input.name);
+    while let Some(game) = games.next() {
+        let (number, game) = game.map_err(|error| input.error(error))?;
         if only.is_some_and(|n| n != number) {
             continue;
         }
@@ -121,22 +162,21 @@ fn trace(path: Option<&Path>, rules: Rules, only: Option<usize>) -> Result<(), C
         let mut write = |round: u32, event: &Event| {
             if failure.is_none() {
                 let line = Line { game: number, round, event };
-                let result = serde_json::to_writer(&mut out, &line)
+                let result = serde_json::to_writer(&mut report, &line)
                     .map_err(io::Error::from)
-                    .and_then(|()| out.write_all(b"\n"));
+                    .and_then(|()| report.write_all(b"\n"));
                 failure = result.err();
             }
         };
-        write(0, &Event::start(&game));
+        write(0, &Event::start_under(&game, rules));
         let result = play_with(&game, rules, |round: u32, event: Event| write(round, &event));
         if let Some(error) = failure {
             return Err(error.into());
         }
-        result.map_err(|e| run_error(&input, number, e))?;
-        if only.is_some() {
-            break;
-        }
+        result.map_err(|error| judge_error(&input, run_error(&games, number, error)))?;
+        report.flush()?;
     }
-    out.flush()?;
+    warn_trailing(&mut report, &mut games);
+    report.flush()?;
     Ok(())
 }

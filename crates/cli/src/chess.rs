@@ -5,13 +5,8 @@ mod pgn;
 mod source;
 mod stream;
 
-use std::io::{self, BufWriter, Write};
-
-use arbiter_chess_record::{Mistake, Verdict, check_record};
-use arbiter_scan::position_at;
-use rayon::prelude::*;
-
-use crate::input::{CliError, FileArg, Input};
+use crate::input::{CliError, FileArg};
+use crate::records::Answers;
 
 /// Arguments of `arbiter chess`.
 #[derive(Debug, clap::Args)]
@@ -28,6 +23,9 @@ pub struct Args {
     /// Check every line as a record of its own, one answer per line, on all cores.
     #[arg(long)]
     each_line: bool,
+    /// One JSON object per record on stdout instead of `Yes` / `No`.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -36,51 +34,18 @@ enum Command {
     Pgn(pgn::PgnArgs),
     /// Rewrite a record or a PGN file into canonical SAN.
     Fix(fix::FixArgs),
+    #[command(flatten)]
+    Contest(crate::contest::Command<crate::contest::Chess>),
 }
 
 /// Runs `arbiter chess`.
 pub fn run(args: Args) -> Result<(), CliError> {
+    let answers = Answers::new(args.explain, args.json);
     match args.command {
         Some(Command::Pgn(args)) => pgn::run(args),
         Some(Command::Fix(args)) => fix::run(args),
-        None if args.each_line => run_lines(&args.input, args.explain),
-        None => run_record(&args.input, args.explain),
+        Some(Command::Contest(command)) => crate::contest::run(command),
+        None if args.each_line => crate::records::run_lines(&args.input, answers),
+        None => crate::records::run_record(&args.input, answers),
     }
-}
-
-/// The official judge: the whole input is one record; `Yes` or `No` on stdout.
-fn run_record(file: &FileArg, explain: bool) -> Result<(), CliError> {
-    let input = Input::read(file.file.as_deref())?;
-    let verdict = check_record(input.text());
-    if let (true, Verdict::No(mistake)) = (explain, &verdict) {
-        eprintln!("{}:{}", input.name, located(input.text(), mistake));
-    }
-    let mut stdout = io::stdout().lock();
-    writeln!(stdout, "{verdict}")?;
-    stdout.flush()?;
-    Ok(())
-}
-
-/// `LINE:COL: mistake`, the position of the token in `text`.
-fn located(text: &str, mistake: &Mistake) -> String {
-    format!("{}: {mistake}", position_at(text, mistake.offset.unwrap_or(0)))
-}
-
-/// One record per line, checked in parallel, answers in input order.
-fn run_lines(file: &FileArg, explain: bool) -> Result<(), CliError> {
-    let input = Input::read(file.file.as_deref())?;
-    let lines: Vec<&str> = input.text().lines().collect();
-    let verdicts: Vec<Verdict> = lines.par_iter().map(|line| check_record(line)).collect();
-    let mut out = BufWriter::new(io::stdout().lock());
-    for (number, verdict) in verdicts.iter().enumerate() {
-        if let (true, Verdict::No(mistake)) = (explain, verdict) {
-            // Each record is one line: its line number is its place in the file.
-            let column = position_at(lines[number], mistake.offset.unwrap_or(0)).column;
-            out.flush()?;
-            eprintln!("{}:{}:{column}: {mistake}", input.name, number + 1);
-        }
-        out.write_all(if verdict.is_yes() { b"Yes\n" } else { b"No\n" })?;
-    }
-    out.flush()?;
-    Ok(())
 }

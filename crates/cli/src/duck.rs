@@ -4,12 +4,14 @@ use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use arbiter_duck::judge::{self, ExplainOptions, JudgeError, Summary};
+use arbiter_duck::judge::{self, Commands, JudgeError, Listener, Official, Ruling, render_board};
 use arbiter_duck::{FenError, Position, perft};
+use arbiter_scan::Scanner;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::input::{self, CliError, FileArg, Input};
+use crate::input::{CliError, FileArg, Opened};
+use crate::report::Report;
 
 /// Arguments of `arbiter duck`.
 #[derive(Debug, clap::Args)]
@@ -21,11 +23,14 @@ pub struct Args {
     /// or `-`. Prints the official output: one line per command.
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
+    /// One JSON object per command on stdout instead of the official lines.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, Subcommand)]
 enum DuckCommand {
-    /// Judge like `arbiter duck`, and say after each `Invalid command` why it is invalid.
+    /// Judge like `arbiter duck`, and say on stderr why each invalid command is invalid.
     Explain(ExplainArgs),
     /// Count the move sequences of a given length from a position (move generation test); a
     /// captured captain ends a sequence.
@@ -41,6 +46,8 @@ enum DuckCommand {
     /// Play a match between two UCI engines: game pairs judged by arbiter's rules, with Elo,
     /// LOS and an optional SPRT.
     Match(Box<crate::duck_match::Args>),
+    #[command(flatten)]
+    Contest(crate::contest::Command<crate::contest::Duck>),
 }
 
 #[derive(Debug, clap::Args)]
@@ -63,13 +70,16 @@ struct PerftArgs {
 struct ExplainArgs {
     #[command(flatten)]
     input: FileArg,
-    /// Print the board after each valid move.
+    /// Also draw the board on stderr after each valid move.
     #[arg(long)]
     board: bool,
-    /// Colour the board: `auto` colours it when standard output is a terminal and the
+    /// Colour the board: `auto` colours it when standard error is a terminal and the
     /// environment variable `NO_COLOR` is unset or empty (<https://no-color.org>).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// One JSON object per command on stdout instead of the official lines.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -79,27 +89,49 @@ enum ColorChoice {
     Never,
 }
 
+/// What `arbiter duck` writes besides (or instead of) the official lines.
+#[derive(Debug, Clone, Copy, Default)]
+struct Extras {
+    /// JSON objects on stdout instead of the official lines.
+    json: bool,
+    /// An explanation on stderr for each invalid command.
+    explain: bool,
+    /// The board on stderr after each valid move, coloured or not.
+    board: Option<bool>,
+}
+
+impl Extras {
+    /// Whether anything but the official lines is asked for.
+    fn any(self) -> bool {
+        self.json || self.explain || self.board.is_some()
+    }
+}
+
 /// Runs `arbiter duck`.
 pub fn run(args: Args) -> Result<(), CliError> {
     match args.command {
-        None => judge_file(FileArg { file: args.file }, |text, out| judge::run(text, out)),
+        None => {
+            judge_file(FileArg { file: args.file }, Extras { json: args.json, ..Extras::default() })
+        }
         Some(DuckCommand::Explain(explain)) => {
             let ansi = match explain.color {
                 ColorChoice::Always => true,
                 ColorChoice::Never => false,
                 ColorChoice::Auto => {
-                    io::stdout().is_terminal()
+                    io::stderr().is_terminal()
                         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
                 }
             };
-            let options = ExplainOptions { board: explain.board, ansi };
-            judge_file(explain.input, |text, out| judge::explain(text, out, options))
+            let extras =
+                Extras { json: explain.json, explain: true, board: explain.board.then_some(ansi) };
+            judge_file(explain.input, extras)
         }
         Some(DuckCommand::Perft(args)) => perft(args),
         Some(DuckCommand::Uci(args)) => crate::duck_engine::uci(args),
         Some(DuckCommand::Bestmove(args)) => crate::duck_engine::bestmove(args),
         Some(DuckCommand::Play(args)) => crate::duck_engine::play(args),
         Some(DuckCommand::Match(args)) => crate::duck_match::run(*args),
+        Some(DuckCommand::Contest(command)) => crate::contest::run(command),
     }
 }
 
@@ -170,27 +202,96 @@ fn fen_error(error: FenError) -> CliError {
     })
 }
 
-/// Reads the input, runs `judge` with standard output, and reports errors and ignored input.
-fn judge_file(
-    file: FileArg,
-    judge: impl FnOnce(&str, &mut dyn Write) -> Result<Summary, JudgeError>,
-) -> Result<(), CliError> {
-    let input = Input::read(file.file.as_deref())?;
-    let mut stdout = io::stdout().lock();
-    let result = judge(input.text(), &mut stdout);
-    stdout.flush()?;
+/// Writes each ruling: the official line or a JSON object on stdout, and the extras on stderr.
+struct Writer<'r> {
+    official: Official<&'r mut Report>,
+    extras: Extras,
+    /// Whether the input is a regular file, whose reads never wait for a writer.
+    regular: bool,
+}
+
+impl Writer<'_> {
+    /// Writes a ruling with what the extras ask for.
+    #[inline(never)]
+    fn ruling_with_extras(&mut self, ruling: &Ruling<'_>) -> io::Result<()> {
+        if self.extras.json {
+            let line = self.official.pending();
+            serde_json::to_writer(&mut *line, &ruling.report())?;
+            line.push(b'\n');
+            self.official.spill()?;
+        } else {
+            self.official.ruling(ruling)?;
+        }
+        let board = self.extras.board.filter(|_| ruling.outcome.is_ok());
+        let invalid = ruling.outcome.as_ref().err().filter(|_| self.extras.explain);
+        if board.is_none() && invalid.is_none() {
+            return Ok(());
+        }
+        if self.official.writer().shared() {
+            // The message follows its command's line in the one file both streams go to.
+            self.official.hand_over()?;
+        }
+        let at = ruling.place();
+        let number = ruling.number;
+        let report = self.official.writer();
+        if let Some(invalid) = invalid {
+            report.note(at, format_args!("command {number}: {invalid}"));
+        }
+        if let Some(ansi) = board {
+            report.note(at, format_args!("command {number}: the board after the move"));
+            let mut text = Vec::new();
+            render_board(&mut text, ruling.game.board(), ansi);
+            report.attach(&text);
+        }
+        Ok(())
+    }
+}
+
+impl Listener for Writer<'_> {
+    #[inline]
+    fn ruling(&mut self, ruling: &Ruling<'_>) -> io::Result<()> {
+        // The official judge, in the loop; everything else out of it.
+        if !self.extras.any() {
+            return self.official.ruling(ruling);
+        }
+        self.ruling_with_extras(ruling)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.official.flush()
+    }
+
+    fn waiting(&mut self) -> io::Result<()> {
+        // Nobody waits for the answers to write more of a file: they go out in large chunks.
+        if self.regular { Ok(()) } else { self.flush() }
+    }
+}
+
+/// Judges the input as it is read, and reports errors and ignored input.
+fn judge_file(file: FileArg, extras: Extras) -> Result<(), CliError> {
+    let input = Opened::open(file.file.as_deref())?;
+    let mut report = Report::new(&input.name);
+    let commands = match Commands::read_count(Scanner::from_reader(&input.file)) {
+        Ok(commands) => commands,
+        Err(error) => return Err(input.error(error)),
+    };
+    let regular = input.file.metadata().is_ok_and(|meta| meta.is_file());
+    let mut writer = Writer { official: Official::new(&mut report), extras, regular };
+    let result = judge::judge(commands, &mut writer);
+    drop(writer);
     match result {
         Ok(summary) => {
             if let Some(position) = summary.trailing {
-                input::warn(
-                    &input.name,
+                let s = if summary.commands == 1 { "" } else { "s" };
+                report.warning(
+                    position,
                     format_args!(
-                        "{position}: warning: ignoring input after the last of {} command{}",
-                        summary.commands,
-                        if summary.commands == 1 { "" } else { "s" }
+                        "ignoring input after the last of {} command{s}",
+                        summary.commands
                     ),
                 );
             }
+            report.flush()?;
             Ok(())
         }
         Err(JudgeError::Input(error)) => Err(input.error(error)),

@@ -1,6 +1,6 @@
 //! `arbiter duck match`: two UCI engines play Duck Chess game pairs, judged by arbiter's rules.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -12,7 +12,7 @@ use arbiter_duck_engine::match_runner::{self, EngineSpec, Event, MatchConfig, Op
 use clap::{ArgMatches, FromArgMatches};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::input::{CliError, Input};
+use crate::input::{CliError, Opened};
 
 /// The options of `arbiter duck match` as clap reads them; [`Args`] adds which engine each
 /// `--option` and `--name` follows.
@@ -235,8 +235,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let flags = args.flags;
     let openings = match (&flags.openings, flags.random_openings) {
         (Some(path), _) => {
-            let input = Input::read(Some(path))?;
-            let openings = parse_openings(input.text()).map_err(|error| input.error(error))?;
+            // Every opening is kept for the whole match, so the file is read whole.
+            let mut input = Opened::open(Some(path))?;
+            let mut bytes = Vec::new();
+            input
+                .file
+                .read_to_end(&mut bytes)
+                .map_err(|error| CliError::Read { source_name: input.name.clone(), error })?;
+            let text = String::from_utf8_lossy(&bytes);
+            let openings = parse_openings(&text).map_err(|error| input.error(error))?;
             if openings.is_empty() {
                 let name = &input.name;
                 return Err(CliError::Message(format!(

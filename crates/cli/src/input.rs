@@ -1,12 +1,11 @@
-//! Reading the input named on the command line, and the errors every subcommand reports.
+//! Opening the input named on the command line, and the errors every subcommand reports.
 
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io;
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
 use arbiter_scan::ScanError;
-use memmap2::Mmap;
 
 /// Everything that ends a subcommand with exit status 2, printed as one line on stderr.
 #[derive(Debug, thiserror::Error)]
@@ -53,69 +52,37 @@ impl From<io::Error> for CliError {
     }
 }
 
-/// A whole input with the name its messages use.
+/// An input opened for reading, with the name its messages use. It is read as a stream, in
+/// bounded chunks ([`arbiter_scan::Scanner::from_reader`]): never mapped (a file truncated while
+/// mapped would kill the process), never read whole.
 #[derive(Debug)]
-pub struct Input {
+pub struct Opened {
     /// The file name as given, or `<stdin>`.
     pub name: String,
-    text: Text,
+    /// The open file (standard input's descriptor, duplicated, for `<stdin>`).
+    pub file: File,
 }
 
-#[derive(Debug)]
-enum Text {
-    /// Read into memory; bytes that are not UTF-8 became U+FFFD and fail to parse like any bad
-    /// token.
-    Owned(String),
-    /// A regular file mapped into memory, checked to be UTF-8.
-    Mapped(Mmap),
-}
-
-impl Input {
-    /// Reads `path`, or standard input when it is `None` or `-`.
-    ///
-    /// A regular file (standard input redirected from one included) is mapped rather than copied:
-    /// the official judges' inputs are read once, front to back, and mapping saves copying them.
-    pub fn read(path: Option<&Path>) -> Result<Input, CliError> {
+impl Opened {
+    /// Opens `path`, or standard input when it is `None` or `-`.
+    pub fn open(path: Option<&Path>) -> Result<Opened, CliError> {
         let (name, file) = match path {
-            Some(path) if path != Path::new("-") => {
-                let name = path.display().to_string();
-                let file = File::open(path);
-                (name, file)
-            }
+            Some(path) if path != Path::new("-") => (path.display().to_string(), File::open(path)),
+            // Read through a descriptor of our own: the scanner buffers, so std's buffer
+            // around standard input would only add a copy.
             _ => {
                 let stdin = io::stdin().as_fd().try_clone_to_owned().map(File::from);
                 ("<stdin>".to_owned(), stdin)
             }
         };
-        let read_error = |error| CliError::Read { source_name: name.clone(), error };
-        let mut file = file.map_err(read_error)?;
-        let regular = file.metadata().map_err(read_error)?;
-        if regular.is_file() && regular.len() > 0 {
-            // SAFETY: the map is only read. If another process truncated or rewrote the file while
-            // we read it, we could see torn or vanishing bytes (or a SIGBUS on truncation); like
-            // other command-line tools that map their inputs, we accept that for files given to us.
-            if let Ok(map) = unsafe { Mmap::map(&file) }
-                && std::str::from_utf8(&map).is_ok()
-            {
-                return Ok(Input { name, text: Text::Mapped(map) });
-            }
-        }
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(read_error)?;
-        let text = match String::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+        let file = match file.and_then(|file| Ok((file.metadata()?, file))) {
+            Ok((meta, _)) if meta.is_dir() => Err(io::Error::from(io::ErrorKind::IsADirectory)),
+            Ok((_, file)) => Ok(file),
+            Err(error) => Err(error),
         };
-        Ok(Input { name, text: Text::Owned(text) })
-    }
-
-    /// The whole text.
-    pub fn text(&self) -> &str {
-        match &self.text {
-            Text::Owned(text) => text,
-            // SAFETY: checked to be UTF-8 in `read`; the bytes can only change under us through
-            // the outside modification already accepted there.
-            Text::Mapped(map) => unsafe { std::str::from_utf8_unchecked(map) },
+        match file {
+            Ok(file) => Ok(Opened { name, file }),
+            Err(error) => Err(CliError::Read { source_name: name, error }),
         }
     }
 
@@ -131,9 +98,4 @@ pub struct FileArg {
     /// Input file; standard input when absent or `-`.
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
-}
-
-/// Writes `warning` on stderr, prefixed like the error messages.
-pub fn warn(source_name: &str, warning: impl std::fmt::Display) {
-    let _ = writeln!(io::stderr().lock(), "{source_name}:{warning}");
 }

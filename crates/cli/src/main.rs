@@ -3,10 +3,13 @@
 
 mod arena;
 mod chess;
+mod contest;
 mod duck;
 mod duck_engine;
 mod duck_match;
 mod input;
+mod records;
+mod report;
 mod serve;
 
 use std::process::ExitCode;
@@ -51,7 +54,7 @@ fn main() -> ExitCode {
         Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
         Err(CliError::Findings) => ExitCode::from(1),
         Err(error) => {
-            eprintln!("{error}");
+            report::write_line(&error);
             ExitCode::from(2)
         }
     }

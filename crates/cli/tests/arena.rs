@@ -1,7 +1,8 @@
 //! `arbiter arena` end to end: official data, rule readings, errors, and the trace.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../arena/tests/fixtures");
 
@@ -10,15 +11,7 @@ fn fixture(path: &str) -> String {
 }
 
 fn arbiter(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("arbiter runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    common::run(args, stdin.as_bytes())
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -130,7 +123,9 @@ fn backward_before_the_first_round_names_game_round_and_piece() {
     assert_eq!(stdout, "1 2\n");
     assert_eq!(
         stderr,
-        "<stdin>: game 2, round 2: piece 1 casts backward 2, before the first round\n"
+        // At the skill of the piece at fault.
+        "<stdin>:7:19: expected a game that keeps the statement's guarantees, found in game 2, \
+         round 2: piece 1 casts backward 2, before the first round\n"
     );
 }
 
@@ -149,8 +144,71 @@ fn trace_one_game() {
     let stdout = text(&output.stdout);
     assert!(stdout.lines().all(|line| line.starts_with("{\"game\":3,")));
     assert!(stdout.contains("\"kind\":\"backward\""));
+    // The start says which readings the trace was played under.
+    let first = stdout.lines().next().expect("a start event");
+    assert!(first.contains("\"kind\":\"start\""), "{first}");
+    assert!(first.contains("\"rules\":\"official\""), "{first}");
+    let statement = arbiter(
+        &["arena", "trace", "--rules", "statement", "--game", "1"],
+        &fixture("sample/1.in"),
+    );
+    assert!(
+        text(&statement.stdout)
+            .lines()
+            .next()
+            .unwrap()
+            .contains("\"rules\":\"official,+rabi-enemy,")
+    );
     let missing = arbiter(&["arena", "trace", "--game", "5"], &fixture("sample/1.in"));
     assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(
+        text(&missing.stderr),
+        "<stdin>:1:1: expected a game 5 to trace (--game 5), so T in 5..=20, found `4`\n"
+    );
+}
+
+#[test]
+fn trace_warns_about_trailing_input_like_the_judge() {
+    let input = "1\n1 1 1 1\n0\n1 1 1 1 0 0 1 1 1 toolihai\nextra\n";
+    for args in [&["arena"][..], &["arena", "trace"], &["arena", "--json"]] {
+        let output = arbiter(args, input);
+        assert!(output.status.success(), "{args:?}");
+        assert_eq!(
+            text(&output.stderr),
+            "<stdin>:5:1: warning: ignoring input after the last game\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn json_is_one_object_per_game() {
+    let output = arbiter(&["arena", "--json"], &fixture("sample/1.in"));
+    assert!(output.status.success());
+    let official = text(&arbiter(&["arena"], &fixture("sample/1.in")).stdout);
+    let mut lines = official.lines();
+    let stdout = text(&output.stdout);
+    for (number, line) in stdout.lines().enumerate() {
+        let game: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(game["game"], number + 1);
+        // The same numbers as the official output, in the same order.
+        for pairs in game["matchings"].as_array().unwrap() {
+            assert_eq!(lines.next().unwrap(), pairs.to_string());
+        }
+        for pos in game["positions"].as_array().unwrap() {
+            assert_eq!(lines.next().unwrap(), format!("{} {}", pos["row"], pos["col"]));
+        }
+    }
+    assert_eq!(stdout.lines().count(), 4);
+    assert_eq!(lines.next(), None);
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let input = fixture("official/1.in");
+    let output = arbiter(&["arena"], &format!("\u{feff}{input}"));
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stdout), fixture("official/1.ans"));
 }
 
 /// What the replay reads of an event; every other field is ignored.

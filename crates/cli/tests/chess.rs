@@ -1,5 +1,7 @@
 //! `arbiter chess` end to end: the official answer byte for byte, and the tools around it.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -7,18 +9,7 @@ const SAMPLE_IN: &str = "../chess-record/tests/fixtures/sample/1.in";
 const SAMPLE_ANS: &[u8] = include_bytes!("../../chess-record/tests/fixtures/sample/1.ans");
 
 fn arbiter(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("arbiter runs");
-    if let Some(mut input) = child.stdin.take() {
-        input.write_all(stdin.as_bytes()).expect("stdin takes the input");
-    }
-    child.wait_with_output().expect("arbiter ends")
+    common::run(args, stdin.as_bytes())
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -75,9 +66,16 @@ fn explain_gives_line_and_column() {
 
 #[test]
 fn columns_count_characters_not_bytes() {
-    // The byte order mark is one character of three bytes; Ke3 is the 14th character.
+    // `é` is one character of two bytes; Ke3 is the 14th character.
+    let output = arbiter(&["chess", "--explain"], "é 1. e4 e5 2. Ke3");
+    assert!(text(&output.stderr).starts_with("<stdin>:1:1: 1. white é"), "{output:?}");
+    let output = arbiter(&["chess", "--explain"], "1. e4 e5\n{é} 2. Ke3");
+    assert!(text(&output.stderr).starts_with("<stdin>:2:1: 2. white {é}"), "{output:?}");
+    let output = arbiter(&["chess", "--explain", "--each-line"], "1. e4 e5 2.  é");
+    assert!(text(&output.stderr).starts_with("<stdin>:1:14: 2. white é"), "{output:?}");
+    // A byte order mark is skipped, as everywhere: columns count from the character after it.
     let output = arbiter(&["chess", "--explain"], "\u{feff}1. e4 e5 2. Ke3");
-    assert!(text(&output.stderr).starts_with("<stdin>:1:14: 2. white Ke3"), "{output:?}");
+    assert!(text(&output.stderr).starts_with("<stdin>:1:13: 2. white Ke3"), "{output:?}");
     // In PGN, `é` is one character of two bytes; Ke3 is the 20th character of its line.
     let output = arbiter(&["chess", "pgn", "-"], &pgn_game("A", "1. e4 {café} e5 2. Ke3 *"));
     assert!(text(&output.stdout).starts_with("<stdin>:4:20: game 1"), "{output:?}");

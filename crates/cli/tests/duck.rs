@@ -1,7 +1,8 @@
 //! End-to-end tests of `arbiter duck`: the official data through the binary, and every kind of
 //! malformed input of SPEC §2.
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -10,15 +11,7 @@ fn fixtures() -> PathBuf {
 }
 
 fn arbiter_bytes(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
+    common::run(args, stdin)
 }
 
 fn arbiter(args: &[&str], stdin: &str) -> Output {
@@ -191,43 +184,49 @@ fn bytes_that_are_not_utf8_are_a_bad_token() {
     assert!(err.starts_with(expected), "{err}");
 }
 
+/// `arbiter duck explain` on `stdin`: stdout (the official output) and stderr (the reasons).
+fn explain(stdin: &str) -> (String, String) {
+    let out = arbiter(&["duck", "explain"], stdin);
+    assert_eq!(out.status.code(), Some(0));
+    (text(out.stdout), text(out.stderr))
+}
+
 #[test]
 fn explain_gives_the_reason_for_each_invalid_command() {
-    let input = "6\n0 0 1 1\n0 1 2 2\n3 4 4 4\n0 0 0 1\n9 9 1 1\n4 4 5 4\n";
-    let out = arbiter(&["duck", "explain"], input);
+    let input = "6\n0 0 1 1\n0 1 2 2\n3 4 4 4\n0 0 0 1\n9 9 1 1\n  4 4 5 4\n";
+    let (stdout, stderr) = explain(input);
+    // The official output stays untouched on stdout ...
+    let official = arbiter(&["duck"], input);
+    assert_eq!(stdout, text(official.stdout));
+    // ... and each reason is on stderr, at the place of its command's first token.
     assert_eq!(
-        text(out.stdout),
-        "Invalid command\n# a car cannot move from (0,0) to (1,1)\n\
-         red horse;NA;no;no\n\
-         Invalid command\n# (3,4) holds red soldier, but it is blue's turn\n\
-         Invalid command\n# (0,0) holds red car, but it is blue's turn\n\
-         Invalid command\n# (9,9) is off the board\n\
-         Invalid command\n# (4,4) is empty\n"
+        stderr,
+        "<stdin>:2:1: command 1: a car cannot move from (0,0) to (1,1)\n\
+         <stdin>:4:1: command 3: (3,4) holds red soldier, but it is blue's turn\n\
+         <stdin>:5:1: command 4: (0,0) holds red car, but it is blue's turn\n\
+         <stdin>:6:1: command 5: (9,9) is off the board\n\
+         <stdin>:7:3: command 6: (4,4) is empty\n"
     );
-    assert_eq!(out.status.code(), Some(0));
 }
 
 #[test]
 fn explain_names_blockers_own_pieces_and_the_end_of_the_game() {
     // The red car on (0,0) cannot pass its own duck on (2,0) ...
-    let out = arbiter(&["duck", "explain"], "2\n0 0 4 0\n0 0 0 1\n");
+    let (_, stderr) = explain("2\n0 0 4 0\n0 0 0 1\n");
     assert_eq!(
-        text(out.stdout),
-        "Invalid command\n# car path (2,0) is occupied by red duck\n\
-         Invalid command\n# (0,1) holds your own piece (red horse)\n"
+        stderr,
+        "<stdin>:2:1: command 1: car path (2,0) is occupied by red duck\n\
+         <stdin>:3:1: command 2: (0,1) holds your own piece (red horse)\n"
     );
     // ... and its horse on (0,1) is lame towards (1,3): the elephant stands on its leg.
-    let out = arbiter(&["duck", "explain"], "1\n0 1 1 3\n");
-    assert_eq!(
-        text(out.stdout),
-        "Invalid command\n# horse leg (0,2) is occupied by red elephant\n"
-    );
+    let (_, stderr) = explain("1 0 1 1 3\n");
+    assert_eq!(stderr, "<stdin>:1:3: command 1: horse leg (0,2) is occupied by red elephant\n");
 
     let game = std::fs::read_to_string(fixtures().join("sample/1.in")).unwrap();
-    let out = text(arbiter(&["duck", "explain"], &game).stdout);
-    let ending = "red duck;blue captain;no;yes\n\
-        Invalid command\n# the game is over (red has captured the captain)\n";
-    assert!(out.ends_with(ending), "{out}");
+    let (stdout, stderr) = explain(&game);
+    assert!(stdout.ends_with("red duck;blue captain;no;yes\nInvalid command\n"), "{stdout}");
+    let last = stderr.lines().last().unwrap();
+    assert!(last.ends_with("the game is over (red has captured the captain)"), "{last}");
 }
 
 #[test]
@@ -236,27 +235,33 @@ fn explain_names_each_blocking_square_and_broken_pattern() {
         2 0 4 3\n2 0 5 2\n3 0 5 0\n3 0 -1 0\n\
         0 0 99999999999999999999 0\n-99999999999999999999 0 0 0\n\
         3 2 2 3\n9 4 8 4\n2 3 1 3\n8 4 9 4\n0 2 2 4\n";
-    let out = arbiter(&["duck", "explain"], input);
+    let (stdout, stderr) = explain(input);
     assert_eq!(
-        text(out.stdout),
+        stdout,
+        "Invalid command\nInvalid command\nInvalid command\nInvalid command\n\
+         Invalid command\nInvalid command\n\
+         red soldier;NA;no;no\nblue captain;NA;no;no\n\
+         red soldier;NA;no;no\nblue captain;NA;no;no\nInvalid command\n"
+    );
+    assert_eq!(
+        stderr,
         // The duck on (2,0) leaps (2,3) through (2,1) and then (3,2), where a soldier stands; its
         // leap (3,2) is stopped at once by the soldier on (3,0).
-        "Invalid command\n# duck leg (3,2) is occupied by red soldier\n\
-         Invalid command\n# duck leg (3,0) is occupied by red soldier\n\
-         Invalid command\n# a soldier cannot move from (3,0) to (5,0)\n\
-         Invalid command\n# (-1,0) is off the board\n\
-         Invalid command\n# (huge,0) is off the board\n\
-         Invalid command\n# (-huge,0) is off the board\n\
-         red soldier;NA;no;no\nblue captain;NA;no;no\n\
-         red soldier;NA;no;no\nblue captain;NA;no;no\n\
-         Invalid command\n# elephant eye (1,3) is occupied by red soldier\n"
+        "<stdin>:2:1: command 1: duck leg (3,2) is occupied by red soldier\n\
+         <stdin>:3:1: command 2: duck leg (3,0) is occupied by red soldier\n\
+         <stdin>:4:1: command 3: a soldier cannot move from (3,0) to (5,0)\n\
+         <stdin>:5:1: command 4: (-1,0) is off the board\n\
+         <stdin>:6:1: command 5: (huge,0) is off the board\n\
+         <stdin>:7:1: command 6: (-huge,0) is off the board\n\
+         <stdin>:12:1: command 11: elephant eye (1,3) is occupied by red soldier\n"
     );
 }
 
 #[test]
-fn explain_board_draws_the_position_after_valid_moves() {
+fn explain_board_draws_the_position_after_valid_moves_on_stderr() {
     let out = arbiter(&["duck", "explain", "--board", "--color", "never"], "1\n0 3 1 4\n");
-    let expected = "red guard;NA;no;no\n\
+    assert_eq!(text(out.stdout), "red guard;NA;no;no\n");
+    let expected = "<stdin>:2:1: command 1: the board after the move\n\
         9 車馬象士將士象馬車\n\
         8 ・・・・・・・・・\n\
         7 鴨・・・・・・・鴨\n\
@@ -267,9 +272,37 @@ fn explain_board_draws_the_position_after_valid_moves() {
         2 鸭・・・・・・・鸭\n\
         1 ・・・・仕・・・・\n\
         0 俥傌相・帥仕相傌俥\n  ０１２３４５６７８\n";
-    assert_eq!(text(out.stdout), expected);
+    assert_eq!(text(out.stderr), expected);
     let colored = arbiter(&["duck", "explain", "--board", "--color", "always"], "1\n0 3 1 4\n");
-    assert!(text(colored.stdout).contains("\x1b[1;31m帥\x1b[0m"));
+    assert!(text(colored.stderr).contains("\x1b[1;31m帥\x1b[0m"));
+}
+
+#[test]
+fn explanations_follow_their_lines_when_both_streams_share_a_file() {
+    // `2>&1`: stdout and stderr are one file, and each reason stands after its command's line.
+    let path = std::env::temp_dir().join(format!("arbiter-shared-{}", std::process::id()));
+    let file = std::fs::File::create(&path).unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["duck", "explain"])
+        .stdin(std::fs::File::open(fixtures().join("sample/1.in")).unwrap())
+        .stdout(file.try_clone().unwrap())
+        .stderr(file)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let both = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let lines: Vec<&str> = both.lines().collect();
+    let official = std::fs::read_to_string(fixtures().join("sample/1.ans")).unwrap();
+    let mut official = official.lines();
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("<stdin>:") {
+            assert_eq!(lines[i - 1], "Invalid command", "{both}");
+        } else {
+            assert_eq!(Some(*line), official.next(), "{both}");
+        }
+    }
+    assert_eq!(official.next(), None);
 }
 
 #[test]
@@ -417,10 +450,11 @@ fn files_are_read_like_standard_input() {
 }
 
 /// Runs `arbiter duck explain --board` on a pseudo-terminal (util-linux `script`), so that
-/// standard output is a terminal, with `NO_COLOR` set to `no_color` if given.
+/// standard error is a terminal (standard output is not), with `NO_COLOR` set to `no_color` if
+/// given.
 fn explain_on_a_terminal(no_color: Option<&str>) -> String {
     let command = format!(
-        "printf '1\\n0 3 1 4\\n' | '{}' duck explain --board",
+        "printf '1\\n0 3 1 4\\n' | '{}' duck explain --board >/dev/null",
         env!("CARGO_BIN_EXE_arbiter")
     );
     let mut script = Command::new("script");

@@ -9,6 +9,11 @@
 //! assert_eq!(out, b"red guard;NA;no;no\nInvalid command\n");
 //! assert_eq!(summary.commands, 2);
 //!
+//! // The same from any reader, read in bounded chunks as the commands are judged.
+//! let mut out = Vec::new();
+//! judge::run_reader(input.as_bytes(), &mut out).unwrap();
+//! assert_eq!(out, b"red guard;NA;no;no\nInvalid command\n");
+//!
 //! let commands: Vec<_> = Commands::new(input).unwrap().collect::<Result<_, _>>().unwrap();
 //! assert_eq!(commands[1].from, (-1, 0));
 //! ```
@@ -18,13 +23,18 @@
 //! announced command is ignored (reported in [`Summary::trailing`]). A token that is not an
 //! integer, or an input that ends before `Q` commands, is a [`ScanError`]; the lines of the
 //! complete commands before it have been written by then. A huge `Q` costs nothing: commands are
-//! read as a stream.
+//! read as a stream, and a reader is read in bounded chunks ([`arbiter_scan::Stream`]).
+//!
+//! [`judge`] hands each command's [`Ruling`] to a [`Listener`], which writes what it wants: the
+//! official line ([`Official`]), an explanation, a board, JSON. Before reading input that may not
+//! have arrived yet, the judge asks the listener to flush, so that a program fed through a pipe
+//! sees the answer to each command before it sends the next.
 
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 
-use arbiter_scan::{Position, ScanError, Scanner};
+use arbiter_scan::{Position, ScanError, Scanner, Source, Stream, Text};
 
-use crate::{Board, Color, Game, Invalid, Square};
+use crate::{Board, Color, Game, Invalid, Played, Square};
 
 /// One command as read: the source and destination coordinates `(x, y)`, possibly off the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -36,12 +46,14 @@ pub struct Command {
 }
 
 /// The commands of an input, read one by one after the count.
-#[derive(Debug, Clone)]
-pub struct Commands<'a> {
-    scanner: Scanner<'a>,
+#[derive(Debug)]
+pub struct Commands<'a, S = Text<'a>> {
+    scanner: Scanner<'a, S>,
     announced: u64,
     read: u64,
     failed: bool,
+    /// Offset of the first token of the last command read.
+    start: usize,
 }
 
 const COORDINATES: [&str; 4] = [
@@ -54,10 +66,23 @@ const COORDINATES: [&str; 4] = [
 impl<'a> Commands<'a> {
     /// Reads the count `Q` at the start of `text`.
     pub fn new(text: &'a str) -> Result<Commands<'a>, ScanError> {
-        let mut scanner = Scanner::new(text);
+        Commands::read_count(Scanner::new(text))
+    }
+}
+
+impl<R: Read> Commands<'static, Stream<R>> {
+    /// Reads the count `Q` at the start of `reader`; the commands are read as they are asked for.
+    pub fn from_reader(reader: R) -> Result<Commands<'static, Stream<R>>, ScanError> {
+        Commands::read_count(Scanner::from_reader(reader))
+    }
+}
+
+impl<'a, S: Source> Commands<'a, S> {
+    /// Reads the count `Q` with `scanner`.
+    pub fn read_count(mut scanner: Scanner<'a, S>) -> Result<Commands<'a, S>, ScanError> {
         let announced =
             scanner.int_in(0, i64::MAX, "the number of commands Q (a non-negative integer)")?;
-        Ok(Commands { scanner, announced: announced as u64, read: 0, failed: false })
+        Ok(Commands { scanner, announced: announced as u64, read: 0, failed: false, start: 0 })
     }
 
     /// The count `Q` the input announces.
@@ -66,23 +91,49 @@ impl<'a> Commands<'a> {
     }
 
     /// Where content after the last announced command starts, if there is any. Meaningful once
-    /// every command has been read.
+    /// every command has been read; reads on to the first token or the end of the input.
     pub fn trailing(&mut self) -> Option<Position> {
         if self.scanner.at_end() { None } else { Some(self.scanner.position()) }
     }
 
+    /// Where the last command read starts: the place of its first token.
+    pub fn place(&self) -> Position {
+        self.scanner.position_of(self.start)
+    }
+
+    /// Whether every announced command has been read (or reading stopped at an error).
+    fn done(&self) -> bool {
+        self.failed || self.read == self.announced
+    }
+
+    /// The next command if it is already read from the source and made of one-digit numbers,
+    /// as almost every command is.
     #[inline]
-    fn read_command(&mut self) -> Result<Command, ScanError> {
-        if let Some([x1, y1, x2, y2]) = self.scanner.digits::<4>() {
-            let [x1, y1, x2, y2] = [x1, y1, x2, y2].map(i64::from);
-            return Ok(Command { from: (x1, y1), to: (x2, y2) });
-        }
+    fn next_buffered(&mut self) -> Option<Command> {
+        let start = self.scanner.skip_space_buffered();
+        let [x1, y1, x2, y2] = self.scanner.digits::<4>()?.map(i64::from);
+        self.start = start;
+        self.read += 1;
+        Some(Command { from: (x1, y1), to: (x2, y2) })
+    }
+
+    /// Whether reading the next command might wait for input.
+    fn may_wait(&self) -> bool {
+        !self.scanner.holds_tokens(4)
+    }
+
+    /// The next command, read in full however it is written.
+    #[cold]
+    fn next_slow(&mut self) -> Result<Command, ScanError> {
+        self.read += 1;
+        self.start = self.scanner.mark();
         let mut values = [0; 4];
         for (value, name) in values.iter_mut().zip(COORDINATES) {
             *value = match self.scanner.try_int() {
                 Some(value) => value,
                 None => {
-                    let command = self.read + 1;
+                    self.failed = true;
+                    let command = self.read;
                     return Err(self
                         .scanner
                         .error_here(format!("{name} of command {command} (an integer)")));
@@ -93,18 +144,15 @@ impl<'a> Commands<'a> {
     }
 }
 
-impl Iterator for Commands<'_> {
+impl<S: Source> Iterator for Commands<'_, S> {
     type Item = Result<Command, ScanError>;
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        if self.failed || self.read == self.announced {
+        if self.done() {
             return None;
         }
-        let command = self.read_command();
-        self.failed = command.is_err();
-        self.read += 1;
-        Some(command)
+        Some(self.next_buffered().map_or_else(|| self.next_slow(), Ok))
     }
 }
 
@@ -128,14 +176,183 @@ pub enum JudgeError {
     Output(#[from] io::Error),
 }
 
+/// One command as judged, handed to a [`Listener`].
+pub struct Ruling<'r> {
+    /// Its number, from 1.
+    pub number: u64,
+    /// The command as read.
+    pub command: Command,
+    /// The move it made, or why it is invalid.
+    pub outcome: Result<Played, Invalid>,
+    /// The game after the command.
+    pub game: &'r Game,
+    commands: &'r dyn Placed,
+}
+
+/// Finds where the command being judged starts, without knowing the input's source type.
+trait Placed {
+    fn place(&self) -> Position;
+}
+
+impl<S: Source> Placed for Commands<'_, S> {
+    fn place(&self) -> Position {
+        Commands::place(self)
+    }
+}
+
+impl Ruling<'_> {
+    /// Where the command starts in the input: the place of its first token. Counted only when
+    /// asked for.
+    pub fn place(&self) -> Position {
+        self.commands.place()
+    }
+
+    /// The ruling as plain data (e.g. for JSON).
+    pub fn report(&self) -> Report {
+        let (valid, piece, captured, check, over, reason) = match &self.outcome {
+            Ok(played) => (
+                true,
+                Some(played.piece.name()),
+                played.captured.map(|p| p.name()),
+                played.check,
+                played.game_over,
+                None,
+            ),
+            Err(invalid) => {
+                (false, None, None, false, self.game.winner().is_some(), Some(invalid.to_string()))
+            }
+        };
+        let Command { from: (x1, y1), to: (x2, y2) } = self.command;
+        Report {
+            command: self.number,
+            from: [x1, y1],
+            to: [x2, y2],
+            valid,
+            piece,
+            captured,
+            check,
+            over,
+            reason,
+        }
+    }
+}
+
+/// A ruling as plain data: one object per command in `arbiter duck --json`, e.g.
+/// `{"command":1,"from":[0,3],"to":[1,4],"valid":true,"piece":"red guard","captured":null,
+/// "check":false,"over":false}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Report {
+    /// The command's number, from 1.
+    pub command: u64,
+    /// Source row and column as given (possibly off the board).
+    pub from: [i64; 2],
+    /// Destination row and column as given.
+    pub to: [i64; 2],
+    /// Whether the command was a valid move.
+    pub valid: bool,
+    /// The piece that moved, e.g. `red guard`.
+    pub piece: Option<&'static str>,
+    /// The piece captured, if any.
+    pub captured: Option<&'static str>,
+    /// Whether a check position arises (the official `yes`/`no`).
+    pub check: bool,
+    /// Whether the game is over after the command.
+    pub over: bool,
+    /// Why the command is invalid.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub reason: Option<String>,
+}
+
+/// What is done with each ruling.
+pub trait Listener {
+    /// Takes the ruling of one command.
+    fn ruling(&mut self, ruling: &Ruling<'_>) -> io::Result<()>;
+
+    /// Writes out everything held back: the judge has finished (or stopped at an error).
+    fn flush(&mut self) -> io::Result<()>;
+
+    /// The judge is about to read input that may not have arrived yet: what was held back
+    /// should be written out now, so that whoever sends the input sees every answer so far.
+    fn waiting(&mut self) -> io::Result<()> {
+        self.flush()
+    }
+}
+
 /// Output is built in a buffer of about this size and handed to the writer when it fills.
 const CHUNK: usize = 1 << 18;
 
 const INVALID: &[u8] = b"Invalid command\n";
 
+/// The official output: one line per command, written to `W` in large chunks.
+#[derive(Debug)]
+pub struct Official<W> {
+    out: W,
+    buf: Vec<u8>,
+}
+
+impl<W: Write> Official<W> {
+    /// The official output, written to `out`.
+    pub fn new(out: W) -> Official<W> {
+        Official { out, buf: Vec::with_capacity(CHUNK + 256) }
+    }
+
+    /// The lines not yet handed to the writer, to which more may be appended.
+    pub fn pending(&mut self) -> &mut Vec<u8> {
+        &mut self.buf
+    }
+
+    /// Hands the pending lines to the writer once they fill a chunk.
+    #[inline]
+    pub fn spill(&mut self) -> io::Result<()> {
+        if self.buf.len() >= CHUNK {
+            self.hand_over()?;
+        }
+        Ok(())
+    }
+
+    /// Hands every pending line to the writer (without flushing it).
+    pub fn hand_over(&mut self) -> io::Result<()> {
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
+    }
+
+    /// The writer.
+    pub fn writer(&mut self) -> &mut W {
+        &mut self.out
+    }
+}
+
+impl<W: Write> Listener for Official<W> {
+    // In the judge's loop, where the outcome can stay in registers.
+    #[inline(always)]
+    fn ruling(&mut self, ruling: &Ruling<'_>) -> io::Result<()> {
+        match &ruling.outcome {
+            Ok(played) => played.write_line(&mut self.buf),
+            Err(_) => self.buf.extend_from_slice(INVALID),
+        }
+        self.spill()
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.hand_over()?;
+        self.out.flush()
+    }
+}
+
 /// Judges every command of `input` and writes the official output to `out`.
 pub fn run(input: &str, out: &mut (impl Write + ?Sized)) -> Result<Summary, JudgeError> {
-    judge(input, out, |_, _, _, _| ())
+    judge(Commands::new(input)?, &mut Official::new(out))
+}
+
+/// Like [`run`], reading `input` in bounded chunks and writing each answer out before waiting
+/// for more input.
+pub fn run_reader(
+    input: impl Read,
+    out: &mut (impl Write + ?Sized),
+) -> Result<Summary, JudgeError> {
+    judge(Commands::from_reader(input)?, &mut Official::new(out))
 }
 
 /// How `explain` annotates the official output.
@@ -148,59 +365,72 @@ pub struct ExplainOptions {
 }
 
 /// Like [`run`], with a `# reason` line after each `Invalid command` and, if asked, the board
-/// after each valid move.
+/// after each valid move, all in one text (`arbiter duck explain` puts them on stderr instead).
 pub fn explain(
     input: &str,
     out: &mut (impl Write + ?Sized),
     options: ExplainOptions,
 ) -> Result<Summary, JudgeError> {
-    judge(input, out, |buf, game, _, result| match result {
-        Err(invalid) => {
-            buf.extend_from_slice(b"# ");
-            buf.extend_from_slice(invalid.to_string().as_bytes());
-            buf.push(b'\n');
+    struct Annotated<W> {
+        official: Official<W>,
+        options: ExplainOptions,
+    }
+    impl<W: Write> Listener for Annotated<W> {
+        fn ruling(&mut self, ruling: &Ruling<'_>) -> io::Result<()> {
+            self.official.ruling(ruling)?;
+            let buf = self.official.pending();
+            match &ruling.outcome {
+                Err(invalid) => {
+                    buf.extend_from_slice(b"# ");
+                    buf.extend_from_slice(invalid.to_string().as_bytes());
+                    buf.push(b'\n');
+                }
+                Ok(_) if self.options.board => {
+                    render_board(buf, ruling.game.board(), self.options.ansi);
+                }
+                Ok(_) => {}
+            }
+            Ok(())
         }
-        Ok(()) if options.board => render_board(buf, game.board(), options.ansi),
-        Ok(()) => {}
-    })
+
+        fn flush(&mut self) -> io::Result<()> {
+            self.official.flush()
+        }
+    }
+    judge(Commands::new(input)?, &mut Annotated { official: Official::new(out), options })
 }
 
-/// The judging loop; `annotate` may add lines after each command's official line.
-#[inline]
-fn judge(
-    input: &str,
-    out: &mut (impl Write + ?Sized),
-    mut annotate: impl FnMut(&mut Vec<u8>, &Game, Command, Result<(), Invalid>),
+/// Judges every command, handing each ruling to `listener`; tells it before any read that may
+/// wait for input, and flushes it at the end, error or not.
+pub fn judge<S: Source>(
+    mut commands: Commands<'_, S>,
+    listener: &mut impl Listener,
 ) -> Result<Summary, JudgeError> {
-    let mut commands = Commands::new(input)?;
     let mut game = Game::new().without_history();
-    let mut buf = Vec::with_capacity(CHUNK + 256);
-    let mut judged = 0;
     let result = loop {
-        let command = match commands.next() {
-            None => break Ok(()),
-            Some(Err(error)) => break Err(error),
-            Some(Ok(command)) => command,
+        if commands.done() {
+            break Ok(());
+        }
+        let command = match commands.next_buffered() {
+            Some(command) => command,
+            None => {
+                if commands.may_wait() {
+                    listener.waiting()?;
+                }
+                match commands.next_slow() {
+                    Ok(command) => command,
+                    Err(error) => break Err(error),
+                }
+            }
         };
-        judged += 1;
-        match game.play_coords(command.from, command.to) {
-            Ok(played) => {
-                played.write_line(&mut buf);
-                annotate(&mut buf, &game, command, Ok(()));
-            }
-            Err(invalid) => {
-                buf.extend_from_slice(INVALID);
-                annotate(&mut buf, &game, command, Err(invalid));
-            }
-        }
-        if buf.len() >= CHUNK {
-            out.write_all(&buf)?;
-            buf.clear();
-        }
+        let outcome = game.play_coords(command.from, command.to);
+        let ruling =
+            Ruling { number: commands.read, command, outcome, game: &game, commands: &commands };
+        listener.ruling(&ruling)?;
     };
-    out.write_all(&buf)?;
+    listener.flush()?;
     result?;
-    Ok(Summary { commands: judged, trailing: commands.trailing() })
+    Ok(Summary { commands: commands.read, trailing: commands.trailing() })
 }
 
 /// Writes `board` as text, blue's side (row 9) on top, row and column numbers on the edges;

@@ -27,6 +27,47 @@ export async function api(path, body) {
   return data;
 }
 
+/**
+ * POSTs `body` as JSON to `path` and yields each line of the reply, a JSON object, as it arrives
+ * (a reply of JSON lines, `application/x-ndjson`); `signal` aborts the request.
+ */
+export async function* apiLines(path, body, signal) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(`cannot reach the server (${error.message}); is arbiter serve running?`, 0);
+  }
+  if (!response.ok) {
+    const data = await response.json().catch(() => null);
+    throw new ApiError(data?.error ?? `the server answered ${response.status}`, response.status);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let end;
+      while ((end = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 1);
+        if (line.trim() !== '') yield JSON.parse(line);
+      }
+    }
+  } finally {
+    // A reader left early closes the request, which tells the server to stop.
+    reader.cancel().catch(() => {});
+  }
+}
+
 const SVG = 'http://www.w3.org/2000/svg';
 
 function build(element, attrs, children) {

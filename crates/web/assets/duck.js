@@ -1,8 +1,8 @@
 // The Duck Chess page. The game is its list of commands; every position, reachable point,
-// result and reason comes from the server (/api/duck/...). The page draws them and sends back
-// the command the player chose.
+// result and reason comes from the server (/api/duck/...), and so do the engine's searches. The
+// page draws them and sends back the command the player (or the engine) chose.
 
-import { $, api, download, h, readFile, s, show, typing } from './common.js';
+import { $, api, apiLines, download, h, readFile, s, show, typing } from './common.js';
 
 const CELL = 100;
 const MARGIN = 105;
@@ -37,6 +37,8 @@ const state = {
 
 const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 const commandsUpTo = (n) => state.entries.slice(0, n).map((entry) => entry.command);
+/** The whole game, as one string: what a search was asked about. */
+const gameKey = () => commandsUpTo(state.entries.length).join(',');
 
 // Requests run one after the other, so that replies arrive in the order they were asked for.
 let queue = Promise.resolve();
@@ -80,25 +82,32 @@ function goTo(n) {
   });
 }
 
-/** Asks the server to judge `from` → `to` after the shown position; plays it when valid. */
+/**
+ * Asks the server to judge `from` → `to` after the shown position and plays it when valid (the
+ * commands after the shown position are dropped); resolves to whether it was valid.
+ */
+async function play(from, to) {
+  const command = `${from[0]} ${from[1]} ${to[0]} ${to[1]}`;
+  const reply = await api('/api/duck/move', { commands: commandsUpTo(state.at), command });
+  if (reply.entry.valid) {
+    state.entries = [...state.entries.slice(0, state.at), reply.entry];
+    state.at += 1;
+    wantedAt = state.at;
+    state.position = reply.position;
+    state.redo = [];
+    state.selected = null;
+    explainBox.textContent = '';
+  } else {
+    explainBox.textContent = reply.entry.reason;
+    state.refused = to;
+  }
+  render();
+  return reply.entry.valid;
+}
+
+/** The player's move `from` → `to`. */
 function attempt(from, to) {
-  serial(async () => {
-    const command = `${from[0]} ${from[1]} ${to[0]} ${to[1]}`;
-    const reply = await api('/api/duck/move', { commands: commandsUpTo(state.at), command });
-    if (reply.entry.valid) {
-      state.entries = [...state.entries.slice(0, state.at), reply.entry];
-      state.at += 1;
-      wantedAt = state.at;
-      state.position = reply.position;
-      state.redo = [];
-      state.selected = null;
-      explainBox.textContent = '';
-    } else {
-      explainBox.textContent = reply.entry.reason;
-      state.refused = to;
-    }
-    render();
-  });
+  serial(() => play(from, to));
 }
 
 /** Asks the server why the piece on `point` cannot be moved (not the side to move, game over). */
@@ -122,25 +131,39 @@ function newGame() {
   });
 }
 
+/** Whether the engine's side is to move in the position `state` shows (game over or not). */
+const engineSideToMove = () => engine.side !== 'none' && state.position?.winner === null
+  && state.position.turn === engine.side;
+
+/**
+ * Takes back the last command; against the engine, also the commands before it until the player
+ * is to move (the engine's reply and the player's move), so that the engine does not at once
+ * play again what was taken back.
+ */
 function undo() {
   serial(async () => {
-    const n = state.entries.length;
-    if (n === 0) return;
-    const last = state.entries[n - 1].command;
-    await loadGame(commandsUpTo(n - 1), n - 1);
-    state.redo.push(last);
+    do {
+      const n = state.entries.length;
+      if (n === 0) break;
+      const last = state.entries[n - 1].command;
+      await loadGame(commandsUpTo(n - 1), n - 1);
+      state.redo.push(last);
+    } while (state.entries.length > 0 && engineSideToMove());
     wantedAt = state.at;
     explainBox.textContent = '';
     render();
   });
 }
 
+/** Plays again the commands taken back, as many as undo took (up to the player's turn). */
 function redo() {
   serial(async () => {
-    const command = state.redo.pop();
-    if (command === undefined) return;
-    const commands = [...commandsUpTo(state.entries.length), command];
-    await loadGame(commands, commands.length);
+    do {
+      const command = state.redo.pop();
+      if (command === undefined) break;
+      const commands = [...commandsUpTo(state.entries.length), command];
+      await loadGame(commands, commands.length);
+    } while (state.redo.length > 0 && engineSideToMove());
     wantedAt = state.at;
     explainBox.textContent = '';
     render();
@@ -275,7 +298,7 @@ function render() {
   const position = state.position;
   if (!position) return;
   const pieces = new Map(position.pieces.map((piece) => [piece.point.join(), piece]));
-  const movable = new Map(position.moves.map((m) => [m.from.join(), m.to]));
+  const movable = new Map(playableMoves().map((m) => [m.from.join(), m.to]));
   const reachable = new Set((state.selected && movable.get(state.selected.join()) || []).map((p) => p.join()));
   const attackers = new Set(position.checks.flatMap((c) => c.attackers.map((p) => p.join())));
   const captains = new Set(position.checks.map((c) => c.captain.join()));
@@ -347,11 +370,13 @@ function render() {
       s('g', { class: 'under' }),
       s('g', { class: 'points' }),
       s('g', { class: 'arrows', 'pointer-events': 'none' }),
+      s('g', { class: 'guess', 'pointer-events': 'none' }),
     );
   }
   board.querySelector('.under').replaceChildren(...under);
   board.querySelector('.points').replaceChildren(...points);
   board.querySelector('.arrows').replaceChildren(...arrows);
+  renderGuess();
   board.setAttribute('aria-label', `board, ${state.flipped ? 'blue' : 'red'} at the bottom`);
   renderSide(pieces);
 }
@@ -413,6 +438,7 @@ function renderSide(pieces) {
   current?.setAttribute('aria-current', 'true');
   current?.scrollIntoView({ block: 'nearest' });
   $('#ply-count').textContent = `${total} command${total === 1 ? '' : 's'}`;
+  $('[data-fen]').value = position.fen;
 
   slider.max = String(total);
   slider.value = String(state.at);
@@ -423,6 +449,219 @@ function renderSide(pieces) {
   $('[data-undo]').disabled = total === 0;
   $('[data-redo]').disabled = state.redo.length === 0;
   syncUrl();
+  syncEngine();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine. It plays its side whenever that side is to move in the last position of the game:
+// after the player's move, at once when it is given the side to move, after a new game, an
+// import, undo or redo that leave it to move. It does not move while an earlier position is shown
+// (stepping back stops its search; returning to the end starts it again) nor once the game is
+// over. The search runs on the server, which streams each iteration (/api/duck/engine); the
+// page draws them and plays the move answered like a click (/api/duck/move). "Move now" asks the
+// server to stop the search, which then answers its best move so far.
+
+const engine = {
+  /** `none`, `red` or `blue`. */
+  side: 'none',
+  /** Time per move, in milliseconds. */
+  time: 1000,
+  /** The search under way: {key, side, controller, id, stopping}. */
+  search: null,
+  /** The last iteration or answer received (kept after the search, until the next one). */
+  info: null,
+  /** The game whose search failed, not tried again by itself. */
+  failed: null,
+  /** Why the engine is not playing, when something went wrong. */
+  note: '',
+};
+
+/** Whether the engine is to move now: its side to move in the last position. */
+function engineToMove() {
+  return engineSideToMove() && state.at === state.entries.length;
+}
+
+/** The moves the player may make in the position shown: none while the engine is to move. */
+function playableMoves() {
+  return engineToMove() ? [] : state.position.moves;
+}
+
+/** Starts a search when the engine is to move, and drops one that no longer fits the game. */
+function syncEngine() {
+  const key = gameKey();
+  const due = engineToMove();
+  const search = engine.search;
+  if (search && (!due || search.key !== key || search.side !== engine.side)) {
+    search.controller.abort();
+    engine.search = null;
+  }
+  if (!engine.search && due && engine.failed !== key) think(key);
+  renderGuess();
+  renderEngine();
+}
+
+/** Searches the last position of the game `key`, drawing each iteration, and plays the answer. */
+async function think(key) {
+  const search = { key, side: engine.side, controller: new AbortController(), id: null, stopping: false };
+  engine.search = search;
+  engine.info = null;
+  engine.note = '';
+  const request = { commands: commandsUpTo(state.entries.length), movetime: engine.time };
+  try {
+    for await (const line of apiLines('/api/duck/engine', request, search.controller.signal)) {
+      if (engine.search !== search) return;
+      if (line.event === 'start') {
+        search.id = line.id;
+        renderEngine();
+      } else if (line.event === 'info') {
+        engine.info = line;
+        renderGuess();
+        renderEngine();
+      } else if (line.event === 'best') {
+        answer(search, line);
+        return;
+      } else if (line.event === 'error') {
+        throw new Error(line.error);
+      }
+    }
+    throw new Error('the search ended without an answer');
+  } catch (error) {
+    // A search dropped by syncEngine was aborted on purpose.
+    if (engine.search !== search) return;
+    engine.search = null;
+    engine.failed = key;
+    if (error.status === 429) {
+      // The server's engines are all busy: try again shortly, while it is still our turn.
+      engine.note = 'The server\'s engine is busy; trying again in a moment…';
+      setTimeout(() => {
+        if (engine.failed !== key) return;
+        engine.failed = null;
+        render();
+      }, 1500);
+    } else {
+      engine.note = `The engine failed: ${error.message}`;
+    }
+    render();
+  }
+}
+
+/** Plays the engine's answer, unless the game has changed meanwhile. */
+function answer(search, line) {
+  if (!line.move) {
+    engine.search = null;
+    engine.failed = search.key;
+    engine.note = capitalised(line.reason ?? 'the engine has no move');
+    render();
+    return;
+  }
+  engine.info = line;
+  serial(async () => {
+    if (engine.search !== search) return;
+    engine.search = null;
+    if (gameKey() !== search.key || state.at !== state.entries.length) {
+      render();
+      return;
+    }
+    if (!(await play(line.move.from, line.move.to))) {
+      engine.failed = search.key;
+      engine.note = 'The engine\'s move was refused.';
+      render();
+    }
+  });
+}
+
+/** "Move now": the search stops and answers its best move so far. */
+async function moveNow() {
+  const search = engine.search;
+  if (!search || search.id === null || search.stopping) return;
+  search.stopping = true;
+  renderEngine();
+  try {
+    await api('/api/duck/engine/stop', { id: search.id });
+  } catch (error) {
+    show(errorBox, error.message);
+  }
+}
+
+/** A score seen by red: `+0.35` (soldiers), `#3` (red captures the captain in 3 moves), `#-3`. */
+function scoreText(score) {
+  if (!score) return ['–', ''];
+  if (score.mate !== undefined) return [`#${score.mate}`, score.mate > 0 ? 'red' : 'blue'];
+  const cp = score.cp;
+  const sign = cp > 0 ? '+' : cp < 0 ? '−' : '';
+  return [`${sign}${(Math.abs(cp) / 100).toFixed(2)}`, cp > 0 ? 'red' : cp < 0 ? 'blue' : ''];
+}
+
+/** A count in a few digits: 950, 12.3 k, 4.56 M. */
+function count(n) {
+  if (n < 1e3) return String(n);
+  if (n < 1e6) return `${(n / 1e3).toPrecision(3)} k`;
+  return `${(n / 1e6).toPrecision(3)} M`;
+}
+
+/** The engine's best move so far, as an arrow on the board, while it thinks. */
+function renderGuess() {
+  const layer = board.querySelector('.guess');
+  const guess = engine.search && engine.info?.pv?.[0];
+  if (!layer || !guess) {
+    layer?.replaceChildren();
+    return;
+  }
+  const [fx, fy] = place(guess.from);
+  const [tx, ty] = place(guess.to);
+  const length = Math.hypot(tx - fx, ty - fy);
+  const ux = (tx - fx) / length;
+  const uy = (ty - fy) / length;
+  const [ex, ey] = [tx - ux * 30, ty - uy * 30];
+  const side = engine.search.side;
+  layer.replaceChildren(
+    s('path', { class: `engine-arrow ${side}`, d: `M${fx + ux * 30} ${fy + uy * 30}L${ex - ux * 14} ${ey - uy * 14}` }),
+    s('path', {
+      class: `engine-arrowhead ${side}`,
+      d: `M${ex} ${ey}L${ex - ux * 26 - uy * 15} ${ey - uy * 26 + ux * 15}L${ex - ux * 26 + uy * 15} ${ey - uy * 26 - ux * 15}Z`,
+    }),
+  );
+}
+
+function renderEngine() {
+  const box = $('#engine');
+  const search = engine.search;
+  const total = state.entries.length;
+  box.dataset.engineState = engine.side === 'none' ? 'off' : search ? 'thinking' : 'waiting';
+  let status;
+  if (engine.side === 'none') {
+    status = 'Choose a side for the engine to play against it.';
+  } else if (search) {
+    status = `${capitalised(search.side)} is thinking${search.stopping ? ': moving now' : '…'}`;
+  } else if (engine.note) {
+    status = engine.note;
+  } else if (state.position?.winner) {
+    status = 'The game is over.';
+  } else if (state.at < total) {
+    status = 'An earlier position is shown: the engine plays again at the end of the game (End).';
+  } else {
+    status = `Your move; the engine plays ${engine.side}.`;
+  }
+  $('#engine-status').textContent = status;
+  $('[data-engine-stop]').disabled = !search || search.id === null || search.stopping;
+
+  const info = engine.info;
+  box.classList.toggle('has-info', info !== null);
+  const depth = $('[data-engine-depth]');
+  depth.textContent = info?.depth ? String(info.depth) : '–';
+  depth.title = info?.seldepth ? `selective depth ${info.seldepth}` : '';
+  const [score, side] = scoreText(info?.score);
+  const scoreBox = $('[data-engine-score]');
+  scoreBox.textContent = score;
+  scoreBox.className = side;
+  $('[data-engine-nodes]').textContent = info?.nodes !== undefined
+    ? `${count(info.nodes)}${info.nps ? ` · ${count(info.nps)}/s` : ''}` : '–';
+  $('[data-engine-elapsed]').textContent = info?.time !== undefined ? `${(info.time / 1000).toFixed(1)} s` : '–';
+  const pv = $('[data-engine-pv]');
+  const moves = info?.pv ?? [];
+  pv.replaceChildren(...moves.map((mv, i) => h('span', { class: i === 0 ? 'first' : '', title: mv.command }, mv.uci)));
+  pv.dataset.commands = moves.map((mv) => mv.command).join(',');
+  pv.title = moves.length > 0 ? `As commands: ${moves.map((mv) => mv.command).join(' · ')}` : '';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -463,6 +702,10 @@ function fromUrl() {
 function clickPoint(point) {
   const position = state.position;
   if (!position) return;
+  if (engineToMove()) {
+    explainBox.textContent = 'The engine is to move: wait for it, or press Move now.';
+    return;
+  }
   const key = point.join();
   const isMovable = position.moves.some((m) => m.from.join() === key);
   if (isMovable) {
@@ -497,7 +740,7 @@ board.addEventListener('pointerdown', (event) => {
 
 board.addEventListener('pointermove', (event) => {
   if (!press) return;
-  const movable = state.position?.moves.some((m) => same(m.from, press.point));
+  const movable = state.position && playableMoves().some((m) => same(m.from, press.point));
   if (!press.dragging) {
     if (!movable || Math.hypot(event.clientX - press.x, event.clientY - press.y) < 6) return;
     press.dragging = true;
@@ -595,16 +838,40 @@ $('[data-example]').addEventListener('click', async (event) => {
 $('[data-export]').addEventListener('click', () => serial(async () => {
   download('duck-game.in', await exported());
 }));
-$('[data-copy]').addEventListener('click', () => serial(async () => {
+/** Puts `text` on the clipboard and says so. */
+async function copy(text, refused) {
   const copied = $('#copied');
   try {
-    await navigator.clipboard.writeText(await exported());
+    await navigator.clipboard.writeText(text);
     copied.textContent = 'Copied.';
   } catch {
-    copied.textContent = 'The browser refused the clipboard; use Download.';
+    copied.textContent = refused;
   }
   setTimeout(() => { copied.textContent = ''; }, 2500);
+}
+$('[data-copy]').addEventListener('click', () => serial(async () => {
+  await copy(await exported(), 'The browser refused the clipboard; use Download.');
 }));
+$('[data-copy-fen]').addEventListener('click', () => serial(async () => {
+  if (state.position) await copy(state.position.fen, 'The browser refused the clipboard; select the FEN below.');
+}));
+const sideSelect = $('[data-engine-side]');
+sideSelect.addEventListener('change', () => {
+  engine.side = ['red', 'blue'].includes(sideSelect.value) ? sideSelect.value : 'none';
+  engine.failed = null;
+  engine.note = '';
+  // The player's side at the bottom.
+  if (engine.side !== 'none') state.flipped = engine.side === 'red';
+  render();
+});
+const timeSelect = $('[data-engine-time]');
+timeSelect.addEventListener('change', () => {
+  engine.time = Number(timeSelect.value) || 1000;
+});
+$('[data-engine-stop]').addEventListener('click', moveNow);
+// What the browser may have kept in the fields from before a reload is not what the page does.
+sideSelect.value = engine.side;
+timeSelect.value = String(engine.time);
 const styleSelect = $('[data-style]');
 styleSelect.value = state.style;
 styleSelect.addEventListener('change', () => {

@@ -39,6 +39,7 @@ fn endpoints() -> Vec<Endpoint> {
         route: get(index),
     }];
     all.extend(crate::duck::endpoints());
+    all.extend(crate::engine::endpoints());
     all.extend(crate::arena::endpoints());
     all.extend(crate::chess::endpoints());
     all

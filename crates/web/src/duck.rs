@@ -76,9 +76,9 @@ struct ImportRequest {
 }
 
 /// A point, `[x, y]`.
-type Point = [u8; 2];
+pub(crate) type Point = [u8; 2];
 
-fn point(square: Square) -> Point {
+pub(crate) fn point(square: Square) -> Point {
     [square.row(), square.col()]
 }
 
@@ -147,6 +147,8 @@ struct PositionView {
     checks: Vec<CheckView>,
     /// For each piece of the side to move, the points it can reach (empty once the game is over).
     moves: Vec<Destinations>,
+    /// The position as FEN, as [`arbiter_duck::Position`] writes it.
+    fen: String,
 }
 
 /// The reply to `/api/duck/game` and `/api/duck/import`.
@@ -242,7 +244,7 @@ fn replay(commands: &[Command], at: usize) -> Replay {
 }
 
 /// Plays `commands` and returns the game and its last valid move.
-fn play_all(commands: &[Command]) -> (Game, Option<Command>) {
+pub(crate) fn play_all(commands: &[Command]) -> (Game, Option<Command>) {
     let mut game = Game::new();
     let mut last = None;
     for &command in commands {
@@ -290,6 +292,7 @@ fn describe(game: &Game, ply: usize, last: Option<Command>) -> PositionView {
         check: board.is_check(),
         checks: checks(game),
         moves,
+        fen: game.position().to_string(),
     }
 }
 
@@ -325,7 +328,7 @@ fn checks(game: &Game) -> Vec<CheckView> {
 }
 
 /// Reads a request's commands, refusing more than [`limits::DUCK_COMMANDS`].
-fn read_commands(commands: &[String]) -> Result<Vec<Command>, ApiError> {
+pub(crate) fn read_commands(commands: &[String]) -> Result<Vec<Command>, ApiError> {
     if commands.len() > limits::DUCK_COMMANDS {
         return Err(too_many(commands.len()));
     }
@@ -449,6 +452,7 @@ mod tests {
         // After the invalid first command red is still to move, and nothing has moved.
         assert_eq!((position.ply, position.turn, position.last.is_none()), (1, "red", true));
         assert_eq!(position.moves.len(), 16);
+        assert_eq!(position.fen, arbiter_duck::fen::INITIAL);
     }
 
     #[test]

@@ -18,12 +18,15 @@
 //! The pages know no rule: they draw what the JSON API under `/api/` tells them (the points a
 //! piece can reach, the result of a command, the events of an arena round, the boards of a
 //! record) and send back what the player did, as lichess's chessground does. The API is listed
-//! by `GET /api/` and documented in the README. The server keeps no state between requests:
-//! a Duck game travels as its list of commands, an arena game as its input.
+//! by `GET /api/` and documented in the README. The server keeps no game between requests: a
+//! Duck game travels as its list of commands, an arena game as its input; all it holds is the
+//! stop flag of each engine search under way.
 //!
 //! Modules: [`api`] (the endpoint list, the error type, the body reader), `duck`, `arena` and
-//! `chess` (the endpoints of each game), `assets` (the embedded files), [`limits`] (what a
-//! request may cost), `work` (the pool that runs rule work off the async threads).
+//! `chess` (the endpoints of each game), `engine` (the Duck engine's searches, streamed as JSON
+//! lines), `assets` (the embedded files), [`limits`] (what a request may cost), `work` (the pool
+//! that runs rule work off the async threads) and `searches` (the engine's own pool, with its
+//! queue and the searches' stop flags).
 
 #![warn(missing_docs)]
 
@@ -32,19 +35,21 @@ mod arena;
 mod assets;
 mod chess;
 mod duck;
+mod engine;
 pub mod limits;
+mod searches;
 mod work;
 
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::header;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::{Extension, Router};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
@@ -67,6 +72,7 @@ pub fn app() -> Router {
         .route("/assets/{*path}", get(assets::file))
         .merge(api::router())
         .fallback(|| async { assets::not_found() })
+        .layer(Extension(searches::Searches::new()))
         .layer(DefaultBodyLimit::max(limits::BODY))
         .layer(middleware::from_fn(move |request: Request, next: Next| {
             let admitted = Arc::clone(&admitted);

@@ -12,6 +12,11 @@
 //! | arena rounds per trace reply | 50 | the page asks for the next rounds as it plays |
 //! | arena events per trace reply | 50,000 | a round with many casts ends the reply early |
 //! | cells of a 2dsaigao wave path sent | 512 | the blast is always sent; longer paths are cut |
+//! | engine searches at once | the number of cores | a search keeps its core busy all its time |
+//! | engine searches waiting | 8 | more get a 429 at once instead of waiting long |
+//! | engine time per move | 10 s (1 s by default) | longer requests are refused with a 400 |
+//! | engine depth | 64 plies | the engine's deepest iteration |
+//! | engine hash | 16 MiB per engine, one engine per core | engines are kept and lent to one search at a time |
 
 /// The largest request body read, in bytes (1 MiB).
 pub const BODY: usize = 1 << 20;
@@ -36,3 +41,23 @@ pub const ARENA_EVENTS: usize = 50_000;
 
 /// Cells of a 2dsaigao wave path in a trace reply.
 pub const WAVE_PATH: usize = 512;
+
+/// Engine searches waiting for a core; a request beyond them gets a 429.
+pub const SEARCH_QUEUE: usize = 8;
+
+/// The longest time per move a search may be given, in milliseconds (the time cap).
+pub const SEARCH_TIME: u64 = 10_000;
+
+/// The time per move of a request that gives none, in milliseconds.
+pub const SEARCH_TIME_DEFAULT: u64 = 1_000;
+
+/// The deepest search a request may ask for, in plies.
+pub const SEARCH_DEPTH: u32 = 64;
+
+/// The transposition table of each engine (one per core), in MiB.
+pub const SEARCH_HASH_MB: usize = 16;
+
+/// Engine searches running at once: one per core.
+pub fn search_slots() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
+}

@@ -2,8 +2,8 @@
 //! threads, at most one job per core at a time, so that the async threads keep answering and a
 //! burst of heavy requests queues instead of multiplying threads.
 //!
-//! This is the one door for rule work; anything long-running that is added later (a search, say)
-//! goes through it too, with its own time cap inside the job.
+//! This is the one door for rule work. The engine's searches, which keep a core busy for seconds,
+//! have a pool of their own (`crate::searches`), so that they never hold up rule work.
 
 use std::sync::OnceLock;
 

@@ -1,8 +1,10 @@
 //! The app end to end, without a socket: every request goes through the router as a browser's
 //! would (tower's `oneshot`), official data included, and hostile requests never get a 5xx.
 
-use axum::body::{Body, to_bytes};
+use axum::Router;
+use axum::body::{Body, BodyDataStream, to_bytes};
 use axum::http::{Method, Request, StatusCode, header};
+use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
@@ -70,6 +72,8 @@ async fn the_index_lists_every_endpoint() {
             ("POST", "/api/duck/position"),
             ("POST", "/api/duck/move"),
             ("POST", "/api/duck/import"),
+            ("POST", "/api/duck/engine"),
+            ("POST", "/api/duck/engine/stop"),
             ("GET", "/api/arena/rules"),
             ("POST", "/api/arena/judge"),
             ("POST", "/api/arena/trace"),
@@ -227,6 +231,17 @@ async fn duck_positions_say_what_the_page_draws() {
     assert_eq!(played["position"]["last"], json!({"from": [9, 4], "to": [8, 4]}));
     assert_eq!(played["position"]["ply"], 2);
 
+    // The FEN is the library's, for the start and after the moves played (invalid ones change
+    // nothing).
+    assert_eq!(start["fen"], arbiter_duck::fen::INITIAL);
+    let mut position = arbiter_duck::Position::new();
+    for mv in ["d1e2", "e10e9"] {
+        let _ = position.make(mv.parse().unwrap());
+    }
+    assert_eq!(played["position"]["fen"], position.to_string());
+    let game = ok("/api/duck/game", json!({"commands": ["0 3 1 4", "0 0 0 0", "9 4 8 4"]})).await;
+    assert_eq!(game["position"]["fen"], position.to_string());
+
     // A check, with the attacker of the captain.
     let moves = "0 4 1 4,6 4 5 4,3 2 4 1,9 0 8 0,4 1 4 2,6 6 6 5,1 4 1 3,6 5 6 4,3 4 2 3,9 4 8 4,3 8 4 8,5 4 6 3,2 8 5 6";
     let commands: Vec<&str> = moves.split(',').collect();
@@ -373,6 +388,8 @@ async fn no_body_gets_a_5xx() {
         "/api/duck/position",
         "/api/duck/move",
         "/api/duck/import",
+        "/api/duck/engine",
+        "/api/duck/engine/stop",
         "/api/arena/judge",
         "/api/arena/trace",
         "/api/chess/check",
@@ -387,4 +404,235 @@ async fn no_body_gets_a_5xx() {
             assert_eq!(status, StatusCode::BAD_REQUEST, "{uri} {body:?}");
         }
     }
+}
+
+/// The JSON lines of a streamed reply, read as they come.
+struct Lines {
+    stream: BodyDataStream,
+    buffer: Vec<u8>,
+}
+
+impl Lines {
+    /// Sends `body` to the engine through `app`; returns the status and, on success, the lines.
+    async fn search(app: &Router, body: Value) -> (StatusCode, Lines) {
+        let request = Request::post("/api/duck/engine").body(Body::from(body.to_string())).unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        if status == StatusCode::OK {
+            let kind = &response.headers()[header::CONTENT_TYPE];
+            assert_eq!(kind, "application/x-ndjson");
+        }
+        (status, Lines { stream: response.into_body().into_data_stream(), buffer: Vec::new() })
+    }
+
+    /// The next line, or `None` at the end of the reply.
+    async fn next(&mut self) -> Option<Value> {
+        loop {
+            if let Some(end) = self.buffer.iter().position(|&byte| byte == b'\n') {
+                let line: Vec<u8> = self.buffer.drain(..=end).collect();
+                return Some(serde_json::from_slice(&line).expect("a JSON line"));
+            }
+            let chunk = self.stream.next().await?.expect("a readable body");
+            self.buffer.extend_from_slice(&chunk);
+        }
+    }
+
+    /// The message of an error reply (plain JSON, not lines).
+    async fn error(&mut self) -> String {
+        while let Some(chunk) = self.stream.next().await {
+            self.buffer.extend_from_slice(&chunk.expect("a readable body"));
+        }
+        let reply: Value = serde_json::from_slice(&self.buffer).expect("a JSON reply");
+        reply["error"].as_str().expect("an error message").to_owned()
+    }
+
+    /// Every line left.
+    async fn rest(&mut self) -> Vec<Value> {
+        let mut lines = Vec::new();
+        while let Some(line) = self.next().await {
+            lines.push(line);
+        }
+        assert!(self.buffer.is_empty(), "an unfinished line");
+        lines
+    }
+}
+
+/// Commands after which red's duck on (5,6) can take the blue captain on (8,4), red to move.
+const DUCK_TAKES_CAPTAIN: [&str; 14] = [
+    "0 4 1 4", "6 4 5 4", "3 2 4 1", "9 0 8 0", "4 1 4 2", "6 6 6 5", "1 4 1 3", "6 5 6 4",
+    "3 4 2 3", "9 4 8 4", "3 8 4 8", "5 4 6 3", "2 8 5 6", "6 0 5 0",
+];
+
+#[tokio::test]
+async fn the_engine_streams_its_iterations_and_answers_a_valid_move() {
+    let app = arbiter_web::app();
+    let (status, mut lines) =
+        Lines::search(&app, json!({"commands": DUCK_TAKES_CAPTAIN, "depth": 3})).await;
+    assert_eq!(status, StatusCode::OK);
+    let lines = lines.rest().await;
+    let start = &lines[0];
+    assert_eq!((start["event"].as_str(), start["turn"].as_str()), (Some("start"), Some("red")));
+    assert_eq!((start["movetime"].as_u64(), start["depth"].as_u64()), (Some(1000), Some(3)));
+    assert_eq!(start["id"].as_str().map(str::len), Some(16));
+
+    // An info line per iteration, then the answer: the duck takes the captain, a win at once.
+    let best = lines.last().unwrap();
+    assert_eq!(best["event"], "best");
+    assert_eq!(
+        best["move"],
+        json!({"command": "5 6 8 4", "uci": "g6e9", "from": [5, 6], "to": [8, 4]})
+    );
+    assert_eq!(best["score"], json!({"mate": 1}));
+    let infos = &lines[1..lines.len() - 1];
+    assert!(!infos.is_empty());
+    for (depth, info) in (1..).zip(infos) {
+        assert_eq!((info["event"].as_str(), info["depth"].as_u64()), (Some("info"), Some(depth)));
+        let line = info["line"].as_str().unwrap();
+        assert!(line.starts_with(&format!("info depth {depth} ")), "{line}");
+        // The UCI line's principal variation is the one given as moves.
+        let pv: Vec<&str> =
+            info["pv"].as_array().unwrap().iter().map(|m| m["uci"].as_str().unwrap()).collect();
+        assert!(line.ends_with(&format!(" pv {}", pv.join(" "))), "{line}");
+    }
+    assert_eq!(infos.last().unwrap()["score"], best["score"]);
+
+    // The judge takes the move: it ends the game.
+    let mut commands = DUCK_TAKES_CAPTAIN.to_vec();
+    let command = best["move"]["command"].as_str().unwrap();
+    let played = ok("/api/duck/move", json!({"commands": commands, "command": command})).await;
+    assert_eq!(played["entry"]["result"], "red duck;blue captain;no;yes");
+
+    // Then there is nothing to search: one line, no move, and why.
+    commands.push(command);
+    let (status, mut lines) = Lines::search(&app, json!({"commands": commands})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        lines.rest().await,
+        [
+            json!({"event": "best", "move": null, "reason": "the game is over: red has captured the blue captain"})
+        ]
+    );
+}
+
+#[tokio::test]
+async fn the_engine_plays_either_side_with_scores_seen_by_red() {
+    // Blue to move after one red command; a shallow search answers a blue move.
+    let app = arbiter_web::app();
+    let (_, mut lines) = Lines::search(&app, json!({"commands": ["0 3 1 4"], "depth": 2})).await;
+    let lines = lines.rest().await;
+    assert_eq!(lines[0]["turn"], "blue");
+    let best = lines.last().unwrap();
+    let command = best["move"]["command"].as_str().unwrap();
+    let played = ok("/api/duck/move", json!({"commands": ["0 3 1 4"], "command": command})).await;
+    assert!(played["entry"]["result"].as_str().unwrap().starts_with("blue "), "{played}");
+    // The UCI line gives the side to move's score, the JSON red's.
+    let info = &lines[lines.len() - 2];
+    let cp = info["score"]["cp"].as_i64().expect("a score in centipawns");
+    let line = info["line"].as_str().unwrap();
+    assert!(line.contains(&format!(" score cp {} ", -cp)), "{line} vs {cp}");
+}
+
+#[tokio::test]
+async fn engine_requests_are_checked() {
+    let app = arbiter_web::app();
+    for (body, wanted) in [
+        (json!({"commands": "0 3 1 4"}), "malformed JSON body"),
+        (json!({"moves": []}), "malformed JSON body"),
+        (json!({"commands": [], "movetime": -5}), "malformed JSON body"),
+        (json!({"commands": ["0 3 1"]}), "command 1, `0 3 1`: expected four integers"),
+        (json!({"commands": [], "depth": 0}), "depth 0: expected 1 to 64 plies"),
+        (json!({"commands": [], "nodes": 0}), "nodes 0: expected at least 1 node"),
+        // The time cap: 10 s per move at most.
+        (
+            json!({"commands": [], "movetime": 60_000}),
+            "movetime 60000: expected 1 to 10000 milliseconds (the server searches at most 10 s",
+        ),
+    ] {
+        let (status, mut lines) = Lines::search(&app, body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        let error = lines.error().await;
+        assert!(error.starts_with(wanted), "{body}: {error}");
+    }
+    let commands = vec!["0 0 0 0"; arbiter_web::limits::DUCK_COMMANDS + 1];
+    let (status, _) = Lines::search(&app, json!({"commands": commands})).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+
+    // Stopping a search that is not running says so.
+    let stopped = ok("/api/duck/engine/stop", json!({"id": "0123456789abcdef"})).await;
+    assert_eq!(stopped, json!({"stopped": false}));
+    error("/api/duck/engine/stop", json!({"id": 5}), StatusCode::BAD_REQUEST).await;
+}
+
+#[tokio::test]
+async fn a_stopped_search_answers_its_best_move_so_far() {
+    let app = arbiter_web::app();
+    let (status, mut lines) =
+        Lines::search(&app, json!({"commands": [], "movetime": 10_000})).await;
+    assert_eq!(status, StatusCode::OK);
+    let start = lines.next().await.unwrap();
+    // Wait for the first iteration, so that the search is surely under way.
+    assert_eq!(lines.next().await.unwrap()["depth"], 1);
+    let stop = Request::post("/api/duck/engine/stop")
+        .body(Body::from(json!({"id": start["id"]}).to_string()))
+        .unwrap();
+    let response = app.clone().oneshot(stop).await.unwrap();
+    let reply = to_bytes(response.into_body(), 1 << 10).await.unwrap();
+    assert_eq!(serde_json::from_slice::<Value>(&reply).unwrap(), json!({"stopped": true}));
+    let rest = lines.rest().await;
+    let best = rest.last().unwrap();
+    assert_eq!(best["event"], "best");
+    // It ended on the stop, long before its 10 s.
+    assert!(best["time"].as_u64().unwrap() < 10_000, "{best}");
+    let command = best["move"]["command"].as_str().unwrap();
+    let played = ok("/api/duck/move", json!({"commands": [], "command": command})).await;
+    assert!(played["entry"]["valid"].as_bool().unwrap(), "{played}");
+    // Its id is forgotten once it has answered.
+    let again = app
+        .clone()
+        .oneshot(
+            Request::post("/api/duck/engine/stop")
+                .body(Body::from(json!({"id": start["id"]}).to_string()))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let reply = to_bytes(again.into_body(), 1 << 10).await.unwrap();
+    assert_eq!(serde_json::from_slice::<Value>(&reply).unwrap(), json!({"stopped": false}));
+}
+
+#[tokio::test]
+async fn an_overloaded_engine_answers_429_and_recovers_when_clients_leave() {
+    use arbiter_web::limits::{SEARCH_QUEUE, search_slots};
+    let app = arbiter_web::app();
+    // Every core searching for 10 s, and the queue full.
+    let mut held = Vec::new();
+    for _ in 0..search_slots() + SEARCH_QUEUE {
+        let (status, lines) =
+            Lines::search(&app, json!({"commands": [], "movetime": 10_000})).await;
+        assert_eq!(status, StatusCode::OK);
+        held.push(lines);
+    }
+    let (status, mut refused) = Lines::search(&app, json!({"commands": [], "depth": 1})).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    let message = refused.error().await;
+    assert!(message.starts_with("the engine is busy"), "{message}");
+    // A finished game needs no search, so it is answered even now.
+    let mut over = DUCK_TAKES_CAPTAIN.to_vec();
+    over.push("5 6 8 4");
+    let (status, _) = Lines::search(&app, json!({"commands": over})).await;
+    assert_eq!(status, StatusCode::OK);
+
+    // The clients go away: their searches stop (or never start) and free their places.
+    drop(held);
+    let mut status = StatusCode::TOO_MANY_REQUESTS;
+    for _ in 0..3000 {
+        let (got, mut lines) = Lines::search(&app, json!({"commands": [], "depth": 1})).await;
+        status = got;
+        if status == StatusCode::OK {
+            assert_eq!(lines.rest().await.last().unwrap()["event"], "best");
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(status, StatusCode::OK);
 }

@@ -14,7 +14,7 @@ const ARTIFACTS = join(here, '..', 'artifacts');
 const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
 
 /** The `arbiter` binary: $ARBITER, else the newer of the release and debug builds. */
-function binary() {
+export function binary() {
   if (process.env.ARBITER) return process.env.ARBITER;
   const builds = ['release', 'debug']
     .map((profile) => join(ROOT, 'target', profile, 'arbiter'))
@@ -59,10 +59,11 @@ export function launch() {
 
 /**
  * A new page of `browser` at `size`, with the console errors and uncaught exceptions it meets
- * collected in `page.errors` (messages matching one of `allowed` excepted).
+ * collected in `page.errors` (messages matching one of `allowed` excepted), and the browser
+ * `permissions` granted (e.g. `clipboard-read`).
  */
-export async function openPage(browser, url, { width = 1400, height = 900, allowed = [] } = {}) {
-  const context = await browser.newContext({ viewport: { width, height } });
+export async function openPage(browser, url, { width = 1400, height = 900, allowed = [], permissions = [] } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, permissions });
   const page = await context.newPage();
   page.errors = [];
   page.on('console', (message) => {

@@ -1,0 +1,125 @@
+//! The one way the command line writes: the official output (or JSON) on stdout, every message
+//! on stderr in the form `FILE:LINE:COL: ...`, both buffered.
+//!
+//! A message costs a copy into a buffer, not a system call: the buffers are written out when
+//! they fill, when a command is about to wait for input ([`Report::flush`]), and at the end.
+//! When stdout and stderr are the same file (a terminal, `2>&1`, `/dev/null`), messages go into
+//! stdout's buffer, so that each one stands right after the output line it is about without a
+//! system call of its own.
+
+use std::fmt::Display;
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, StderrLock, StdoutLock, Write};
+use std::os::fd::AsFd;
+use std::os::unix::fs::MetadataExt;
+
+use arbiter_scan::Position;
+
+/// Buffer size of each stream.
+const BUFFER: usize = 1 << 16;
+
+/// Standard output and standard error of one command, for messages about one input.
+pub struct Report {
+    out: BufWriter<StdoutLock<'static>>,
+    /// Standard error, unless it is the same file as standard output.
+    err: Option<BufWriter<StderrLock<'static>>>,
+    /// The input's name as messages give it: the file name, or `<stdin>`.
+    source: String,
+    /// Whether stderr is a terminal of its own, where each message is shown at once.
+    err_terminal: bool,
+}
+
+impl Report {
+    /// Output and messages about the input named `source` (`<stdin>` for standard input).
+    pub fn new(source: &str) -> Report {
+        let stderr = io::stderr();
+        let shared = same_file();
+        Report {
+            out: BufWriter::with_capacity(BUFFER, io::stdout().lock()),
+            err_terminal: !shared && stderr.is_terminal(),
+            err: (!shared).then(|| BufWriter::with_capacity(BUFFER, stderr.lock())),
+            source: source.to_owned(),
+        }
+    }
+
+    /// Whether output and messages end in the same file, so that output held elsewhere (e.g. a
+    /// judge's own buffer) must be handed over before a message about it.
+    pub fn shared(&self) -> bool {
+        self.err.is_none()
+    }
+
+    /// Writes a message line `FILE:LINE:COL: text`: an explanation (`text` is `what: why`).
+    pub fn note(&mut self, at: Position, text: impl Display) {
+        let source = &self.source;
+        let _ = match &mut self.err {
+            Some(err) => writeln!(err, "{source}:{at}: {text}"),
+            None => writeln!(self.out, "{source}:{at}: {text}"),
+        };
+        self.after_message();
+    }
+
+    /// Writes `FILE:LINE:COL: warning: text`.
+    pub fn warning(&mut self, at: Position, text: impl Display) {
+        self.note(at, format_args!("warning: {text}"));
+    }
+
+    /// Writes text on stderr as it is, lines that belong to the message before (e.g. a board).
+    pub fn attach(&mut self, text: &[u8]) {
+        let _ = match &mut self.err {
+            Some(err) => err.write_all(text),
+            None => self.out.write_all(text),
+        };
+        self.after_message();
+    }
+
+    /// Shows a message at once on a terminal of its own. (A message that cannot be written has
+    /// nowhere else to go: errors writing one are dropped.)
+    fn after_message(&mut self) {
+        if let (true, Some(err)) = (self.err_terminal, &mut self.err) {
+            let _ = err.flush();
+        }
+    }
+}
+
+/// Official output or JSON, on stdout.
+impl Write for Report {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.out.write_all(buf)
+    }
+
+    /// Writes out both streams.
+    fn flush(&mut self) -> io::Result<()> {
+        let out = self.out.flush();
+        if let Some(err) = &mut self.err {
+            let _ = err.flush();
+        }
+        out
+    }
+}
+
+impl Drop for Report {
+    fn drop(&mut self) {
+        let _ = self.flush();
+    }
+}
+
+/// Whether standard output and standard error are the same file (same device and inode), as
+/// with a terminal or `2>&1`.
+fn same_file() -> bool {
+    let identity = |fd: std::os::fd::BorrowedFd<'_>| {
+        let file = File::from(fd.try_clone_to_owned().ok()?);
+        let meta = file.metadata().ok()?;
+        Some((meta.dev(), meta.ino()))
+    };
+    let out = identity(io::stdout().as_fd());
+    out.is_some() && out == identity(io::stderr().as_fd())
+}
+
+/// Writes one line on stderr in one system call (the final error of a command).
+pub fn write_line(text: impl Display) {
+    let _ = io::stderr().lock().write_all(format!("{text}\n").as_bytes());
+}

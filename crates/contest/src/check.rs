@@ -1,0 +1,183 @@
+//! The checker: a program's output against arbiter's answer, with testlib's verdicts.
+//!
+//! ```
+//! use arbiter_contest::check::{Verdict, check};
+//! use arbiter_contest::duck::{DuckProblem, DuckProfile};
+//!
+//! let problem = DuckProblem::new(DuckProfile::Mixed, None);
+//! let input = "1\n0 1 1 3\n";
+//! assert_eq!(check(&problem, input, b"Invalid command\n", None), Verdict::Accepted("1 line".into()));
+//! let verdict = check(&problem, input, b"red horse;NA;no;no\n", None);
+//! assert_eq!(verdict.exit_code(), 1);
+//! assert_eq!(verdict.to_string(), "wrong answer line 1: expected `Invalid command`, found \
+//!     `red horse;NA;no;no`; input 2:1: command 1 `0 1 1 3`: Invalid command: horse leg (0,2) \
+//!     is occupied by red elephant");
+//! assert_eq!(check(&problem, input, b"invalid command\n", None).exit_code(), 2);
+//! ```
+//!
+//! Like testlib's checkers, the output is compared token by token (any whitespace separates
+//! tokens); the verdict line starts with testlib's words (`ok`, `wrong answer`, `wrong output
+//! format`, `FAIL`), which judges such as Hydro read from the checker's standard error, and the
+//! exit status is testlib's: 0 accepted, 1 wrong answer, 2 presentation error, 3 failure.
+//!
+//! A presentation error is an output whose first differing line does not have the form of any
+//! answer line of the game (`Invalid command` or `piece;captured;yes|no;yes|no` for Duck Chess,
+//! `Yes` or `No` for chess records, integers for the arena), or that is not UTF-8 text. An output
+//! that ends early or goes on after the answer is a wrong answer, as in testlib's `wcmp`. The
+//! answer file, when given, must hold arbiter's answer: a problem whose reference answers
+//! disagree with arbiter is a failure of the setup, not of the contestant.
+
+use std::fmt;
+
+use arbiter_scan::Shown;
+
+use crate::compare::{Difference, compare};
+use crate::count;
+use crate::problem::Problem;
+
+/// A checker's verdict with its message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// The output holds arbiter's answer.
+    Accepted(String),
+    /// The output differs from the answer.
+    WrongAnswer(String),
+    /// The output differs, and where it does, it is not in the answer's format.
+    PresentationError(String),
+    /// The input or the answer file cannot be used.
+    Failure(String),
+}
+
+impl Verdict {
+    /// testlib's exit status: 0, 1, 2 or 3.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Verdict::Accepted(_) => 0,
+            Verdict::WrongAnswer(_) => 1,
+            Verdict::PresentationError(_) => 2,
+            Verdict::Failure(_) => 3,
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    /// testlib's result line: `ok ...`, `wrong answer ...`, `wrong output format ...`, `FAIL ...`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Accepted(message) => write!(f, "ok {message}"),
+            Verdict::WrongAnswer(message) => write!(f, "wrong answer {message}"),
+            Verdict::PresentationError(message) => write!(f, "wrong output format {message}"),
+            Verdict::Failure(message) => write!(f, "FAIL {message}"),
+        }
+    }
+}
+
+/// Checks `output` against arbiter's answer to `input`; `answer`, the problem's reference answer
+/// file, is checked to hold that same answer.
+pub fn check<P: Problem>(
+    problem: &P,
+    input: &str,
+    output: &[u8],
+    answer: Option<&[u8]>,
+) -> Verdict {
+    let expected = match problem.answer(input) {
+        Ok(expected) => expected,
+        Err(error) => return Verdict::Failure(format!("input: {error}")),
+    };
+    if let Some(answer) = answer
+        && let Some(difference) = compare(&expected, answer)
+    {
+        return Verdict::Failure(format!(
+            "the answer file is not arbiter's answer: {}",
+            describe(&difference)
+        ));
+    }
+    let Some(difference) = compare(&expected, output) else {
+        return Verdict::Accepted(count(expected.lines().count(), "lines"));
+    };
+    let mut message = describe(&difference);
+    if difference.expected.is_some()
+        && let Ok(explanation) = problem.explain(input, difference.line)
+    {
+        message.push_str("; input ");
+        message.push_str(&explanation.to_string());
+    }
+    let malformed = std::str::from_utf8(output).is_err()
+        || difference.got.as_deref().is_some_and(|line| !problem.is_answer_line(line));
+    if malformed { Verdict::PresentationError(message) } else { Verdict::WrongAnswer(message) }
+}
+
+/// `line N: expected `...`, found `...``.
+pub fn describe(difference: &Difference) -> String {
+    let expected = match &difference.expected {
+        Some(line) => format!("`{line}`"),
+        None => "the end of the output".to_owned(),
+    };
+    let found = match &difference.got {
+        Some(line) => format!("`{}`", Shown(line)),
+        None => "the end of the output".to_owned(),
+    };
+    format!("line {}: expected {expected}, found {found}", difference.line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::duck::{DuckProblem, DuckProfile};
+
+    const INPUT: &str = "2\n0 3 1 4\n9 4 8 4\n";
+    const ANSWER: &[u8] = b"red guard;NA;no;no\nblue captain;NA;no;no\n";
+
+    fn duck() -> DuckProblem {
+        DuckProblem::new(DuckProfile::Mixed, None)
+    }
+
+    #[test]
+    fn verdicts_and_exit_codes() {
+        assert_eq!(
+            check(&duck(), INPUT, ANSWER, Some(ANSWER)),
+            Verdict::Accepted("2 lines".into())
+        );
+        let wrong = check(&duck(), INPUT, b"red guard;NA;no;no\nInvalid command\n", None);
+        assert_eq!(wrong.exit_code(), 1, "{wrong}");
+        assert!(wrong.to_string().starts_with(
+            "wrong answer line 2: expected `blue captain;NA;no;no`, found `Invalid command`; input 3:1: command 2 `9 4 8 4`: blue captain moves"
+        ), "{wrong}");
+        let format = check(&duck(), INPUT, b"red guard;NA;no;no\nblue captain NA no no\n", None);
+        assert_eq!(format.exit_code(), 2, "{format}");
+        let short = check(&duck(), INPUT, b"red guard;NA;no;no\n", None);
+        assert_eq!(short.exit_code(), 1, "{short}");
+        assert!(short.to_string().contains("found the end of the output"), "{short}");
+        let long = check(
+            &duck(),
+            INPUT,
+            b"red guard;NA;no;no\nblue captain;NA;no;no\nInvalid command\n",
+            None,
+        );
+        assert!(
+            long.to_string().starts_with(
+                "wrong answer line 3: expected the end of the output, found `Invalid command`"
+            ),
+            "{long}"
+        );
+    }
+
+    #[test]
+    fn bad_inputs_and_answers_are_failures() {
+        let bad = check(&duck(), "2\n0 3 1 4\n", ANSWER, None);
+        assert_eq!(bad.exit_code(), 3, "{bad}");
+        assert!(
+            bad.to_string().starts_with("FAIL input: 3:1: expected the source row x1 of command 2"),
+            "{bad}"
+        );
+        let wrong_answer_file =
+            check(&duck(), INPUT, ANSWER, Some(b"Invalid command\nInvalid command\n"));
+        assert_eq!(wrong_answer_file.exit_code(), 3, "{wrong_answer_file}");
+    }
+
+    #[test]
+    fn bytes_that_are_not_text_are_a_presentation_error() {
+        let verdict = check(&duck(), INPUT, b"red guard;NA;no;no\n\xff\xfe\n", None);
+        assert_eq!(verdict.exit_code(), 2, "{verdict}");
+    }
+}

@@ -1,0 +1,433 @@
+//! Running the program under test: input on its standard input, output from its standard output,
+//! a time limit, and nothing left behind.
+//!
+//! ```
+//! use std::time::Duration;
+//! use arbiter_contest::runner::{Program, Termination, run};
+//!
+//! let program = Program::new(["sh".into(), "-c".into(), "tr a-z A-Z".into()]).unwrap();
+//! let mut output = Vec::new();
+//! let outcome = run(&program, b"yes\n", Duration::from_secs(10), &mut output).unwrap();
+//! assert!(matches!(outcome.termination, Termination::Exited(status) if status.success()));
+//! assert_eq!(output, b"YES\n");
+//! ```
+//!
+//! Each run starts the program in a process group of its own. When the time is up, or when the
+//! program exits, the whole group is killed, so that a program that starts helpers (a shell
+//! script, say) leaves none running. Input and output go through non-blocking pipes watched with
+//! `poll`, together with a pidfd (Linux) that says when the program has exited, so a run costs
+//! one process start and a few system calls, and a program that neither reads its input nor
+//! exits cannot make the runner wait past the limit.
+
+use std::ffi::OsString;
+use std::io::{self, Read, Write};
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
+use rustix::process::{Pid, Signal, kill_process_group};
+
+/// A program to run, its path resolved once.
+#[derive(Debug, Clone)]
+pub struct Program {
+    path: PathBuf,
+    args: Vec<OsString>,
+}
+
+/// Why a command line does not name a program that can be started.
+#[derive(Debug, thiserror::Error)]
+pub enum ProgramError {
+    /// Nothing after `--`.
+    #[error("no program given after `--`")]
+    Missing,
+    /// A bare name not found on `PATH`.
+    #[error("`{0}` is not found on PATH")]
+    NotFound(String),
+    /// A path that does not name an executable file.
+    #[error("`{0}` is not an executable file")]
+    NotExecutable(String),
+}
+
+impl Program {
+    /// The program and arguments of `command`; a name without `/` is looked up on `PATH`, as a
+    /// shell does, once rather than at every start.
+    pub fn new(command: impl IntoIterator<Item = OsString>) -> Result<Program, ProgramError> {
+        let mut command = command.into_iter();
+        let name = command.next().ok_or(ProgramError::Missing)?;
+        let args = command.collect();
+        let shown = name.to_string_lossy().into_owned();
+        let path = if name.to_string_lossy().contains('/') {
+            let path = PathBuf::from(&name);
+            if !is_executable(&path) {
+                return Err(ProgramError::NotExecutable(shown));
+            }
+            path
+        } else {
+            std::env::var_os("PATH")
+                .iter()
+                .flat_map(std::env::split_paths)
+                .map(|dir| dir.join(&name))
+                .find(|path| is_executable(path))
+                .ok_or(ProgramError::NotFound(shown))?
+        };
+        Ok(Program { path, args })
+    }
+
+    /// The resolved path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Termination {
+    /// The program exited (or was killed by a signal) within the limit.
+    Exited(ExitStatus),
+    /// The time limit passed; the program was killed.
+    TimedOut,
+    /// The program wrote more than [`OUTPUT_LIMIT`] bytes; it was killed.
+    OutputLimit,
+}
+
+/// What a run gives besides the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    /// How it ended.
+    pub termination: Termination,
+    /// Wall-clock time from start to exit (or kill).
+    pub elapsed: Duration,
+}
+
+/// The most output kept from one run: far above any answer of these games.
+pub const OUTPUT_LIMIT: usize = 64 << 20;
+
+/// The most of standard error kept by [`run_capturing`].
+pub const ERROR_LIMIT: usize = 64 << 10;
+
+/// Runs `program` on `input` with a time limit; its standard output replaces the contents of
+/// `output`, its standard error is discarded. An error means the program could not be started
+/// or watched.
+pub fn run(
+    program: &Program,
+    input: &[u8],
+    limit: Duration,
+    output: &mut Vec<u8>,
+) -> io::Result<Outcome> {
+    run_with(program, input, limit, output, None)
+}
+
+/// [`run`], keeping the start of standard error in `errors` (at most [`ERROR_LIMIT`] bytes).
+pub fn run_capturing(
+    program: &Program,
+    input: &[u8],
+    limit: Duration,
+    output: &mut Vec<u8>,
+    errors: &mut Vec<u8>,
+) -> io::Result<Outcome> {
+    run_with(program, input, limit, output, Some(errors))
+}
+
+fn run_with(
+    program: &Program,
+    input: &[u8],
+    limit: Duration,
+    output: &mut Vec<u8>,
+    mut errors: Option<&mut Vec<u8>>,
+) -> io::Result<Outcome> {
+    output.clear();
+    if let Some(errors) = errors.as_deref_mut() {
+        errors.clear();
+    }
+    let start = Instant::now();
+    let deadline = start + limit;
+    let mut child = Command::new(&program.path)
+        .args(&program.args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(if errors.is_some() { Stdio::piped() } else { Stdio::null() })
+        .process_group(0)
+        .spawn()?;
+    let mut watch = Watch::new(&mut child)?;
+    let result = watch.pump(input, deadline, output, errors);
+    // The leader has exited or is to be killed: nothing of its group may outlive the run. The
+    // leader is not reaped yet, so its pid still names this group.
+    if !watch.exited {
+        let _ = kill_process_group(watch.pid, Signal::KILL);
+    }
+    drop(watch);
+    let status = child.wait()?;
+    let elapsed = start.elapsed();
+    let termination = match result? {
+        Pumped::Done => Termination::Exited(status),
+        Pumped::TimedOut => Termination::TimedOut,
+        Pumped::OutputLimit => Termination::OutputLimit,
+    };
+    Ok(Outcome { termination, elapsed })
+}
+
+/// How the pumping loop ended.
+enum Pumped {
+    Done,
+    TimedOut,
+    OutputLimit,
+}
+
+/// The pipes of a running child and a handle that says when it exits.
+struct Watch {
+    pid: Pid,
+    stdin: Option<std::process::ChildStdin>,
+    stdout: Option<std::process::ChildStdout>,
+    stderr: Option<std::process::ChildStderr>,
+    /// Readable once the child has exited; `None` where pidfds are not available.
+    exit: Option<OwnedFd>,
+    exited: bool,
+}
+
+impl Watch {
+    fn new(child: &mut Child) -> io::Result<Watch> {
+        let pid = Pid::from_child(child);
+        let (stdin, stdout, stderr) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        for fd in [stdin.as_ref().map(|f| f.as_fd()), stdout.as_ref().map(|f| f.as_fd())]
+            .into_iter()
+            .chain([stderr.as_ref().map(|f| f.as_fd())])
+            .flatten()
+        {
+            rustix::io::ioctl_fionbio(fd, true)?;
+        }
+        Ok(Watch { pid, stdin, stdout, stderr, exit: exit_fd(pid), exited: false })
+    }
+
+    /// Feeds `input` and collects output until the child has exited and closed its output, or
+    /// the deadline passes.
+    fn pump(
+        &mut self,
+        input: &[u8],
+        deadline: Instant,
+        output: &mut Vec<u8>,
+        mut errors: Option<&mut Vec<u8>>,
+    ) -> io::Result<Pumped> {
+        let mut written = 0;
+        // A new pipe is empty: most inputs fit in it at once, without waiting to be told so.
+        self.feed(input, &mut written);
+        loop {
+            if self.stdout.is_none() && self.stderr.is_none() && self.exited {
+                return Ok(Pumped::Done);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Ok(Pumped::TimedOut);
+            }
+            let mut wait = deadline - now;
+            if self.exit.is_none() && !self.exited {
+                // Without a pidfd, exit is noticed by asking now and then.
+                self.exited = exited_without_pidfd(self.pid);
+                wait = wait.min(Duration::from_millis(1));
+            }
+            let [stdin_ready, stdout_ready, stderr_ready, exit_ready] = self.poll(wait)?;
+            if stdin_ready {
+                self.feed(input, &mut written);
+            }
+            if stdout_ready && drain(&mut self.stdout, output, OUTPUT_LIMIT)? {
+                return Ok(Pumped::OutputLimit);
+            }
+            if stderr_ready {
+                match errors.as_deref_mut() {
+                    Some(errors) => {
+                        drain(&mut self.stderr, errors, ERROR_LIMIT)?;
+                    }
+                    None => self.stderr = None,
+                }
+            }
+            if exit_ready {
+                self.exited = true;
+                // Helpers the program left running could keep its output open: the run is over
+                // when the program is, so they go now, and the pipes drain to their end.
+                let _ = kill_process_group(self.pid, Signal::KILL);
+            }
+        }
+    }
+}
+
+impl Watch {
+    /// Writes as much of the rest of `input` as the pipe takes now; closes it once all is
+    /// written, which is the end of input for the program.
+    fn feed(&mut self, input: &[u8], written: &mut usize) {
+        let Some(stdin) = self.stdin.as_mut() else { return };
+        while *written < input.len() {
+            match stdin.write(&input[*written..]) {
+                // A pipe never takes nothing; should one, waiting for room would never end.
+                Ok(0) => break,
+                Ok(n) => *written += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                // The program closed its input or exited without reading all of it: that is
+                // its business, not an error of the run.
+                Err(_) => break,
+            }
+        }
+        self.stdin = None;
+    }
+
+    /// Waits up to `wait` for input room, output, error output or the exit; which are ready.
+    fn poll(&self, wait: Duration) -> io::Result<[bool; 4]> {
+        let exit = self.exit.as_ref().filter(|_| !self.exited);
+        let watched = [
+            (self.stdin.as_ref().map(|f| f.as_fd()), PollFlags::OUT),
+            (self.stdout.as_ref().map(|f| f.as_fd()), PollFlags::IN),
+            (self.stderr.as_ref().map(|f| f.as_fd()), PollFlags::IN),
+            (exit.map(|f| f.as_fd()), PollFlags::IN),
+        ];
+        let mut fds: Vec<PollFd<'_>> = watched
+            .iter()
+            .filter_map(|&(fd, flags)| fd.map(|fd| PollFd::from_borrowed_fd(fd, flags)))
+            .collect();
+        let timeout = Timespec::try_from(wait).unwrap_or(Timespec { tv_sec: 1, tv_nsec: 0 });
+        match poll(&mut fds, Some(&timeout)) {
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(error) => return Err(error.into()),
+        }
+        let mut ready = [false; 4];
+        let mut next = fds.iter();
+        for (slot, (fd, _)) in ready.iter_mut().zip(watched) {
+            if fd.is_some() {
+                *slot = next.next().is_some_and(|p| !p.revents().is_empty());
+            }
+        }
+        Ok(ready)
+    }
+}
+
+/// Reads what `pipe` holds into `into`, closing it at end of file; past `limit` bytes, the
+/// output is cut there and `true` says so (for standard error, further bytes are dropped).
+fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Vec<u8>, limit: usize) -> io::Result<bool> {
+    let Some(reader) = pipe.as_mut() else {
+        return Ok(false);
+    };
+    let mut chunk = [0u8; 1 << 16];
+    loop {
+        match reader.read(&mut chunk) {
+            Ok(0) => {
+                *pipe = None;
+                return Ok(false);
+            }
+            Ok(n) => {
+                let room = limit.saturating_sub(into.len());
+                into.extend_from_slice(&chunk[..n.min(room)]);
+                if n > room {
+                    return Ok(limit == OUTPUT_LIMIT);
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(false),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn exit_fd(pid: Pid) -> Option<OwnedFd> {
+    rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exit_fd(_pid: Pid) -> Option<OwnedFd> {
+    None
+}
+
+/// Whether the child has exited, asked without reaping it (its pid must keep naming its group).
+fn exited_without_pidfd(pid: Pid) -> bool {
+    use rustix::process::{WaitIdOptions, waitid};
+    let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+    matches!(waitid(rustix::process::WaitId::Pid(pid), options), Ok(Some(_)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Program {
+        Program::new(["sh".into(), "-c".into(), script.into()]).unwrap()
+    }
+
+    #[test]
+    fn a_large_input_and_output_pass_through() {
+        let input: Vec<u8> = (0..3_000_000u32).map(|i| b'a' + (i % 26) as u8).collect();
+        let mut output = Vec::new();
+        let outcome = run(&sh("cat"), &input, Duration::from_secs(60), &mut output).unwrap();
+        assert!(matches!(outcome.termination, Termination::Exited(s) if s.success()));
+        assert!(output == input);
+    }
+
+    #[test]
+    fn a_program_that_ignores_its_input_is_fine() {
+        let input = vec![b'x'; 1 << 20];
+        let mut output = Vec::new();
+        let outcome = run(&sh("echo done"), &input, Duration::from_secs(60), &mut output).unwrap();
+        assert!(matches!(outcome.termination, Termination::Exited(s) if s.success()));
+        assert_eq!(output, b"done\n");
+    }
+
+    #[test]
+    fn exit_status_and_standard_error_are_kept() {
+        let (mut output, mut errors) = (Vec::new(), Vec::new());
+        let outcome = run_capturing(
+            &sh("echo oops >&2; exit 3"),
+            b"",
+            Duration::from_secs(60),
+            &mut output,
+            &mut errors,
+        )
+        .unwrap();
+        assert!(matches!(outcome.termination, Termination::Exited(s) if s.code() == Some(3)));
+        assert_eq!(errors, b"oops\n");
+    }
+
+    #[test]
+    fn the_time_limit_kills_the_whole_group() {
+        let mut output = Vec::new();
+        // The helper keeps standard output open: it must be killed with its parent.
+        let outcome =
+            run(&sh("sleep 30 & sleep 30"), b"", Duration::from_millis(200), &mut output).unwrap();
+        assert_eq!(outcome.termination, Termination::TimedOut);
+        assert!(outcome.elapsed < Duration::from_secs(20));
+    }
+
+    #[test]
+    fn helpers_left_behind_are_killed_at_exit() {
+        let mut output = Vec::new();
+        let outcome = run(
+            &sh("(sleep 30; echo late) & echo early"),
+            b"",
+            Duration::from_secs(20),
+            &mut output,
+        )
+        .unwrap();
+        assert!(matches!(outcome.termination, Termination::Exited(s) if s.success()));
+        assert_eq!(output, b"early\n");
+        assert!(outcome.elapsed < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn names_are_looked_up_on_the_path() {
+        assert!(Program::new(["sh".into()]).unwrap().path().is_absolute());
+        assert!(matches!(
+            Program::new(["no-such-program-anywhere".into()]),
+            Err(ProgramError::NotFound(_))
+        ));
+        assert!(matches!(
+            Program::new(["./Cargo.toml".into()]),
+            Err(ProgramError::NotExecutable(_))
+        ));
+        assert!(matches!(Program::new(Vec::<OsString>::new()), Err(ProgramError::Missing)));
+    }
+}

@@ -1,0 +1,272 @@
+"""arbiter: a fast referee for chess records and PGN, Duck Chess (鸭棋) and the skill arena."""
+
+import os
+from typing import IO, Any, Iterator, Literal, Optional, Union, final, overload
+
+__all__ = [
+    "MAX_GAME_BYTES",
+    "FixError",
+    "GameReport",
+    "GameReports",
+    "InputError",
+    "InputWarning",
+    "Problem",
+    "Verdict",
+    "__version__",
+    "check_pgn",
+    "check_pgn_file",
+    "check_record",
+    "fix",
+    "judge_arena",
+    "judge_chess",
+    "judge_duck",
+]
+
+__version__: str
+
+#: The largest game check_pgn and check_pgn_file read by default, in bytes (64 MiB).
+MAX_GAME_BYTES: int
+
+_Dialect = Literal["contest", "standard"]
+_Mode = Literal["strict", "lenient"]
+_Side = Literal["white", "black"]
+_ProblemKind = Literal["move", "syntax", "fen", "variant", "no_result", "too_large"]
+_Fault = Literal[
+    "move_number",
+    "missing_black_move",
+    "black_move_number",
+    "missing_move",
+    "not_a_move",
+    "illegal",
+    "ambiguous",
+    "missing_promotion",
+    "misspelled",
+    "after_game_end",
+    "null_move",
+]
+
+@final
+class Verdict:
+    """The verdict on a record: ``ok`` and how many moves were read, and for a record that is
+    not valid, its first wrong token, where it stands, the rule it breaks and how to write it.
+
+    ``bool(verdict)`` is ``verdict.ok``; ``str(verdict)`` is the official answer, ``Yes`` or
+    ``No``. The attributes that describe the wrong token are None when the record is valid.
+    """
+
+    @property
+    def ok(self) -> bool:
+        """Whether every token is the canonical spelling of a legal move (the official Yes)."""
+    @property
+    def plies(self) -> int:
+        """How many moves were read and accepted: all of them when the record is valid, else
+        those before the wrong token."""
+    @property
+    def explanation(self) -> Optional[str]:
+        """What is wrong, as ``arbiter chess --explain`` says it: ``5. white 0-0 (ply 9):
+        castling is written with the letter O, not zeros; write O-O``."""
+    @property
+    def reason(self) -> Optional[str]:
+        """The explanation without the token's place."""
+    @property
+    def fault(self) -> Optional[_Fault]:
+        """The kind of mistake."""
+    @property
+    def rule(self) -> Optional[str]:
+        """For a misspelled move, the rule of the spelling it breaks: ``zero_castling``,
+        ``missing_check``, ``mate_sign``, ``promotion_equals``, ``uci``, ..."""
+    @property
+    def ply(self) -> Optional[int]:
+        """The ply of the wrong token, from 1."""
+    @property
+    def move_number(self) -> Optional[int]:
+        """The move number of the wrong token's ply."""
+    @property
+    def side(self) -> Optional[_Side]:
+        """Whose move it is."""
+    @property
+    def token(self) -> Optional[str]:
+        """The wrong token as written; empty when the record ends too early."""
+    @property
+    def offset(self) -> Optional[int]:
+        """Where the wrong token starts in the record, as an index into the string."""
+    @property
+    def line(self) -> Optional[int]:
+        """The line of the wrong token, from 1."""
+    @property
+    def column(self) -> Optional[int]:
+        """The column of the wrong token, from 1, in characters."""
+    @property
+    def canonical(self) -> Optional[str]:
+        """How the move must be written, when the token is a legal move misspelled."""
+    @property
+    def alternatives(self) -> list[str]:
+        """Every canonical spelling that fits the token: the one of a misspelled move, the
+        candidates of an ambiguous one or of a promotion that names no piece; else empty."""
+    def __bool__(self) -> bool: ...
+
+def check_record(record: str, dialect: _Dialect = "contest") -> Verdict:
+    """Checks a contest record, ``1. e4 e5 2. Nf3 ...``: is every token exactly the canonical
+    SAN of a legal move in ``dialect``?
+
+    ``dialect="contest"`` (the official judge) writes a promotion without ``=`` (``e8Q``) and a
+    mate with ``+``; ``dialect="standard"`` is standard SAN (``e8=Q``, ``#``). Raises
+    ValueError for an unknown dialect.
+    """
+
+@final
+class Problem:
+    """A problem found in a PGN game (an error, or in lenient mode a warning), or a move
+    ``fix`` could not rewrite. ``str(problem)`` is its message.
+
+    The attributes about the move are None for the kinds other than ``move``.
+    """
+
+    @property
+    def kind(self) -> _ProblemKind:
+        """``move``, ``syntax``, ``fen``, ``variant``, ``no_result`` or ``too_large``."""
+    @property
+    def game(self) -> Optional[int]:
+        """The number of its game in the PGN source, from 1; None in a record."""
+    @property
+    def line(self) -> int:
+        """Its line, from 1."""
+    @property
+    def column(self) -> int:
+        """Its column, from 1, in characters."""
+    @property
+    def message(self) -> str:
+        """What is wrong, as ``arbiter chess pgn`` says it."""
+    @property
+    def ply(self) -> Optional[int]:
+        """For a move, the ply, from 1."""
+    @property
+    def move_number(self) -> Optional[int]:
+        """For a move, its move number."""
+    @property
+    def side(self) -> Optional[_Side]:
+        """For a move, whose it is."""
+    @property
+    def token(self) -> Optional[str]:
+        """For a move, the token as written."""
+    @property
+    def reason(self) -> Optional[str]:
+        """For a move, what is wrong with it, without its place."""
+    @property
+    def fault(self) -> Optional[_Fault]:
+        """For a move, the kind of fault."""
+    @property
+    def rule(self) -> Optional[str]:
+        """For a misspelled move, the rule of the spelling it breaks: ``uci``, ..."""
+    @property
+    def canonical(self) -> Optional[str]:
+        """For a misspelled move, its canonical spelling."""
+    @property
+    def alternatives(self) -> list[str]:
+        """For a move, every canonical spelling that fits the token; else empty."""
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object ``arbiter chess pgn --json`` writes for it."""
+
+@final
+class GameReport:
+    """The verdict on one game of a PGN source. ``bool(report)`` is ``report.ok``."""
+
+    @property
+    def index(self) -> int:
+        """Its number in the source, from 1 (``game`` in the JSON)."""
+    @property
+    def line(self) -> int:
+        """The line it starts on, from 1."""
+    @property
+    def column(self) -> int:
+        """The column of its first character, from 1."""
+    @property
+    def white(self) -> str:
+        """The ``White`` tag, or ``?``; bytes that are not UTF-8 are written ``\\xfc``."""
+    @property
+    def black(self) -> str:
+        """The ``Black`` tag, or ``?``."""
+    @property
+    def variant(self) -> str:
+        """``Standard``, ``Chess960``, ``Antichess``, ``Atomic``, ``Crazyhouse``,
+        ``King of the Hill``, ``Three-check``, ``Racing Kings`` or ``Horde``."""
+    @property
+    def ok(self) -> bool:
+        """Whether the game has no error."""
+    @property
+    def plies(self) -> int:
+        """How many mainline moves were read and accepted (null moves included)."""
+    @property
+    def error(self) -> Optional[Problem]:
+        """The first error, if any."""
+    @property
+    def warnings(self) -> list[Problem]:
+        """In lenient mode, each departure from the export format that was accepted."""
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object ``arbiter chess pgn --json`` writes for the game, without ``file``."""
+    def __bool__(self) -> bool: ...
+
+@final
+class GameReports(Iterator[GameReport]):
+    """The reports on the games of a PGN source, one per game, in order."""
+
+    def __iter__(self) -> "GameReports": ...
+    def __next__(self) -> GameReport: ...
+
+def check_pgn(
+    pgn: Union[str, bytes, bytearray], mode: _Mode = "strict", *, max_game_bytes: int = ...
+) -> GameReports:
+    """Checks every game of PGN text given as str or bytes (compressed bytes too: gzip,
+    bzip2, zstd), in ``mode`` ``strict`` (PGN's export format) or ``lenient`` (what real files
+    hold, with a warning for each departure). A game larger than ``max_game_bytes`` is reported
+    as such (``too_large``) and skipped."""
+
+def check_pgn_file(
+    file: Union[str, "os.PathLike[str]", IO[bytes], IO[str]],
+    mode: _Mode = "strict",
+    *,
+    max_game_bytes: int = ...,
+) -> GameReports:
+    """Checks every game of a PGN file: a path or a file object opened for reading (binary, or
+    text, read as UTF-8), plain or compressed (gzip, bzip2, zstd). Otherwise like
+    ``check_pgn``. A missing file raises FileNotFoundError at once."""
+
+@overload
+def fix(text: str, dialect: _Dialect = "standard") -> str:
+    """Rewrites a contest record or PGN into canonical SAN in ``dialect``, as
+    ``arbiter chess fix`` does; returns str for str and bytes for bytes (kept byte for byte).
+    Raises FixError when something could not be rewritten."""
+@overload
+def fix(text: bytes, dialect: _Dialect = "standard") -> bytes: ...
+
+def judge_chess(input: str) -> str:
+    """The official record judge: ``Yes\\n`` or ``No\\n``."""
+
+def judge_duck(input: str, *, explain: bool = False, board: bool = False) -> str:
+    """The official Duck Chess judge: the official output, one line per command; with
+    ``explain`` a ``# reason`` line after each ``Invalid command``; with ``board`` (which
+    implies ``explain``) the board after each valid move too. Raises InputError for malformed
+    input."""
+
+def judge_arena(input: str, rules: str = "official") -> str:
+    """The official skill-arena judge, in the rule reading ``rules`` (``official``,
+    ``statement``, then ``,+NAME`` / ``,-NAME`` switches). Raises ValueError for unknown rules,
+    InputError for malformed input."""
+
+class InputError(ValueError):
+    """Malformed input: the message is arbiter's, ``LINE:COL: expected ..., found ...``."""
+
+    line: Optional[int]
+    column: Optional[int]
+    #: The official output of the complete commands or games before the error.
+    output: str
+
+class FixError(ValueError):
+    """Moves ``fix`` could not rewrite."""
+
+    problems: list[Problem]
+    #: The input rewritten as far as it could be (PGN), or None (a record).
+    text: Union[str, bytes, None]
+
+class InputWarning(UserWarning):
+    """Input arbiter ignored, such as text after the last command a judge reads."""
