@@ -38,6 +38,9 @@ enum DuckCommand {
     /// Run the engine over UCI on standard input and output (`setoption name UCI_Variant value
     /// duck`, moves and FEN as fairy-stockfish writes them).
     Uci(crate::duck_engine::UciArgs),
+    /// Play a match between two UCI engines: game pairs judged by arbiter's rules, with Elo,
+    /// LOS and an optional SPRT.
+    Match(Box<crate::duck_match::Args>),
     #[command(flatten)]
     Contest(crate::contest::Command<crate::contest::Duck>),
 }
@@ -120,6 +123,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         Some(DuckCommand::Perft(args)) => perft(args),
         Some(DuckCommand::Uci(args)) => crate::duck_engine::uci(args),
+        Some(DuckCommand::Match(args)) => crate::duck_match::run(*args),
         Some(DuckCommand::Contest(command)) => crate::contest::run(command),
     }
 }

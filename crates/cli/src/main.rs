@@ -6,6 +6,7 @@ mod chess;
 mod contest;
 mod duck;
 mod duck_engine;
+mod duck_match;
 mod input;
 mod records;
 mod report;

@@ -12,10 +12,13 @@
 //!   and write exactly the same lines; [`uci`] is the engine's side of it.
 //! - [`random`]: a player that picks a valid move uniformly at random, the baseline of the
 //!   strength table.
+//! - [`match_runner`]: matches between UCI engines (`arbiter duck match`): game pairs judged by
+//!   the rules, with Elo, LOS and an SPRT.
 
 #![warn(missing_docs)]
 
 pub mod eval;
+pub mod match_runner;
 pub mod movepick;
 pub mod protocol;
 pub mod random;

@@ -1,0 +1,347 @@
+//! `arbiter duck match`: two UCI engines play Duck Chess game pairs, judged by arbiter's rules.
+
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use arbiter_duck_engine::match_runner::clock::{Limits, TimeControl};
+use arbiter_duck_engine::match_runner::game::MAX_PLIES;
+use arbiter_duck_engine::match_runner::opening::parse_openings;
+use arbiter_duck_engine::match_runner::sprt::Sprt;
+use arbiter_duck_engine::match_runner::{self, EngineSpec, Event, MatchConfig, Openings};
+use clap::{ArgMatches, FromArgMatches};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::input::{CliError, Opened};
+
+/// The options of `arbiter duck match` as clap reads them; [`Args`] adds which engine each
+/// `--option` and `--name` follows.
+#[derive(Debug, clap::Args)]
+#[command(after_long_help = AFTER_HELP)]
+struct Flags {
+    /// An engine's command line, split as a shell splits it (give it twice: the first engine is
+    /// the one tested, the second the reference).
+    #[arg(long = "engine", value_name = "CMD", required = true)]
+    engines: Vec<String>,
+    /// A UCI option for the engine given just before (`setoption name NAME value VALUE`);
+    /// repeat it for more.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+    /// The name to show for the engine given just before, instead of its `id name`.
+    #[arg(long = "name", value_name = "NAME")]
+    names: Vec<String>,
+    /// Number of games, even: every opening is played twice, once with each engine as red.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = parse_games)]
+    games: u64,
+    /// A fixed time per move in milliseconds (`go movetime`); the default, at 100 ms, when no
+    /// other limit is given.
+    #[arg(long, value_name = "MS", conflicts_with = "tc")]
+    movetime: Option<u64>,
+    /// A clock per side: BASE seconds for the game plus INC seconds per move, e.g. `10+0.1`
+    /// (`go wtime btime winc binc`).
+    #[arg(long, value_name = "BASE+INC", value_parser = parse_time_control)]
+    tc: Option<TimeControl>,
+    /// A fixed depth in plies (`go depth`), alone or with a time limit.
+    #[arg(long, value_name = "PLIES")]
+    depth: Option<u32>,
+    /// A fixed number of nodes (`go nodes`), alone or with a time limit.
+    #[arg(long, value_name = "N")]
+    nodes: Option<u64>,
+    /// A depth for the engine given just before, in place of --depth (a depth ladder: one
+    /// engine at depth d + 1, the other at d).
+    #[arg(long = "engine-depth", value_name = "PLIES")]
+    engine_depths: Vec<u32>,
+    /// A node count for the engine given just before, in place of --nodes.
+    #[arg(long = "engine-nodes", value_name = "N")]
+    engine_nodes: Vec<u64>,
+    /// How far past its time an engine may answer before it loses on time, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    time_margin: u64,
+    /// How long to wait, in seconds, for answers no clock bounds: the handshake, `readyok`,
+    /// and moves at a fixed depth or node count. A silent engine fails to start, or loses.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = parse_seconds)]
+    timeout: f64,
+    /// A file of openings, one per line (a move list in either notation, an official command
+    /// list, or a FEN); each is played with both colours, in order.
+    #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
+    openings: Option<PathBuf>,
+    /// Random openings of this many plies from the start, one per pair (see `--seed`).
+    #[arg(long, value_name = "PLIES")]
+    random_openings: Option<usize>,
+    /// The seed of the random openings.
+    #[arg(long, value_name = "SEED", default_value_t = 0)]
+    seed: u64,
+    /// A game still going after this many plies (the opening's included) is a draw.
+    #[arg(long, value_name = "PLIES", default_value_t = MAX_PLIES)]
+    max_plies: u32,
+    /// How many games to play at once, each with its own pair of engine processes.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    concurrency: u16,
+    /// Stop when a sequential probability ratio test decides: `elo0=E0,elo1=E1[,alpha=A,beta=B]`
+    /// (logistic Elo of the first engine over the second; alpha and beta 0.05 by default).
+    #[arg(long, value_name = "TEST", value_parser = parse_sprt)]
+    sprt: Option<Sprt>,
+    /// Save every game (official command format), results.jsonl and the engines' stderr here.
+    #[arg(long, value_name = "DIR")]
+    save: Option<PathBuf>,
+    /// Write one JSON object per game on stdout, then one with the summary.
+    #[arg(long)]
+    json: bool,
+}
+
+const AFTER_HELP: &str = "\
+Example (fairy-stockfish against itself, from random openings):
+  arbiter duck match \\
+    --engine /usr/games/fairy-stockfish \\
+      --option VariantPath=crates/duck/tests/fixtures/duck-variants.ini --option UCI_Variant=duck \\
+    --engine /usr/games/fairy-stockfish \\
+      --option VariantPath=crates/duck/tests/fixtures/duck-variants.ini --option UCI_Variant=duck \\
+    --games 20 --movetime 50 --random-openings 8 --concurrency 2
+
+Every move is judged by arbiter's rules. A game ends when a captain is captured (the capturer
+wins), when the side to move has no valid move (a draw), at the ply cap (a draw), or when the
+engine to move faults, which loses: an invalid move, `bestmove (none)` with moves left, an
+unreadable `bestmove`, a move later than its time plus the margin, or its process ending. An
+engine that faulted is restarted before its next game. Engines that fail the handshake
+(`uci`/`uciok`, options, `isready`/`readyok`) end the match before it starts, with status 2.
+
+The summary goes to stdout: the first engine's wins, draws and losses, its score, the Elo
+difference with its 95% interval and the likelihood of superiority (from game pairs: the
+pentanomial model), and with --sprt the log-likelihood ratio against its bounds. While games
+are played, stderr shows a progress bar on a terminal, else one line per finished game.";
+
+/// Arguments of `arbiter duck match`.
+#[derive(Debug)]
+pub struct Args {
+    flags: Flags,
+    /// Where each `--engine`, `--option` and `--name` value stands on the command line.
+    engine_at: Vec<usize>,
+    option_at: Vec<usize>,
+    name_at: Vec<usize>,
+    depth_at: Vec<usize>,
+    nodes_at: Vec<usize>,
+}
+
+impl FromArgMatches for Args {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Args, clap::Error> {
+        let at = |id: &str| matches.indices_of(id).map(Iterator::collect).unwrap_or_default();
+        Ok(Args {
+            engine_at: at("engines"),
+            option_at: at("options"),
+            name_at: at("names"),
+            depth_at: at("engine_depths"),
+            nodes_at: at("engine_nodes"),
+            flags: Flags::from_arg_matches(matches)?,
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Args::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for Args {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        Flags::augment_args(command)
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        Flags::augment_args_for_update(command)
+    }
+}
+
+fn parse_games(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(games) if games > 0 && games % 2 == 0 => Ok(games),
+        _ => Err("expected an even number of games above 0 (each opening is played with both \
+                  colours)"
+            .to_owned()),
+    }
+}
+
+fn parse_time_control(text: &str) -> Result<TimeControl, String> {
+    text.parse().map_err(|error: match_runner::clock::ParseTimeControlError| error.to_string())
+}
+
+fn parse_sprt(text: &str) -> Result<Sprt, String> {
+    text.parse().map_err(|error: match_runner::sprt::ParseSprtError| error.to_string())
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds <= 86_400.0 => Ok(seconds),
+        _ => Err("expected a number of seconds above 0 (at most a day)".to_owned()),
+    }
+}
+
+/// A usage error in the form every message takes: `--FLAG: expected ..., found ...`.
+fn usage(flag: &str, expected: &str, found: &str) -> CliError {
+    CliError::Message(format!("{flag}: expected {expected}, found {found}"))
+}
+
+/// The error for a per-engine flag given before any `--engine`.
+fn before_any(flag: &str, value: &str) -> CliError {
+    let found = format!("`{flag} {value}` before any");
+    usage(flag, "to follow the --engine it applies to", &found)
+}
+
+/// The engines with the options, names and limits that follow each.
+fn engines(args: &Args) -> Result<[EngineSpec; 2], CliError> {
+    let flags = &args.flags;
+    if flags.engines.len() != 2 {
+        let found = format!("{} --engine", flags.engines.len());
+        return Err(usage("--engine", "two engines (--engine CMD --engine CMD)", &found));
+    }
+    let mut specs = Vec::with_capacity(2);
+    for command in &flags.engines {
+        let spec: EngineSpec =
+            command.parse().map_err(|error| CliError::Message(format!("--engine: {error}")))?;
+        specs.push(spec);
+    }
+    // The engine an option belongs to: the last `--engine` before it.
+    let owner = |at: usize| args.engine_at.iter().rposition(|&engine| engine < at);
+    for (option, &at) in flags.options.iter().zip(&args.option_at) {
+        let engine = owner(at).ok_or_else(|| before_any("--option", option))?;
+        let Some((name, value)) = option.split_once('=').filter(|(name, _)| !name.is_empty())
+        else {
+            return Err(usage("--option", "NAME=VALUE", &format!("`{option}`")));
+        };
+        specs[engine].options.push((name.to_owned(), value.to_owned()));
+    }
+    for (name, &at) in flags.names.iter().zip(&args.name_at) {
+        let engine = owner(at).ok_or_else(|| before_any("--name", name))?;
+        if specs[engine].name.replace(name.clone()).is_some() {
+            let found = format!("a second name `{name}`");
+            return Err(usage("--name", "one name per engine", &found));
+        }
+    }
+    for (&depth, &at) in flags.engine_depths.iter().zip(&args.depth_at) {
+        let engine = owner(at).ok_or_else(|| before_any("--engine-depth", &depth.to_string()))?;
+        specs[engine].depth = Some(depth);
+    }
+    for (&nodes, &at) in flags.engine_nodes.iter().zip(&args.nodes_at) {
+        let engine = owner(at).ok_or_else(|| before_any("--engine-nodes", &nodes.to_string()))?;
+        specs[engine].nodes = Some(nodes);
+    }
+    let [first, second] = <[EngineSpec; 2]>::try_from(specs)
+        .map_err(|_| usage("--engine", "two engines", "another number"))?;
+    Ok([first, second])
+}
+
+/// Runs `arbiter duck match`.
+pub fn run(args: Args) -> Result<(), CliError> {
+    let engines = engines(&args)?;
+    let flags = args.flags;
+    let openings = match (&flags.openings, flags.random_openings) {
+        (Some(path), _) => {
+            // Every opening is kept for the whole match, so the file is read whole.
+            let mut input = Opened::open(Some(path))?;
+            let mut bytes = Vec::new();
+            input
+                .file
+                .read_to_end(&mut bytes)
+                .map_err(|error| CliError::Read { source_name: input.name.clone(), error })?;
+            let text = String::from_utf8_lossy(&bytes);
+            let openings = parse_openings(&text).map_err(|error| input.error(error))?;
+            if openings.is_empty() {
+                let name = &input.name;
+                return Err(CliError::Message(format!(
+                    "{name}:1:1: expected at least one opening, found none"
+                )));
+            }
+            Openings::List(openings)
+        }
+        (None, Some(plies)) => Openings::Random { plies, seed: flags.seed },
+        (None, None) => Openings::Start,
+    };
+    let mut clock =
+        flags.tc.or(flags.movetime.map(|ms| TimeControl::MoveTime(Duration::from_millis(ms))));
+    if clock.is_none() && flags.depth.is_none() && flags.nodes.is_none() {
+        // Without a time limit every engine needs a depth or node limit of its own.
+        match engines.iter().filter(|e| e.depth.is_some() || e.nodes.is_some()).count() {
+            0 => clock = Some(TimeControl::MoveTime(Duration::from_millis(100))),
+            1 => {
+                let found = "one engine without any limit";
+                return Err(usage("--engine-depth", "a limit for both engines", found));
+            }
+            _ => {}
+        }
+    }
+    let limits = Limits {
+        clock,
+        depth: flags.depth,
+        nodes: flags.nodes,
+        margin: Duration::from_millis(flags.time_margin),
+        timeout: Duration::from_secs_f64(flags.timeout),
+    };
+    let config = MatchConfig {
+        engines,
+        games: flags.games,
+        openings,
+        limits,
+        max_plies: flags.max_plies,
+        concurrency: usize::from(flags.concurrency),
+        sprt: flags.sprt,
+        save: flags.save,
+    };
+    let progress = if io::stderr().is_terminal() {
+        let bar = ProgressBar::new(config.games);
+        let style = ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed} {msg}")
+            .map_err(|error| CliError::Message(error.to_string()))?
+            .progress_chars("=> ");
+        bar.set_style(style);
+        Some(bar)
+    } else {
+        None
+    };
+    let mut stdout = io::stdout().lock();
+    let mut written = Ok(());
+    let result = match_runner::run(&config, |event| match event {
+        Event::Ready { names, warnings } => {
+            for warning in warnings {
+                let line = format!("warning: {warning}");
+                match &progress {
+                    Some(bar) => bar.println(line),
+                    None => eprintln!("{line}"),
+                }
+            }
+            if let Some(bar) = &progress {
+                bar.set_message(format!("{} vs {}", names[0], names[1]));
+            }
+        }
+        Event::Finished { game, line, report } => {
+            if flags.json && written.is_ok() {
+                written = writeln!(stdout, "{}", line.to_json()).and_then(|()| stdout.flush());
+            }
+            match &progress {
+                Some(bar) => {
+                    bar.inc(1);
+                    bar.set_message(report.status());
+                }
+                None => eprintln!(
+                    "game {} of {}: {} (red) vs {} (blue): {}, {} plies; {}",
+                    game.number,
+                    config.games,
+                    line.red,
+                    line.blue,
+                    game.record.result,
+                    line.plies,
+                    report.status()
+                ),
+            }
+        }
+    });
+    if let Some(bar) = &progress {
+        bar.finish_and_clear();
+    }
+    written?;
+    let report = result.map_err(|error| CliError::Message(error.to_string()))?;
+    if flags.json {
+        writeln!(stdout, "{}", report.to_json())?;
+    } else {
+        write!(stdout, "{report}")?;
+    }
+    stdout.flush()?;
+    Ok(())
+}

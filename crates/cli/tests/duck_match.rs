@@ -1,0 +1,397 @@
+//! End-to-end tests of `arbiter duck match`: usage errors, a scripted match with its saved games
+//! replayed through `arbiter duck`, and fairy-stockfish against itself where it is installed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// Debian's fairy-stockfish, which plays Duck Chess with the project's variant file.
+const FAIRY_STOCKFISH: &str = "/usr/games/fairy-stockfish";
+
+fn arbiter(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().unwrap()
+}
+
+fn arbiter_owned(args: &[String]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().unwrap()
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split_whitespace().map(str::to_owned).collect()
+}
+
+fn text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap()
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The Python interpreter itself (`python3` may be a slow launcher script).
+fn python() -> &'static str {
+    static PYTHON: OnceLock<String> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let output = Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .expect("python3 runs the scripted engines of these tests");
+        text(output.stdout).trim().to_owned()
+    })
+}
+
+/// The scripted engine of the match runner's tests, with its arguments.
+fn fake(arguments: &str) -> String {
+    let script = root().join("crates/duck-engine/tests/fixtures/fake_engine.py");
+    format!("{} {} {arguments}", python(), script.display())
+}
+
+/// Against [`SHUFFLES`] it wins with either colour: a car takes a guard, then the captain.
+const WINS: &str = "red=a1a2,a2d2,d2d10,d10e10 blue=a10a9,a9d9,d9d1,d1e1";
+const SHUFFLES: &str = "red=a1a2,a2a1 blue=a10a9,a9a10 cycle=1";
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Replays a saved game through `arbiter duck`: its official output lines.
+fn replay(path: &Path) -> String {
+    let out = arbiter(&["duck", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    text(out.stdout)
+}
+
+#[test]
+fn usage_errors_exit_2_with_a_message() {
+    let dir = scratch_dir("duck_match_usage");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad_openings = dir.join("openings.txt");
+    std::fs::write(&bad_openings, "e1e2 e10e9\n\n# a comment\nd1e2 x9\n").unwrap();
+    let empty_openings = dir.join("empty.txt");
+    std::fs::write(&empty_openings, "# nothing yet\n").unwrap();
+    let (engine, other) = (fake(WINS), fake(SHUFFLES));
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (
+            vec!["--engine", &engine],
+            "--engine: expected two engines (--engine CMD --engine CMD), found 1 --engine".into(),
+        ),
+        (
+            vec!["--option", "Hash=1", "--engine", &engine, "--engine", &other],
+            "--option: expected to follow the --engine it applies to, found `--option Hash=1` \
+             before any"
+                .into(),
+        ),
+        (
+            vec!["--engine", &engine, "--option", "Hash", "--engine", &other],
+            "--option: expected NAME=VALUE, found `Hash`".into(),
+        ),
+        (
+            vec!["--engine", &engine, "--name", "a", "--name", "b", "--engine", &other],
+            "--name: expected one name per engine, found a second name `b`".into(),
+        ),
+        (
+            vec!["--engine", "engine 'open", "--engine", &other],
+            "--engine: expected a command with closed quotes, found `engine 'open`".into(),
+        ),
+        (
+            vec![
+                "--engine",
+                &engine,
+                "--engine",
+                &other,
+                "--openings",
+                bad_openings.to_str().unwrap(),
+            ],
+            format!(
+                "{}:4:6: expected a move such as e1e2 or 0 3 1 4 (a file letter a-i), found `x9`",
+                bad_openings.display()
+            ),
+        ),
+        (
+            vec![
+                "--engine",
+                &engine,
+                "--engine",
+                &other,
+                "--openings",
+                empty_openings.to_str().unwrap(),
+            ],
+            format!("{}:1:1: expected at least one opening, found none", empty_openings.display()),
+        ),
+        (
+            vec!["--engine", "/nonexistent/engine", "--engine", &other],
+            "engine 1 (`/nonexistent/engine`) failed to start: cannot run".into(),
+        ),
+    ];
+    for (args, message) in cases {
+        let out = arbiter(&[&["duck", "match"][..], &args].concat());
+        let stderr = text(out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with(&message), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // Values clap refuses itself.
+    for args in [
+        vec!["--games", "3"],
+        vec!["--games", "0"],
+        vec!["--movetime", "10", "--tc", "1+0"],
+        vec!["--tc", "fast"],
+        vec!["--sprt", "elo0=5,elo1=0"],
+        vec!["--concurrency", "0"],
+        vec!["--openings", "a", "--random-openings", "4"],
+    ] {
+        let all = [&["duck", "match", "--engine", &engine, "--engine", &other][..], &args].concat();
+        let out = arbiter(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(out.stderr).contains("error:"), "{args:?}");
+    }
+    let out = arbiter(&["duck", "match", "--engine", &engine, "--engine", &other, "--games", "3"]);
+    assert!(text(out.stderr).contains("expected an even number of games above 0"));
+}
+
+#[test]
+fn a_scripted_match_reports_saves_and_replays() {
+    let dir = scratch_dir("duck_match_scripted");
+    std::fs::create_dir_all(&dir).unwrap();
+    // Two openings out of the cars' way, in two of the notations.
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "i1i2 i10i9\n2 3 8 4 8 6 8 5 8\n").unwrap();
+    let mut args = words("duck match --engine");
+    args.push(fake(WINS));
+    args.extend(words("--name alpha --option Hash=8 --engine"));
+    args.push(fake(SHUFFLES));
+    args.extend(words("--option Contempt=0 --games 4 --depth 1 --json"));
+    args.extend(["--openings".into(), openings.display().to_string()]);
+    args.extend(["--save".into(), dir.display().to_string()]);
+    let out = arbiter_owned(&args);
+    let (stdout, stderr) = (text(out.stdout), text(out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // An option the engine does not declare is sent with a warning; the first engine's
+    // Hash is declared.
+    assert!(
+        stderr.starts_with(
+            "warning: engine 2 (fake) declares no option `Contempt`; it was sent anyway\n"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("`Hash`"));
+    // Not a terminal: one line per game.
+    assert_eq!(stderr.lines().filter(|line| line.starts_with("game ")).count(), 4, "{stderr}");
+    assert!(
+        stderr.contains(
+            "game 1 of 4: alpha (red) vs fake (blue): 1-0 (red captures blue's captain), 9 plies;"
+        ),
+        "{stderr}"
+    );
+    let lines: Vec<serde_json::Value> =
+        stdout.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    assert_eq!(lines.len(), 5);
+    let summary = &lines[4];
+    assert_eq!(summary["engines"], serde_json::json!(["alpha", "fake"]));
+    assert_eq!((summary["wins"].as_u64(), summary["losses"].as_u64()), (Some(4), Some(0)));
+    assert_eq!(summary["pentanomial"], serde_json::json!([0, 0, 0, 0, 2]));
+    assert_eq!(summary["elo"]["elo"], serde_json::Value::Null, "an infinite Elo is null");
+    assert_eq!(summary["elo"]["model"], "pentanomial");
+    // Every saved game replays through the judge to the same end: the opening's two plies and
+    // the seven or eight of the game, the last capturing a captain.
+    for game in &lines[..4] {
+        let number = game["game"].as_u64().unwrap();
+        let output = replay(&dir.join(format!("game-{number}.txt")));
+        assert_eq!(output.lines().count() as u64, game["plies"].as_u64().unwrap());
+        assert!(
+            output.ends_with("car;red captain;no;yes\n")
+                || output.ends_with("car;blue captain;no;yes\n")
+        );
+        assert_eq!(game["moves"].as_array().unwrap().len() as u64, game["plies"].as_u64().unwrap());
+    }
+    let results = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    assert_eq!(results.lines().count(), 4);
+    assert!(dir.join("engine2.worker1.stderr").exists());
+}
+
+#[test]
+fn the_summary_names_the_engines_and_the_test() {
+    let mut args = words("duck match --engine");
+    args.push(fake(WINS));
+    args.push("--engine".into());
+    args.push(fake(SHUFFLES));
+    args.extend(words("--games 100 --depth 1 --sprt elo0=0,elo1=50 --concurrency 2"));
+    let out = arbiter_owned(&args);
+    let stdout = text(out.stdout);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout.starts_with("Games: "), "{stdout}");
+    assert!(stdout.contains(" of 100, fake vs fake (2)\n"), "{stdout}");
+    assert!(stdout.contains("\nSPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR "), "{stdout}");
+    assert!(stdout.contains(": H1 accepted, fake is the stronger\n"), "{stdout}");
+    assert!(stdout.contains("\nEndings: captain-captured "), "{stdout}");
+}
+
+#[test]
+fn limits_of_one_engine_replace_the_match_limits() {
+    let dir = scratch_dir("duck_match_engine_limits");
+    let mut args = words("duck match --games 2 --nodes 100 --engine");
+    args.push(fake(WINS));
+    args.extend(words("--engine-depth 5 --engine"));
+    args.push(fake(SHUFFLES));
+    args.extend(["--save".into(), dir.display().to_string()]);
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let first = std::fs::read_to_string(dir.join("engine1.worker1.stderr")).unwrap();
+    assert!(first.contains("after `go depth 5 nodes 100`\n"), "{first}");
+    let second = std::fs::read_to_string(dir.join("engine2.worker1.stderr")).unwrap();
+    assert!(second.contains("after `go nodes 100`\n"), "{second}");
+
+    // Without a time limit, an engine without a limit of its own would search for ever.
+    let mut args = words("duck match --engine");
+    args.push(fake(WINS));
+    args.extend(words("--engine-nodes 10 --engine"));
+    args.push(fake(SHUFFLES));
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(out.stderr);
+    assert_eq!(
+        stderr,
+        "--engine-depth: expected a limit for both engines, found one engine without any limit\n"
+    );
+}
+
+#[test]
+fn a_silent_engine_fails_to_start() {
+    let mut args = words("duck match --timeout 1 --engine");
+    args.push(fake(WINS));
+    args.push("--engine".into());
+    args.push(fake("fault=silent-uci"));
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(out.stderr);
+    assert!(stderr.ends_with("failed to start: no `uciok` within 1 s after `uci`\n"), "{stderr}");
+}
+
+/// fairy-stockfish's engine command line for this game.
+fn fairy_stockfish() -> Option<Vec<String>> {
+    if !Path::new(FAIRY_STOCKFISH).exists() {
+        eprintln!("skipped: {FAIRY_STOCKFISH} is not installed (apt-get install fairy-stockfish)");
+        return None;
+    }
+    let variants = root().join("crates/duck/tests/fixtures/duck-variants.ini");
+    Some(vec![
+        "--engine".into(),
+        FAIRY_STOCKFISH.into(),
+        "--option".into(),
+        format!("VariantPath={}", variants.display()),
+        "--option".into(),
+        "UCI_Variant=duck".into(),
+    ])
+}
+
+#[test]
+fn fairy_stockfish_against_itself_at_depth_1() {
+    let Some(engine) = fairy_stockfish() else { return };
+    let dir = scratch_dir("duck_match_fairy_stockfish");
+    let mut args = words("duck match");
+    args.extend(engine.iter().chain(&engine).cloned());
+    args.extend(words("--games 2 --depth 1 --random-openings 6 --save"));
+    args.push(dir.display().to_string());
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let stdout = text(out.stdout);
+    assert!(stdout.contains("Games: 2 of 2, Fairy-Stockfish"), "{stdout}");
+    let results = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    for line in results.lines() {
+        let game: serde_json::Value = serde_json::from_str(line).unwrap();
+        let termination = game["termination"].as_str().unwrap();
+        assert!(
+            ["captain-captured", "ply-cap", "no-move"].contains(&termination),
+            "fairy-stockfish should play only valid moves: {game}"
+        );
+        let number = game["game"].as_u64().unwrap();
+        let output = replay(&dir.join(format!("game-{number}.txt")));
+        assert_eq!(output.lines().count() as u64, game["plies"].as_u64().unwrap());
+        assert!(!output.contains("Invalid command"));
+        assert_eq!(output.ends_with(";no;yes\n"), termination == "captain-captured");
+    }
+}
+
+#[test]
+fn fairy_stockfish_on_a_clock() {
+    let Some(engine) = fairy_stockfish() else { return };
+    let mut args = words("duck match");
+    args.extend(engine.iter().chain(&engine).cloned());
+    // A generous margin: the point is that the clock is sent and kept, not the machine's speed.
+    args.extend(words("--games 2 --tc 1+0.05 --time-margin 1000 --max-plies 16 --json"));
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let stdout = text(out.stdout);
+    for line in stdout.lines().take(2) {
+        let game: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(
+            ["captain-captured", "ply-cap"].contains(&game["termination"].as_str().unwrap()),
+            "{game}"
+        );
+    }
+}
+
+/// `arbiter duck uci` as an engine command, with more arguments.
+fn arbiter_engine(arguments: &str) -> String {
+    format!("{} duck uci {arguments}", env!("CARGO_BIN_EXE_arbiter"))
+}
+
+#[test]
+fn two_arbiter_engines_at_a_fixed_depth() {
+    let dir = scratch_dir("duck_match_arbiter");
+    let mut args = words("duck match --engine");
+    args.push(arbiter_engine(""));
+    args.push("--engine".into());
+    args.push(arbiter_engine(""));
+    args.extend(words("--games 4 --depth 2 --random-openings 6 --seed 1 --concurrency 2 --save"));
+    args.push(dir.display().to_string());
+    let out = arbiter_owned(&args);
+    let stdout = text(out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    assert!(stdout.starts_with("Games: 4 of 4, arbiter "), "{stdout}");
+    let results = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    assert_eq!(results.lines().count(), 4);
+    for line in results.lines() {
+        let game: serde_json::Value = serde_json::from_str(line).unwrap();
+        let termination = game["termination"].as_str().unwrap();
+        assert!(["captain-captured", "ply-cap", "no-move"].contains(&termination), "{game}");
+        let number = game["game"].as_u64().unwrap();
+        let output = replay(&dir.join(format!("game-{number}.txt")));
+        assert_eq!(output.lines().count() as u64, game["plies"].as_u64().unwrap());
+        assert!(!output.contains("Invalid command"));
+    }
+}
+
+#[test]
+fn a_depth_ladder_of_arbiter_engines() {
+    let mut args = words("duck match --engine");
+    args.push(arbiter_engine(""));
+    args.extend(words("--name depth-2 --engine-depth 2 --engine"));
+    args.push(arbiter_engine(""));
+    args.extend(words("--name depth-1 --engine-depth 1 --games 2 --random-openings 4 --json"));
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let stdout = text(out.stdout);
+    let summary: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["engines"], serde_json::json!(["depth-2", "depth-1"]));
+    assert_eq!(summary["games"], 2);
+    assert_eq!(summary["faults"]["depth-1"], serde_json::json!({}), "{stdout}");
+    assert_eq!(summary["faults"]["depth-2"], serde_json::json!({}), "{stdout}");
+}
+
+#[test]
+fn arbiter_beats_its_random_mover() {
+    let mut args = words("duck match --engine");
+    args.push(arbiter_engine(""));
+    args.push("--engine".into());
+    args.push(arbiter_engine("--random --seed 7"));
+    args.extend(words("--games 4 --depth 2 --random-openings 4 --json"));
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let stdout = text(out.stdout);
+    let summary: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["wins"], 4, "{stdout}");
+    assert_eq!(summary["endings"]["captain-captured"], 4, "{stdout}");
+}

@@ -1,0 +1,328 @@
+//! One game between two engines, every move judged by arbiter's rules.
+//!
+//! ```
+//! use arbiter_duck::Color;
+//! use arbiter_duck_engine::match_runner::game::{GameResult, Termination};
+//!
+//! let result = GameResult { winner: Some(Color::Red), termination: Termination::CaptainCaptured };
+//! assert_eq!(result.score(), "1-0");
+//! assert_eq!(result.to_string(), "1-0 (red captures blue's captain)");
+//! assert_eq!(result.termination.code(), "captain-captured");
+//! ```
+//!
+//! Before each move the runner sends the side to move `position` (the opening's start and every
+//! move since) and `go` with the limits, and reads lines until `bestmove`, skipping `info` lines
+//! and anything that is not UCI. The game ends:
+//!
+//! - when a move captures a captain: the mover wins;
+//! - when the side to move has no valid move (every piece blocked): a draw (SPEC §7; the
+//!   statement does not cover it);
+//! - after [`Setup::max_plies`] plies (300 by default, the opening's included): a draw, since the
+//!   game has no repetition or move-count rule;
+//! - when the engine to move faults, which loses: a move the rules refuse (the reason is kept),
+//!   `bestmove (none)` while it has a move, a `bestmove` line that cannot be read, no `bestmove`
+//!   in the time allowed (see [`clock`](super::clock)), or its process ending.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use arbiter_duck::{Color, Game, Invalid, Move, Outcome, UciMove};
+
+use super::clock::{Clocks, Limits};
+use super::engine::{Engine, Next};
+use super::opening::Opening;
+use crate::protocol::{EngineMessage, GuiCommand};
+
+/// The ply cap of SPEC §7: a game still going after this many plies is a draw.
+pub const MAX_PLIES: u32 = 300;
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Termination {
+    /// The winner captured the loser's captain.
+    CaptainCaptured,
+    /// The side to move had no valid move: a draw.
+    NoMove {
+        /// The side that could not move.
+        side: Color,
+    },
+    /// The ply cap was reached: a draw.
+    PlyCap {
+        /// The cap.
+        plies: u32,
+    },
+    /// The loser played a move the rules refuse.
+    IllegalMove {
+        /// The move.
+        mv: Move,
+        /// Why it is invalid.
+        reason: Invalid,
+    },
+    /// The loser answered `bestmove (none)` though it had a move.
+    NoMoveClaimed,
+    /// The loser wrote a `bestmove` line that cannot be read.
+    Garbage {
+        /// The line (cut to a length a message can show).
+        line: String,
+    },
+    /// The loser took too long.
+    TimeForfeit {
+        /// How long it took, or waited for in vain.
+        elapsed: Duration,
+        /// How long it was allowed.
+        allowed: Duration,
+        /// Whether it answered at all.
+        answered: bool,
+    },
+    /// The loser's process ended, or stopped reading its input.
+    Crash {
+        /// How, in words.
+        status: String,
+    },
+    /// The loser did not answer `isready` before the game.
+    NotReady {
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+impl Termination {
+    /// A short stable name: `captain-captured`, `no-move`, `ply-cap`, `illegal-move`,
+    /// `no-move-claimed`, `garbage`, `time-forfeit`, `crash` or `not-ready`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Termination::CaptainCaptured => "captain-captured",
+            Termination::NoMove { .. } => "no-move",
+            Termination::PlyCap { .. } => "ply-cap",
+            Termination::IllegalMove { .. } => "illegal-move",
+            Termination::NoMoveClaimed => "no-move-claimed",
+            Termination::Garbage { .. } => "garbage",
+            Termination::TimeForfeit { .. } => "time-forfeit",
+            Termination::Crash { .. } => "crash",
+            Termination::NotReady { .. } => "not-ready",
+        }
+    }
+
+    /// Whether the loser's engine misbehaved (and should be restarted before its next game).
+    pub fn is_fault(&self) -> bool {
+        !matches!(
+            self,
+            Termination::CaptainCaptured | Termination::NoMove { .. } | Termination::PlyCap { .. }
+        )
+    }
+}
+
+/// A game's result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameResult {
+    /// The side that won; `None` for a draw.
+    pub winner: Option<Color>,
+    /// How the game ended.
+    pub termination: Termination,
+}
+
+impl GameResult {
+    fn loss(loser: Color, termination: Termination) -> GameResult {
+        GameResult { winner: Some(!loser), termination }
+    }
+
+    fn draw(termination: Termination) -> GameResult {
+        GameResult { winner: None, termination }
+    }
+
+    /// `1-0` (red won), `0-1` (blue won) or `1/2-1/2`.
+    pub fn score(&self) -> &'static str {
+        match self.winner {
+            Some(Color::Red) => "1-0",
+            Some(Color::Blue) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+impl GameResult {
+    /// Why the game ended, in words, e.g. `red loses on time: took 212 ms, 150 ms allowed`.
+    pub fn reason(&self) -> String {
+        let loser = self.winner.map(|winner| !winner);
+        match (&self.termination, loser) {
+            (Termination::CaptainCaptured, Some(loser)) => {
+                format!("{} captures {loser}'s captain", !loser)
+            }
+            (Termination::NoMove { side }, _) => format!("{side} has no valid move"),
+            (Termination::PlyCap { plies }, _) => format!("ply cap of {plies} reached"),
+            (Termination::IllegalMove { mv, reason }, Some(loser)) => {
+                format!("{loser} plays {} ({mv}), invalid: {reason}", UciMove(*mv))
+            }
+            (Termination::NoMoveClaimed, Some(loser)) => {
+                format!("{loser} answers bestmove (none) but has valid moves")
+            }
+            (Termination::Garbage { line }, Some(loser)) => {
+                format!("{loser} answers `{line}`, which is not a move")
+            }
+            (Termination::TimeForfeit { elapsed, allowed, answered: true }, Some(loser)) => {
+                let (elapsed, allowed) = (elapsed.as_millis(), allowed.as_millis());
+                format!("{loser} loses on time: took {elapsed} ms, {allowed} ms allowed")
+            }
+            (Termination::TimeForfeit { allowed, answered: false, .. }, Some(loser)) => {
+                format!("{loser} loses on time: no move within {} ms", allowed.as_millis())
+            }
+            (Termination::Crash { status }, Some(loser)) => format!("{loser}'s engine {status}"),
+            (Termination::NotReady { reason }, Some(loser)) => {
+                format!("{loser}'s engine is not ready: {reason}")
+            }
+            (termination, None) => termination.code().to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    /// The score and the reason, e.g. `0-1 (red loses on time: took 212 ms, 150 ms allowed)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.score(), self.reason())
+    }
+}
+
+/// A finished game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Where it started.
+    pub opening: Opening,
+    /// Every valid move, the opening's included.
+    pub moves: Vec<Move>,
+    /// How it ended.
+    pub result: GameResult,
+}
+
+impl GameRecord {
+    /// The number of plies played, the opening's included.
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The refused move that ended the game, if one did.
+    pub fn illegal_move(&self) -> Option<Move> {
+        match self.result.termination {
+            Termination::IllegalMove { mv, .. } => Some(mv),
+            _ => None,
+        }
+    }
+}
+
+/// What a game is played with.
+#[derive(Debug, Clone, Copy)]
+pub struct Setup<'a> {
+    /// Where it starts.
+    pub opening: &'a Opening,
+    /// The limits of each move.
+    pub limits: &'a Limits,
+    /// The ply cap.
+    pub max_plies: u32,
+    /// Set to abandon the game between two moves.
+    pub stop: &'a AtomicBool,
+}
+
+/// Plays a game, `red` against `blue`; `None` if [`Setup::stop`] was set before it ended.
+///
+/// The engines must be ready (see [`Engine::new_game`]).
+pub fn play(red: &mut Engine, blue: &mut Engine, setup: &Setup<'_>) -> Option<GameRecord> {
+    let mut game = setup.opening.game();
+    let mut moves = setup.opening.moves.clone();
+    let mut clocks = Clocks::new(setup.limits);
+    let start_fen = setup.opening.fen.clone().map(Box::new);
+    let result = loop {
+        if setup.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        match game.position().outcome() {
+            Some(Outcome::NoMove { side }) => break GameResult::draw(Termination::NoMove { side }),
+            // A captured captain ends the game where the capture is played, below.
+            Some(Outcome::CaptainCaptured { winner }) => {
+                break GameResult {
+                    winner: Some(winner),
+                    termination: Termination::CaptainCaptured,
+                };
+            }
+            None => {}
+        }
+        if moves.len() >= setup.max_plies as usize {
+            break GameResult::draw(Termination::PlyCap { plies: setup.max_plies });
+        }
+        let side = game.turn();
+        let engine = if side == Color::Red { &mut *red } else { &mut *blue };
+        let position = GuiCommand::Position { fen: start_fen.clone(), moves: moves.clone() };
+        let mv = match ask(engine, &position, &mut clocks, side, &game) {
+            Ok(mv) => mv,
+            Err(termination) => break GameResult::loss(side, termination),
+        };
+        match game.play(mv.from, mv.to) {
+            Ok(played) => {
+                moves.push(mv);
+                if played.game_over {
+                    break GameResult {
+                        winner: Some(side),
+                        termination: Termination::CaptainCaptured,
+                    };
+                }
+            }
+            Err(reason) => break GameResult::loss(side, Termination::IllegalMove { mv, reason }),
+        }
+    };
+    Some(GameRecord { opening: setup.opening.clone(), moves, result })
+}
+
+/// Asks `engine`, playing `side`, for its move: the move, or the fault that loses the game.
+fn ask(
+    engine: &mut Engine,
+    position: &GuiCommand,
+    clocks: &mut Clocks,
+    side: Color,
+    game: &Game,
+) -> Result<Move, Termination> {
+    let crash = |engine: &mut Engine| Termination::Crash { status: engine.exit_status() };
+    engine.drain();
+    if engine.send(position).is_err() {
+        return Err(crash(engine));
+    }
+    let mut go = clocks.go();
+    go.depth = engine.depth.or(go.depth);
+    go.nodes = engine.nodes.or(go.nodes);
+    let Ok(sent) = engine.send(&GuiCommand::Go(go)) else {
+        return Err(crash(engine));
+    };
+    let allowed = clocks.allowed(side);
+    let deadline = sent + allowed;
+    loop {
+        let line = match engine.next_line(deadline) {
+            Next::Line(line) => line,
+            Next::Timeout => {
+                let elapsed = Instant::now() - sent;
+                return Err(Termination::TimeForfeit { elapsed, allowed, answered: false });
+            }
+            Next::Closed => return Err(crash(engine)),
+        };
+        let best = match line.text.parse::<EngineMessage>() {
+            Ok(EngineMessage::BestMove { best, .. }) => best,
+            Ok(_) => continue,
+            Err(_) if line.text.split_whitespace().next() == Some("bestmove") => {
+                let shown = arbiter_scan::Shown(&line.text).to_string();
+                return Err(Termination::Garbage { line: shown });
+            }
+            // Not UCI (a banner, a debugging print): engines write such lines, GUIs skip them.
+            Err(_) => continue,
+        };
+        let elapsed = line.at.saturating_duration_since(sent);
+        if let Err(flag) = clocks.spend(side, elapsed) {
+            let (elapsed, allowed) = (flag.elapsed, flag.allowed);
+            return Err(Termination::TimeForfeit { elapsed, allowed, answered: true });
+        }
+        return match best {
+            Some(mv) => Ok(mv),
+            // The side to move always has a move here: the runner adjudicates before asking.
+            None => {
+                debug_assert!(game.position().has_moves());
+                Err(Termination::NoMoveClaimed)
+            }
+        };
+    }
+}

@@ -1,0 +1,386 @@
+//! A match: game pairs between two engines, played a few at a time, counted, tested, saved.
+//!
+//! Games are numbered from 1 and come in pairs: games 2k−1 and 2k share opening k, the first
+//! engine playing red in the first and blue in the second. Each of the `concurrency` workers owns
+//! one process of each engine, started once and reused from game to game (`ucinewgame`, then
+//! `isready`); an engine that lost a game by a fault (a crash, a hang, a refused or unreadable
+//! move, a lost flag) is killed and started afresh before its next game, so that nothing it was
+//! still doing leaks into the next one. Workers take the next game number as they become free,
+//! so games finish out of order; the runner counts each game as it finishes, and each pair once
+//! both its games have.
+//!
+//! With an SPRT, the test is updated with every complete pair, and the match stops as soon as
+//! it accepts a hypothesis: the games still running are abandoned between two moves and count
+//! nowhere, so the totals reported are those the decision was taken on.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::thread;
+
+use super::clock::Limits;
+use super::engine::{Engine, EngineError, EngineSpec};
+use super::game::{self, GameRecord, GameResult, Setup, Termination};
+use super::opening::Opening;
+use super::report::{Report, SprtState};
+use super::save::{ResultLine, Saver};
+use super::sprt::Sprt;
+use super::tally::{Points, Tally};
+
+/// Where the games start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Openings {
+    /// Every game from the official starting position.
+    Start,
+    /// These openings in order, each for one pair, from the first again when they run out.
+    List(Vec<Opening>),
+    /// A random opening of `plies` moves for each pair (see [`Opening::random`]).
+    Random {
+        /// Its length.
+        plies: usize,
+        /// The seed of every opening of the match.
+        seed: u64,
+    },
+}
+
+impl Openings {
+    /// The opening of pair `pair` (from 0).
+    pub fn get(&self, pair: u64) -> Opening {
+        match self {
+            Openings::Start => Opening::default(),
+            Openings::List(list) if list.is_empty() => Opening::default(),
+            Openings::List(list) => list[(pair % list.len() as u64) as usize].clone(),
+            Openings::Random { plies, seed } => Opening::random(*seed, pair, *plies),
+        }
+    }
+}
+
+/// Everything a match is played with.
+#[derive(Debug, Clone)]
+pub struct MatchConfig {
+    /// The first engine (the one tested) and the second (the reference).
+    pub engines: [EngineSpec; 2],
+    /// How many games, an even number (every opening is played with both colours).
+    pub games: u64,
+    /// Where they start.
+    pub openings: Openings,
+    /// The limits of each move.
+    pub limits: Limits,
+    /// The ply cap (see [`game::MAX_PLIES`]).
+    pub max_plies: u32,
+    /// How many games are played at once.
+    pub concurrency: usize,
+    /// The test that may stop the match early.
+    pub sprt: Option<Sprt>,
+    /// Where to save the games, the results and the engines' standard error.
+    pub save: Option<PathBuf>,
+}
+
+/// A finished game of the match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finished {
+    /// Its number, from 1.
+    pub number: u64,
+    /// Its pair's number, from 1.
+    pub pair: u64,
+    /// The engine that played red: 0 for the first, 1 for the second.
+    pub red: usize,
+    /// The game.
+    pub record: GameRecord,
+}
+
+impl Finished {
+    /// What the game is worth to the first engine.
+    pub fn points(&self) -> Points {
+        match self.record.result.winner {
+            None => Points::Draw,
+            Some(winner) if (winner == arbiter_duck::Color::Red) == (self.red == 0) => Points::Win,
+            Some(_) => Points::Loss,
+        }
+    }
+
+    /// The engine (0 or 1) that lost by a fault, if one did.
+    pub fn faulty_engine(&self) -> Option<usize> {
+        let winner = self.record.result.winner?;
+        if !self.record.result.termination.is_fault() {
+            return None;
+        }
+        let red_won = winner == arbiter_duck::Color::Red;
+        Some(if red_won { 1 - self.red } else { self.red })
+    }
+}
+
+/// What the runner reports as the match goes.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// The engines of the first worker are ready: their names, and warnings about them.
+    Ready {
+        /// The two names (made distinct).
+        names: &'a [String; 2],
+        /// Things worth telling, e.g. options an engine did not declare.
+        warnings: &'a [String],
+    },
+    /// A game has ended and been counted.
+    Finished {
+        /// The game.
+        game: &'a Finished,
+        /// Its line in the results.
+        line: &'a ResultLine,
+        /// The totals so far.
+        report: &'a Report,
+    },
+}
+
+/// Why a match could not be played to its end.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// An engine could not be started or did not shake hands.
+    #[error("engine {} (`{command}`) failed to start: {error}", engine + 1)]
+    Start {
+        /// 0 for the first engine, 1 for the second.
+        engine: usize,
+        /// Its command.
+        command: String,
+        /// What went wrong.
+        error: EngineError,
+    },
+    /// The save directory could not be written.
+    #[error("cannot save to {}: {error}", dir.display())]
+    Save {
+        /// The directory.
+        dir: PathBuf,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+}
+
+/// What a worker tells the runner.
+enum Message {
+    Started { names: [String; 2], warnings: Vec<String> },
+    Finished(Box<Finished>),
+    Failed(MatchError),
+}
+
+/// Plays the match, telling `on_event` as it goes; the final report.
+pub fn run(
+    config: &MatchConfig,
+    mut on_event: impl FnMut(Event<'_>),
+) -> Result<Report, MatchError> {
+    let save_error =
+        |error| MatchError::Save { dir: config.save.clone().unwrap_or_default(), error };
+    let mut saver = match &config.save {
+        Some(dir) => Some(Saver::create(dir, config.games).map_err(save_error)?),
+        None => None,
+    };
+    let mut report = Report {
+        names: [String::new(), String::new()],
+        tally: Tally::default(),
+        games: config.games,
+        sprt: config.sprt.map(|test| SprtState { test, llr: 0.0, decision: None }),
+        endings: BTreeMap::new(),
+        faults: [BTreeMap::new(), BTreeMap::new()],
+    };
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let workers = config.concurrency.clamp(1, config.games.max(1) as usize);
+    let mut failure = None;
+    thread::scope(|scope| {
+        let (send, receive) = mpsc::channel();
+        for worker in 0..workers {
+            let send = send.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || Worker { config, id: worker, next, stop, send }.run());
+        }
+        drop(send);
+        let mut first_games: HashMap<u64, Points> = HashMap::new();
+        let mut started = false;
+        for message in receive {
+            match message {
+                Message::Started { names, warnings } if !started => {
+                    started = true;
+                    report.names = distinct(names);
+                    on_event(Event::Ready { names: &report.names, warnings: &warnings });
+                }
+                Message::Started { .. } => {}
+                Message::Failed(error) => {
+                    stop.store(true, Ordering::Relaxed);
+                    failure.get_or_insert(error);
+                }
+                // After a decision or a failure, games still ending count nowhere.
+                Message::Finished(_) if stop.load(Ordering::Relaxed) => {}
+                Message::Finished(finished) => {
+                    count(&mut report, &mut first_games, &finished);
+                    if report.sprt.is_some_and(|sprt| sprt.decision.is_some()) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    let line = ResultLine::new(&finished, &report.names);
+                    if let Some(saver) = &mut saver
+                        && let Err(error) = saver.save(&finished, &line)
+                    {
+                        stop.store(true, Ordering::Relaxed);
+                        failure.get_or_insert(save_error(error));
+                    }
+                    on_event(Event::Finished { game: &finished, line: &line, report: &report });
+                }
+            }
+        }
+    });
+    match failure {
+        Some(error) => Err(error),
+        None => Ok(report),
+    }
+}
+
+/// Counts a finished game, and its pair if its partner has finished.
+fn count(report: &mut Report, first_games: &mut HashMap<u64, Points>, finished: &Finished) {
+    let points = finished.points();
+    report.tally.add_game(points);
+    let termination = &finished.record.result.termination;
+    *report.endings.entry(termination.code()).or_default() += 1;
+    if let Some(engine) = finished.faulty_engine() {
+        *report.faults[engine].entry(termination.code()).or_default() += 1;
+    }
+    match first_games.remove(&finished.pair) {
+        None => {
+            first_games.insert(finished.pair, points);
+        }
+        Some(partner) => {
+            report.tally.complete_pair(partner, points);
+            if let Some(sprt) = &mut report.sprt {
+                sprt.llr = sprt.test.llr(report.tally.pairs);
+                sprt.decision = sprt.test.decision(sprt.llr);
+            }
+        }
+    }
+}
+
+/// The names, the second marked when both engines have the same.
+fn distinct([first, second]: [String; 2]) -> [String; 2] {
+    if first == second {
+        let second = format!("{second} (2)");
+        [first, second]
+    } else {
+        [first, second]
+    }
+}
+
+/// One worker: two engine processes, and the games they play one after another.
+struct Worker<'a> {
+    config: &'a MatchConfig,
+    id: usize,
+    next: &'a AtomicU64,
+    stop: &'a AtomicBool,
+    send: mpsc::Sender<Message>,
+}
+
+impl Worker<'_> {
+    fn run(self) {
+        let mut engines: [Option<Engine>; 2] = [None, None];
+        for (index, slot) in engines.iter_mut().enumerate() {
+            match self.start(index) {
+                Ok(engine) => *slot = Some(engine),
+                Err(error) => return self.fail(error),
+            }
+        }
+        let names =
+            engines.each_ref().map(|e| e.as_ref().map_or_else(String::new, |e| e.name.clone()));
+        let warnings = engines
+            .iter()
+            .enumerate()
+            .filter_map(|(index, engine)| Some((index, engine.as_ref()?)))
+            .flat_map(|(index, engine)| {
+                engine.undeclared.iter().map(move |name| {
+                    format!(
+                        "engine {} ({}) declares no option `{name}`; it was sent anyway",
+                        index + 1,
+                        engine.name
+                    )
+                })
+            })
+            .collect();
+        // Every worker tells its names; the runner takes the first it hears.
+        let _ = self.send.send(Message::Started { names, warnings });
+        while !self.stop.load(Ordering::Relaxed) {
+            let index = self.next.fetch_add(1, Ordering::Relaxed);
+            if index >= self.config.games {
+                break;
+            }
+            let finished = match self.play(&mut engines, index) {
+                Ok(Some(finished)) => finished,
+                Ok(None) => break,
+                Err(error) => return self.fail(error),
+            };
+            if let Some(engine) = finished.faulty_engine() {
+                engines[engine] = None;
+            }
+            if self.send.send(Message::Finished(Box::new(finished))).is_err() {
+                break;
+            }
+        }
+        for engine in engines.into_iter().flatten() {
+            engine.quit();
+        }
+    }
+
+    fn fail(&self, error: MatchError) {
+        let _ = self.send.send(Message::Failed(error));
+    }
+
+    fn start(&self, index: usize) -> Result<Engine, MatchError> {
+        let spec = &self.config.engines[index];
+        let stderr = match &self.config.save {
+            Some(dir) => Some(
+                Saver::stderr_log(dir, index, self.id)
+                    .map_err(|error| MatchError::Save { dir: dir.clone(), error })?,
+            ),
+            None => None,
+        };
+        Engine::start(spec, stderr, self.config.limits.timeout).map_err(|error| MatchError::Start {
+            engine: index,
+            command: spec.to_string(),
+            error,
+        })
+    }
+
+    /// Plays game `index` (from 0); `None` if the match stopped meanwhile.
+    fn play(
+        &self,
+        engines: &mut [Option<Engine>; 2],
+        index: u64,
+    ) -> Result<Option<Finished>, MatchError> {
+        let pair = index / 2;
+        let red = (index % 2) as usize;
+        let opening = self.config.openings.get(pair);
+        let finished = |record| Finished { number: index + 1, pair: pair + 1, red, record };
+        // Red first, then blue: an engine that is not ready loses the game.
+        for (side, engine_index) in
+            [(arbiter_duck::Color::Red, red), (arbiter_duck::Color::Blue, 1 - red)]
+        {
+            if engines[engine_index].is_none() {
+                engines[engine_index] = Some(self.start(engine_index)?);
+            }
+            let Some(engine) = engines[engine_index].as_mut() else { continue };
+            if let Err(error) = engine.new_game(self.config.limits.timeout) {
+                let reason = error.to_string();
+                let result = GameResult {
+                    winner: Some(!side),
+                    termination: Termination::NotReady { reason },
+                };
+                let record = GameRecord { moves: opening.moves.clone(), opening, result };
+                return Ok(Some(finished(record)));
+            }
+        }
+        let [Some(first), Some(second)] = engines else {
+            unreachable!("both engines were started above");
+        };
+        let (red_engine, blue_engine) = if red == 0 { (first, second) } else { (second, first) };
+        let setup = Setup {
+            opening: &opening,
+            limits: &self.config.limits,
+            max_plies: self.config.max_plies,
+            stop: self.stop,
+        };
+        Ok(game::play(red_engine, blue_engine, &setup).map(finished))
+    }
+}

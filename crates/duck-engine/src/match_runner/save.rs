@@ -1,0 +1,144 @@
+//! A match's record on disk (`--save DIR`): each game in the official command format, a results
+//! file with one JSON object per game, and the engines' standard error.
+//!
+//! ```
+//! use arbiter_duck_engine::match_runner::save::commands;
+//! use arbiter_duck::Move;
+//!
+//! let moves: Vec<Move> = ["d1e2", "e10e9"].iter().map(|m| m.parse().unwrap()).collect();
+//! assert_eq!(commands(&moves, None), "2\n0 3 1 4\n9 4 8 4\n");
+//! ```
+//!
+//! The directory holds:
+//!
+//! - `game-N.txt` for game N: the count `Q`, then the `Q` moves as `x1 y1 x2 y2`, from the
+//!   starting position, the opening's moves included, so that `arbiter duck game-N.txt` replays
+//!   the game and prints its official result lines. A game lost by a refused move ends with that
+//!   move, which the judge answers `Invalid command`. When the opening is a FEN, the moves start
+//!   from that position instead, which the command format cannot express: `game-N.fen` beside
+//!   it holds the FEN, and the results file says so (`"fen"`).
+//! - `results.jsonl`: one line per game, in the order the games finished (see [`ResultLine`]).
+//! - `engine1.worker1.stderr` ...: the standard error of each engine (1 or 2) of each worker
+//!   (one per concurrent game), appended across restarts.
+
+use std::fmt::Write as _;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use arbiter_duck::{Color, Move, UciMove};
+use serde::Serialize;
+
+use super::runner::Finished;
+
+/// The official command format for `moves`, and the refused move that ended the game if any.
+pub fn commands(moves: &[Move], illegal: Option<Move>) -> String {
+    let all: Vec<&Move> = moves.iter().chain(illegal.as_ref()).collect();
+    let mut text = format!("{}\n", all.len());
+    for mv in all {
+        let _ = writeln!(text, "{mv}");
+    }
+    text
+}
+
+/// One game in the results file, and in the match's `--json` output.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResultLine {
+    /// The game's number, from 1.
+    pub game: u64,
+    /// The pair it belongs to (the opening's number), from 1.
+    pub pair: u64,
+    /// The name of the engine playing red.
+    pub red: String,
+    /// The name of the engine playing blue.
+    pub blue: String,
+    /// Which engine played red: 1 or 2, in the order given.
+    pub red_engine: usize,
+    /// The opening, as the arguments of UCI's `position`.
+    pub opening: String,
+    /// The FEN the game started from, when the opening is one.
+    pub fen: Option<String>,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: &'static str,
+    /// `red`, `blue`, or `null` for a draw.
+    pub winner: Option<&'static str>,
+    /// How the game ended (see [`Termination::code`](super::game::Termination::code)).
+    pub termination: &'static str,
+    /// Why, in words.
+    pub reason: String,
+    /// Plies played, the opening's included.
+    pub plies: usize,
+    /// Every valid move in square notation, the opening's included.
+    pub moves: Vec<String>,
+    /// The refused move that ended the game, if one did.
+    pub illegal_move: Option<String>,
+}
+
+impl ResultLine {
+    /// The line for a finished game between engines named `names`.
+    pub fn new(finished: &Finished, names: &[String; 2]) -> ResultLine {
+        let record = &finished.record;
+        ResultLine {
+            game: finished.number,
+            pair: finished.pair,
+            red: names[finished.red].clone(),
+            blue: names[1 - finished.red].clone(),
+            red_engine: finished.red + 1,
+            opening: record.opening.to_string(),
+            fen: record.opening.fen.as_ref().map(ToString::to_string),
+            result: record.result.score(),
+            winner: record.result.winner.map(Color::name),
+            termination: record.result.termination.code(),
+            reason: record.result.reason(),
+            plies: record.plies(),
+            moves: record.moves.iter().map(|&mv| UciMove(mv).to_string()).collect(),
+            illegal_move: record.illegal_move().map(|mv| UciMove(mv).to_string()),
+        }
+    }
+
+    /// The line as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// The save directory, open for writing.
+#[derive(Debug)]
+pub struct Saver {
+    dir: PathBuf,
+    digits: usize,
+    results: BufWriter<File>,
+}
+
+impl Saver {
+    /// Creates `dir` if needed and starts a new results file in it; game files are numbered
+    /// with enough digits for `games`.
+    pub fn create(dir: &Path, games: u64) -> io::Result<Saver> {
+        fs::create_dir_all(dir)?;
+        let results = BufWriter::new(File::create(dir.join("results.jsonl"))?);
+        Ok(Saver { dir: dir.to_owned(), digits: games.max(1).to_string().len(), results })
+    }
+
+    /// The file the standard error of `engine` (0 or 1) of `worker` (from 0) is appended to.
+    pub fn stderr_log(dir: &Path, engine: usize, worker: usize) -> io::Result<File> {
+        let name = format!("engine{}.worker{}.stderr", engine + 1, worker + 1);
+        OpenOptions::new().create(true).append(true).open(dir.join(name))
+    }
+
+    /// The path of game `number`'s command file.
+    pub fn game_path(&self, number: u64) -> PathBuf {
+        self.dir.join(format!("game-{number:0width$}.txt", width = self.digits))
+    }
+
+    /// Writes a finished game's files and its results line.
+    pub fn save(&mut self, finished: &Finished, line: &ResultLine) -> io::Result<()> {
+        let record = &finished.record;
+        let path = self.game_path(finished.number);
+        fs::write(&path, commands(&record.moves, record.illegal_move()))?;
+        if let Some(fen) = &record.opening.fen {
+            fs::write(path.with_extension("fen"), format!("{fen}\n"))?;
+        }
+        writeln!(self.results, "{}", line.to_json())?;
+        self.results.flush()
+    }
+}
