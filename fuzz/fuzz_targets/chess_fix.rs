@@ -4,17 +4,17 @@
 
 #![no_main]
 
-use arbiter_chess_record::fix::{fix_pgn, fix_record, looks_like_pgn};
+use arbiter_chess_record::fix::{fix_pgn, fix_record, looks_like_pgn_bytes};
 use arbiter_chess_record::{Dialect, check_record, check_record_in};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    if looks_like_pgn(&text) {
+    if looks_like_pgn_bytes(data) {
         for dialect in [Dialect::Standard, Dialect::Contest] {
             let fixed = fix_pgn(data, dialect);
             if fixed.problems.is_empty() {
-                let again = fix_pgn(fixed.text.as_bytes(), dialect);
+                let again = fix_pgn(&fixed.text, dialect);
                 assert_eq!(again.text, fixed.text, "fixing twice changes the text");
             }
         }

@@ -39,8 +39,8 @@ enum Command {
         #[command(flatten)]
         rules: RulesArg,
         /// Trace only game N (1-based).
-        #[arg(long, value_name = "N")]
-        game: Option<usize>,
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        game: Option<u32>,
     },
     #[command(flatten)]
     Contest(crate::contest::Command<crate::contest::Arena>),
@@ -141,13 +141,14 @@ struct Line<'a> {
 
 /// `arbiter arena trace`: every game is read (so that malformed input and trailing content are
 /// reported as by the judge); the chosen ones are played and traced.
-fn trace(path: Option<&Path>, rules: Rules, only: Option<usize>) -> Result<(), CliError> {
+fn trace(path: Option<&Path>, rules: Rules, only: Option<u32>) -> Result<(), CliError> {
     let (input, mut games) = open(path)?;
     let count = games.announced();
-    if let Some(n) = only.filter(|&n| n == 0 || n > count) {
+    let only = only.map(|n| n as usize);
+    if let Some(n) = only.filter(|&n| n > count) {
         let error = ScanError {
             position: games.count_place(),
-            expected: format!("a game {n} to trace (--game {n}), so T in {n}..=20"),
+            expected: format!("the number of games T, at least {n} to trace game {n}"),
             found: Found::token(&count.to_string()),
         };
         return Err(input.error(error));

@@ -528,16 +528,25 @@ impl stress::Progress for Bar {
     }
 }
 
-/// Reads OUTPUT as bytes (it may not be text); `-` is standard input.
+/// Reads one of the checker's files as bytes (OUTPUT may not be text); `-` is standard input. A
+/// UTF-8 byte-order mark at the start is dropped, as every command of arbiter drops it from its
+/// input: an answer saved by an editor that writes one is still the same answer.
 fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
-    if path == Path::new("-") {
+    let mut bytes = if path == Path::new("-") {
         let mut bytes = Vec::new();
         io::stdin().lock().read_to_end(&mut bytes)?;
-        Ok(bytes)
+        bytes
     } else {
-        std::fs::read(path)
+        std::fs::read(path)?
+    };
+    if bytes.starts_with(BOM) {
+        bytes.drain(..BOM.len());
     }
+    Ok(bytes)
 }
+
+/// The UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 fn checker<G: Game>(args: CheckArgs<G>) -> Result<(), CliError> {
     let verdict = check_files::<G>(&args);

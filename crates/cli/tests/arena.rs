@@ -163,7 +163,15 @@ fn trace_one_game() {
     assert_eq!(missing.status.code(), Some(2));
     assert_eq!(
         text(&missing.stderr),
-        "<stdin>:1:1: expected a game 5 to trace (--game 5), so T in 5..=20, found `4`\n"
+        "<stdin>:1:1: expected the number of games T, at least 5 to trace game 5, found `4`\n"
+    );
+    // Games count from 1: there is no game 0 to look for in the input.
+    let zero = arbiter(&["arena", "trace", "--game", "0"], &fixture("sample/1.in"));
+    assert_eq!(zero.status.code(), Some(2));
+    assert!(
+        text(&zero.stderr).contains("invalid value '0' for '--game <N>'"),
+        "{}",
+        text(&zero.stderr)
     );
 }
 

@@ -327,6 +327,32 @@ fn check_speaks_testlib() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
 }
 
+/// The checker's three files are inputs like any other command's: a byte-order mark at the start
+/// of each is skipped, on a file or on standard input.
+#[test]
+fn check_skips_a_byte_order_mark() {
+    let dir = scratch("check-bom");
+    let write = |name: &str, content: &[u8]| {
+        let path = dir.join(name);
+        std::fs::write(&path, content).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let input = write("1.in", b"\xEF\xBB\xBF2\n0 3 1 4\n0 1 1 3\n");
+    let output = write("1.out", b"\xEF\xBB\xBFred guard;NA;no;no\nInvalid command\n");
+    let answer = write("1.ans", b"\xEF\xBB\xBFred guard;NA;no;no\nInvalid command\n");
+    let out = arbiter(&["duck", "check", &input, &output, &answer], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "ok 2 lines\n");
+    let out =
+        arbiter(&["duck", "check", &input, "-", &answer], b"\xEF\xBB\xBFred guard;NA;no;no\n");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).starts_with("wrong answer line 2: expected `Invalid command`"));
+    // Only at the start: a mark inside the output is a token like any other.
+    let late = write("late.out", b"red guard;NA;no;no\n\xEF\xBB\xBFInvalid command\n");
+    let out = arbiter(&["duck", "check", &input, &late], b"");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
+
 /// The README's worked example, run as the README says; its output must be the one shown.
 #[test]
 fn the_readme_example_is_real() {

@@ -1,0 +1,33 @@
+//! The openings file of `duck match` on arbitrary text: no panic; an error names a line of the
+//! text; every opening read is written back as a line that reads to the same opening, and its
+//! moves are played by the rules to a game that is still going on.
+
+#![no_main]
+
+use arbiter_duck_engine::match_runner::opening::parse_openings;
+use libfuzzer_sys::fuzz_target;
+
+/// Each line is read and played; longer files add nothing the reader has not seen.
+const MAX_INPUT: usize = 16 * 1024;
+
+fuzz_target!(|data: &[u8]| {
+    if data.len() > MAX_INPUT {
+        return;
+    }
+    let text = String::from_utf8_lossy(data);
+    let lines = 1 + text.matches('\n').count();
+    match parse_openings(&text) {
+        Ok(openings) => {
+            for opening in openings {
+                // `Display` writes the argument of UCI's `position` command (`startpos moves ...`,
+                // `fen FEN moves ...`); a line of the file gives a FEN without the word `fen`.
+                let written = opening.to_string();
+                let line = written.strip_prefix("fen ").unwrap_or(&written);
+                let again = parse_openings(line).expect("a written opening reads");
+                assert_eq!(again, [opening.clone()], "{written}");
+                assert!(opening.game().position().outcome().is_none(), "{written} ends the game");
+            }
+        }
+        Err(error) => assert!(error.position.line as usize <= lines, "{error}"),
+    }
+});
