@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use arbiter_scan::is_space;
+use arbiter_scan::{Position, is_space};
 use shakmaty::Chess;
 
 use crate::fault::{Fault, Mistake};
@@ -120,7 +120,7 @@ pub fn fix_pgn(text: &[u8], dialect: Dialect) -> FixedPgn {
     for piece in Splitter::new(text).with_limit(usize::MAX).with_raw().flatten() {
         match piece {
             Piece::Game(game) => {
-                let FixedGame { bytes, problems } = fix_game(&game, dialect);
+                let FixedGame { bytes, problems, .. } = fix_game(&game, dialect);
                 fixed.text.extend_from_slice(&bytes);
                 fixed.problems.extend(problems.into_iter().map(|problem| (game.index, problem)));
             }
@@ -136,10 +136,27 @@ pub fn fix_pgn(text: &[u8], dialect: Dialect) -> FixedPgn {
 pub struct FixedGame {
     /// The game's bytes (with the blank lines before it) with its moves rewritten.
     pub bytes: Vec<u8>,
+    /// Each move rewritten, in the order of the text.
+    pub edits: Vec<Edit>,
     /// What kept parts of it as they were: a move that could not be read (it and the moves
     /// after it in its line are kept as written), broken syntax, an unknown variant or a bad
     /// `FEN` tag (the whole game is kept as written).
     pub problems: Vec<Problem>,
+}
+
+/// A move token rewritten: where it stands, as written and as rewritten. In JSON (with the
+/// `serde` feature) an object with these fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Edit {
+    /// The line of the token, from 1.
+    pub line: u32,
+    /// Its column, from 1.
+    pub column: u32,
+    /// The token as written; bytes that are not UTF-8 are written `\xfc`.
+    pub written: String,
+    /// Its canonical spelling; empty for a lone `e.p.` taken out.
+    pub canonical: String,
 }
 
 /// One line of play: the position now, the one before its last move (where a variation
@@ -174,7 +191,8 @@ pub fn fix_game(game: &GameText, dialect: Dialect) -> FixedGame {
     };
     let mut out = Vec::with_capacity(game.bytes.len() + 64);
     out.extend_from_slice(&game.bytes[..game.bytes.len() - text.len()]);
-    let mut fixer = Fixer { text, out, copied: 0, problems: Vec::new(), dialect };
+    let mut fixer =
+        Fixer { text, out, copied: 0, edits: Vec::new(), problems: Vec::new(), dialect };
     let result = match tags.start() {
         Ok(Start::Chess(pos)) => fixer.fix(pos, first, lexer),
         Ok(Start::Variant(pos)) => fixer.fix(pos, first, lexer),
@@ -183,10 +201,12 @@ pub fn fix_game(game: &GameText, dialect: Dialect) -> FixedGame {
     match result {
         Ok(()) => {
             fixer.out.extend_from_slice(&text[fixer.copied..]);
-            FixedGame { bytes: fixer.out, problems: fixer.problems }
+            FixedGame { bytes: fixer.out, edits: fixer.edits, problems: fixer.problems }
         }
         // The game cannot be read: it is kept whole, as written.
-        Err(problem) => FixedGame { bytes: game.bytes.clone(), problems: vec![problem] },
+        Err(problem) => {
+            FixedGame { bytes: game.bytes.clone(), edits: Vec::new(), problems: vec![problem] }
+        }
     }
 }
 
@@ -195,16 +215,24 @@ struct Fixer<'a> {
     text: &'a [u8],
     out: Vec<u8>,
     copied: usize,
+    edits: Vec<Edit>,
     problems: Vec<Problem>,
     dialect: Dialect,
 }
 
 impl<'a> Fixer<'a> {
-    /// Replaces `span` of the text with `replacement`.
-    fn edit(&mut self, span: Range<usize>, replacement: &[u8]) {
+    /// Replaces `span` of the text with `replacement`, the token at `at` (which may start
+    /// after the span: blanks before a lone `e.p.` go with it).
+    fn edit(&mut self, span: Range<usize>, at: Position, written: &[u8], replacement: &str) {
         self.out.extend_from_slice(&self.text[self.copied..span.start]);
-        self.out.extend_from_slice(replacement);
+        self.out.extend_from_slice(replacement.as_bytes());
         self.copied = span.end;
+        self.edits.push(Edit {
+            line: at.line,
+            column: at.column,
+            written: ShownBytes(written).to_string(),
+            canonical: replacement.to_owned(),
+        });
     }
 
     fn fix<P: Playable>(
@@ -242,7 +270,8 @@ impl<'a> Fixer<'a> {
                             .rev()
                             .take_while(|&&b| b == b' ' || b == b'\t')
                             .count();
-                        self.edit(token.span.start - blanks..token.span.end, b"");
+                        let span = token.span.start - blanks..token.span.end;
+                        self.edit(span, token.at, written, "");
                         continue;
                     }
                     let at = Place::of(&line.pos);
@@ -274,10 +303,9 @@ impl<'a> Fixer<'a> {
                             line.before = before;
                             line.en_passant = reading.played.is_en_passant();
                             if reading.rule.is_some() {
-                                self.edit(
-                                    token.span.clone(),
-                                    reading.canonical.as_str().as_bytes(),
-                                );
+                                let span = token.span.clone();
+                                let written = &self.text[span.clone()];
+                                self.edit(span, token.at, written, reading.canonical.as_str());
                             }
                         }
                         Err(fault) => {

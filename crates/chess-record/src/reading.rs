@@ -111,15 +111,25 @@ fn find_move<P: Playable>(
             }
         }
         San::Normal { role, file, rank, to, promotion, .. } => {
-            let candidates = san_candidates(pos, role, to);
             // The capture mark is ignored here: whether a move to `to` captures depends on the
             // square alone, so it never tells two candidates apart; it is checked by spelling.
-            let mut fitting = candidates.iter().filter(|m| {
+            let fits = |m: &&Move| {
                 let from = m.from();
                 file.is_none_or(|f| from.is_some_and(|s| s.file() == f))
                     && rank.is_none_or(|r| from.is_some_and(|s| s.rank() == r))
                     && (promotion.is_none() || m.promotion() == promotion)
-            });
+            };
+            // Most moves are plain ones: found without shakmaty's full candidate search. Any
+            // other outcome (no move, several) is found again below, the one way messages are.
+            let mut plain = MoveList::new();
+            if promotion.is_none() && plain_candidates(pos, role, to, &mut plain) {
+                let mut fitting = plain.iter().filter(fits);
+                if let (Some(&only), None) = (fitting.next(), fitting.next()) {
+                    return Ok((only, San::disambiguate(only, &plain)));
+                }
+            }
+            let candidates = san_candidates(pos, role, to);
+            let mut fitting = candidates.iter().filter(fits);
             let Some(&first) = fitting.next() else {
                 return Err(unreachable(pos, Target { role, to, file, rank, promotion }));
             };
@@ -150,6 +160,56 @@ fn san_candidates<P: Playable>(pos: &P, role: Role, to: Square) -> MoveList {
         candidates.retain(|m| !matches!(m, Move::Put { .. }));
     }
     candidates
+}
+
+/// Fills `out` with the legal moves of a piece of `role` to `to` when they are plain ones:
+/// standard chess, the side to move not in check, no promotion, no en passant, no drop, `to`
+/// not ours. Returns `false`, leaving `out` alone, for any other case, which
+/// [`san_candidates`] covers.
+///
+/// This is shakmaty's own search for that case, without its move list: the list it returns by
+/// value is copied whole (3.6 KB) on every call, which cost more than the search. The pieces
+/// that could go to `to` are found from the attack tables, and a move is legal when it opens
+/// no line of an enemy slider to our king (nothing else can attack the king after a move made
+/// out of check, the captured piece aside); a king move is legal when `to` is not attacked.
+#[inline]
+fn plain_candidates<P: Playable>(pos: &P, role: Role, to: Square, out: &mut MoveList) -> bool {
+    if !P::STANDARD || pos.checkers().any() || pos.us().contains(to) {
+        return false;
+    }
+    let us = pos.turn();
+    let board = pos.board();
+    let Some(king) = board.king_of(us) else {
+        return false;
+    };
+    let occupied = board.occupied();
+    let capture = board.role_at(to);
+    let sources = match role {
+        Role::King => {
+            if attacks::king_attacks(king).contains(to)
+                && board.attacks_to(to, !us, occupied).is_empty()
+            {
+                out.push(Move::Normal { role, from: king, capture, to, promotion: None });
+            }
+            return true;
+        }
+        Role::Pawn => {
+            let last_rank = to.rank() == us.fold_wb(Rank::Eighth, Rank::First);
+            if last_rank || pos.maybe_ep_square() == Some(to) {
+                return false;
+            }
+            pseudo_sources(pos, role, to) & pos.our(Role::Pawn)
+        }
+        _ => pseudo_sources(pos, role, to) & pos.our(role),
+    };
+    let target = Bitboard::from_square(to);
+    for from in sources {
+        let after = occupied.without(from).with(to);
+        if (pos.king_attackers(king, !us, after) & !target).is_empty() {
+            out.push(Move::Normal { role, from, capture, to, promotion: None });
+        }
+    }
+    true
 }
 
 /// The token's hints for a move of `role` to `to`.
@@ -458,4 +518,41 @@ fn broken_rule<P: Playable>(token: &MoveToken<'_>, san: San, after: &P, dialect:
 
 fn has_promotion(san: San) -> bool {
     matches!(san, San::Normal { promotion: Some(_), .. })
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Chess, Position};
+
+    use super::*;
+    use crate::random::RandomGames;
+
+    /// The quick search finds exactly shakmaty's candidates wherever it answers, in every
+    /// position of random games, for every piece and square.
+    #[test]
+    fn plain_candidates_are_shakmatys() {
+        let mut games = RandomGames::new(7);
+        let mut answered = 0;
+        for _ in 0..60 {
+            let mut pos = Chess::default();
+            for m in games.next_moves() {
+                for role in Role::ALL {
+                    for to in Square::ALL {
+                        let mut plain = MoveList::new();
+                        if !plain_candidates(&pos, role, to, &mut plain) {
+                            continue;
+                        }
+                        answered += 1;
+                        let mut full = pos.san_candidates(role, to);
+                        full.retain(|m| m.promotion().is_none());
+                        plain.sort_by_key(|m| (m.from(), m.to()));
+                        full.sort_by_key(|m| (m.from(), m.to()));
+                        assert_eq!(plain, full, "{role:?} to {to} in {:?}", pos.board());
+                    }
+                }
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(answered > 100_000, "{answered}");
+    }
 }

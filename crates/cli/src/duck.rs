@@ -38,6 +38,11 @@ enum DuckCommand {
     /// Run the engine over UCI on standard input and output (`setoption name UCI_Variant value
     /// duck`, moves and FEN as fairy-stockfish writes them).
     Uci(crate::duck_engine::UciArgs),
+    /// Search one position and print the move as an official command, its score and the
+    /// principal variation.
+    Bestmove(crate::duck_engine::BestMoveArgs),
+    /// Play a game at the terminal: human or engine on each side, the board after each move.
+    Play(crate::duck_engine::PlayArgs),
     /// Play a match between two UCI engines: game pairs judged by arbiter's rules, with Elo,
     /// LOS and an optional SPRT.
     Match(Box<crate::duck_match::Args>),
@@ -123,6 +128,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         Some(DuckCommand::Perft(args)) => perft(args),
         Some(DuckCommand::Uci(args)) => crate::duck_engine::uci(args),
+        Some(DuckCommand::Bestmove(args)) => crate::duck_engine::bestmove(args),
+        Some(DuckCommand::Play(args)) => crate::duck_engine::play(args),
         Some(DuckCommand::Match(args)) => crate::duck_match::run(*args),
         Some(DuckCommand::Contest(command)) => crate::contest::run(command),
     }

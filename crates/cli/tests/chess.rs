@@ -700,3 +700,123 @@ fn fix_rewrites_uci_and_variant_games() {
     );
     assert_eq!(output.status.code(), Some(0));
 }
+
+#[test]
+fn fix_json_is_one_object_per_game_with_its_edits_and_problems() {
+    let pgn = "[White \"A\"]\n\n1. e4 e5 2. Ng1f3 Nc6 3. Ke3 *\n\n[White \"B\"]\n\n1. 0-0 *\n\n\
+               [White \"C\"]\n\n1. e4 exd6e.p. *\n\n[Variant \"Bughouse\"]\n\n1. e4 *\n";
+    let output = arbiter(&["chess", "fix", "--json"], pgn);
+    let games: Vec<serde_json::Value> = text(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("JSON"))
+        .collect();
+    assert_eq!(games.len(), 4, "{}", text(&output.stdout));
+    assert_eq!(
+        games[0],
+        serde_json::json!({
+            "file": "<stdin>", "game": 1, "line": 1, "column": 1,
+            "edits": [{"line": 3, "column": 13, "written": "Ng1f3", "canonical": "Nf3"}],
+            "problems": [{
+                "kind": "move", "line": 3, "column": 26,
+                "message": "3. white Ke3 (ply 5): illegal move: no king can go to e3",
+                "ply": 5, "move_number": 3, "side": "white", "token": "Ke3",
+                "reason": "illegal move: no king can go to e3", "canonical": null,
+            }],
+        })
+    );
+    // A move that cannot be read is a problem, not an edit.
+    assert_eq!(games[1]["problems"][0]["token"], "0-0");
+    assert_eq!(games[1]["edits"], serde_json::json!([]));
+    assert_eq!(games[2]["problems"][0]["kind"], "move");
+    assert_eq!(games[3]["game"], 4);
+    assert_eq!(games[3]["problems"][0]["kind"], "variant");
+    // Everything is in the objects: no text on stdout, no message on stderr.
+    assert!(output.stderr.is_empty(), "{}", text(&output.stderr));
+    assert_eq!(output.status.code(), Some(1));
+
+    let good = arbiter(&["chess", "fix", "--json"], "1. e4 {c} e5 2. Ng1f3 *");
+    assert_eq!(
+        text(&good.stdout),
+        "{\"file\":\"<stdin>\",\"game\":1,\"line\":1,\"column\":1,\"edits\":[{\"line\":1,\
+         \"column\":17,\"written\":\"Ng1f3\",\"canonical\":\"Nf3\"}],\"problems\":[]}\n"
+    );
+    assert_eq!(good.status.code(), Some(0));
+}
+
+#[test]
+fn fix_json_of_a_record_gives_the_rewrite_or_the_problem() {
+    let fixed = arbiter(&["chess", "fix", "--json"], "1. e4 d5 2. ed5 Qxd5 3. Ng1f3 Qe4\n");
+    assert_eq!(
+        text(&fixed.stdout),
+        "{\"file\":\"<stdin>\",\"fixed\":\"1. e4 d5 2. exd5 Qxd5 3. Nf3 Qe4+\",\"problems\":[]}\n"
+    );
+    assert_eq!(fixed.status.code(), Some(0));
+    let wrong = arbiter(&["chess", "fix", "--json", "--dialect", "contest"], "1. e4 e5\n2. Ke3\n");
+    let object: serde_json::Value = serde_json::from_slice(&wrong.stdout).expect("JSON");
+    assert_eq!(object["fixed"], serde_json::Value::Null);
+    assert_eq!(
+        (&object["problems"][0]["line"], &object["problems"][0]["column"]),
+        (&serde_json::json!(2), &serde_json::json!(4))
+    );
+    assert_eq!(object["problems"][0]["token"], "Ke3");
+    assert!(wrong.stderr.is_empty());
+    assert_eq!(wrong.status.code(), Some(1));
+}
+
+#[test]
+fn fix_messages_follow_their_game_when_both_streams_share_a_file() {
+    // `2>&1`: the message about game 1 comes right after game 1's text (with the blank line
+    // that ends it), before game 2's.
+    let dir = std::env::temp_dir().join(format!("arbiter-fix-shared-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, "[White \"A\"]\n\n1. e4 e5 2. Ke3 *\n\n[White \"B\"]\n\n1. Ng1f3 *\n")
+        .unwrap();
+    let both = dir.join("both");
+    let file = std::fs::File::create(&both).unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["chess", "fix"])
+        .stdin(std::fs::File::open(&input).unwrap())
+        .stdout(file.try_clone().unwrap())
+        .stderr(file)
+        .status()
+        .unwrap();
+    let written = std::fs::read_to_string(&both).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(status.code(), Some(1));
+    assert_eq!(
+        written,
+        "[White \"A\"]\n\n1. e4 e5 2. Ke3 *\n\n\
+         <stdin>:3:13: game 1: 2. white Ke3 (ply 3): illegal move: no king can go to e3; kept as \
+         written, with the rest of its line\n\
+         [White \"B\"]\n\n1. Nf3 *\n"
+    );
+}
+
+#[test]
+fn pgn_messages_and_verdicts_keep_their_order_when_both_streams_share_a_file() {
+    // `2>&1` with --json: each game's object on stdout, the summary after them all.
+    let dir = std::env::temp_dir().join(format!("arbiter-pgn-shared-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, "1. e4 e5 *\n\n1. d4 d5 2. Ke3 *\n").unwrap();
+    let both = dir.join("both");
+    let file = std::fs::File::create(&both).unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["chess", "pgn", "--json", "-", "missing.pgn"])
+        .current_dir(&dir)
+        .stdin(std::fs::File::open(&input).unwrap())
+        .stdout(file.try_clone().unwrap())
+        .stderr(file)
+        .status()
+        .unwrap();
+    let written = std::fs::read_to_string(&both).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(status.code(), Some(2));
+    let lines: Vec<&str> = written.lines().collect();
+    assert_eq!(lines.len(), 4, "{written}");
+    assert!(lines[0].starts_with("{\"file\":\"<stdin>\",\"game\":1,"), "{written}");
+    assert!(lines[1].starts_with("{\"file\":\"<stdin>\",\"game\":2,"), "{written}");
+    assert_eq!(lines[2], "<stdin>: 2 games: 1 ok, 1 with errors, 0 warnings");
+    assert_eq!(lines[3], "missing.pgn:1:1: expected a readable file, found no such file");
+}

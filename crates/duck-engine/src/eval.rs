@@ -53,8 +53,11 @@ pub const HANGING: usize = ESCAPES + 5;
 /// Per piece attacked by an enemy role, by attacker role and victim role (`7 * attacker +
 /// victim`).
 pub const THREAT: usize = HANGING + 14;
+/// Per enemy move, by the role that would make it, to a point from which that role attacks the
+/// captain (a check the enemy can give next move).
+pub const CHECK_THREAT: usize = THREAT + 49;
 /// For having the move.
-pub const TEMPO: usize = THREAT + 49;
+pub const TEMPO: usize = CHECK_THREAT + 7;
 /// The number of weights.
 pub const COUNT: usize = TEMPO + 1;
 
@@ -63,7 +66,7 @@ pub const PST_SQUARES: usize = 10 * 5;
 
 /// The names of the groups of weights, with their first index and length: for the tuner's output
 /// and for reading the tuned values.
-pub const GROUPS: [(&str, usize, usize); 10] = [
+pub const GROUPS: [(&str, usize, usize); 11] = [
     ("material", MATERIAL, 7),
     ("piece-square", PST, 7 * PST_SQUARES),
     ("mobility", MOBILITY, 7),
@@ -73,6 +76,7 @@ pub const GROUPS: [(&str, usize, usize); 10] = [
     ("escapes", ESCAPES, 5),
     ("hanging", HANGING, 14),
     ("threat", THREAT, 49),
+    ("check threat", CHECK_THREAT, 7),
     ("tempo", TEMPO, 1),
 ];
 
@@ -126,15 +130,6 @@ pub fn pst_index(color: Color, role: Role, sq: Square) -> usize {
     PST + role.index() * PST_SQUARES + usize::from(row) * 5 + usize::from(col)
 }
 
-/// One piece and the points it reaches.
-#[derive(Clone, Copy)]
-struct Reach {
-    color: Color,
-    role: Role,
-    sq: Square,
-    targets: Bitboard,
-}
-
 /// Counts every term of `position` into `out`. Nothing is counted once the game is over.
 pub fn terms(position: &Position, out: &mut impl Terms) {
     let board = position.board();
@@ -142,14 +137,18 @@ pub fn terms(position: &Position, out: &mut impl Terms) {
         return;
     }
     let occupied = board.occupied();
-    let mut pieces =
-        [Reach { color: Color::Red, role: Role::Car, sq: Square::A1, targets: Bitboard::EMPTY };
-            32];
-    let mut count = 0;
+    // The captain's square and its neighbours, per side.
+    let zones = Color::ALL.map(|color| {
+        board.captain(color).map_or(Bitboard::EMPTY, |captain| {
+            movement::targets(Role::Captain, captain, Bitboard::EMPTY).with(captain)
+        })
+    });
     let mut by_role = [[Bitboard::EMPTY; 7]; 2];
     let mut all = [Bitboard::EMPTY; 2];
+    let mut zone_attackers = [0usize; 2];
     for color in Color::ALL {
         let own = board.by_color(color);
+        let (own_zone, enemy_zone) = (zones[color.index()], zones[(!color).index()]);
         Role::each(|role| {
             for sq in own & board.by_role(role) {
                 let targets = movement::targets(role, sq, occupied);
@@ -157,50 +156,63 @@ pub fn terms(position: &Position, out: &mut impl Terms) {
                 out.add(color, pst_index(color, role, sq), 1);
                 out.add(color, MOBILITY + role.index(), (targets & !own).count() as i32);
                 by_role[color.index()][role.index()] |= targets;
-                all[color.index()] |= targets;
-                if count < pieces.len() {
-                    pieces[count] = Reach { color, role, sq, targets };
-                    count += 1;
+                if targets.intersects(enemy_zone) {
+                    out.add(!color, ZONE_ATTACKER + role.index(), 1);
+                    zone_attackers[(!color).index()] += 1;
+                }
+                if role != Role::Captain && targets.intersects(own_zone) {
+                    out.add(color, ZONE_DEFENDER + role.index(), 1);
                 }
             }
+            all[color.index()] |= by_role[color.index()][role.index()];
         });
-    }
-    let pieces = &pieces[..count];
-
-    for color in Color::ALL {
-        let Some(captain) = board.captain(color) else { continue };
-        let zone = movement::targets(Role::Captain, captain, Bitboard::EMPTY).with(captain);
-        let mut attackers = 0;
-        for piece in pieces.iter().filter(|p| p.targets.intersects(zone)) {
-            if piece.color == color {
-                if piece.role != Role::Captain {
-                    out.add(color, ZONE_DEFENDER + piece.role.index(), 1);
-                }
-            } else {
-                out.add(color, ZONE_ATTACKER + piece.role.index(), 1);
-                attackers += 1;
-            }
-        }
-        out.add(color, ZONE_ATTACKERS + attackers.min(7), 1);
-        let flights = movement::targets(Role::Captain, captain, occupied)
-            & !board.by_color(color)
-            & !all[(!color).index()];
-        out.add(color, ESCAPES + flights.count().min(4) as usize, 1);
     }
 
     let turn = position.turn();
-    for piece in pieces.iter().filter(|p| p.role != Role::Captain) {
-        let enemy = (!piece.color).index();
-        if !all[enemy].contains(piece.sq) {
+    for color in Color::ALL {
+        let (us, them) = (color.index(), (!color).index());
+        if let Some(captain) = board.captain(color) {
+            out.add(color, ZONE_ATTACKERS + zone_attackers[us].min(7), 1);
+            let flights = movement::targets(Role::Captain, captain, occupied)
+                & !board.by_color(color)
+                & !all[them];
+            out.add(color, ESCAPES + flights.count().min(4) as usize, 1);
+            // The points from which a piece of a role attacks the captain are the points that
+            // role reaches from the captain's square: exactly so for the symmetric moves (a
+            // car's line, an elephant's eye, steps), nearly so for the horse and the duck, whose
+            // blocking points lie next to where they start.
+            let landing = !board.by_color(!color);
+            Role::each(|role| {
+                let checks = movement::targets(role, captain, occupied)
+                    & by_role[them][role.index()]
+                    & landing;
+                if !checks.is_empty() {
+                    out.add(color, CHECK_THREAT + role.index(), checks.count() as i32);
+                }
+            });
+        }
+        let attacked = board.by_color(color) & all[them];
+        if attacked.is_empty() {
             continue;
         }
-        if !all[piece.color.index()].contains(piece.sq) {
-            let side = if piece.color == turn { 0 } else { 7 };
-            out.add(piece.color, HANGING + side + piece.role.index(), 1);
-        }
-        for attacker in Role::ALL {
-            if by_role[enemy][attacker.index()].contains(piece.sq) {
-                out.add(piece.color, THREAT + 7 * attacker.index() + piece.role.index(), 1);
+        let side = if color == turn { 0 } else { 7 };
+        for victim in Role::ALL {
+            if victim == Role::Captain {
+                continue;
+            }
+            let victims = attacked & board.by_role(victim);
+            if victims.is_empty() {
+                continue;
+            }
+            let hanging = (victims & !all[us]).count();
+            if hanging != 0 {
+                out.add(color, HANGING + side + victim.index(), hanging as i32);
+            }
+            for attacker in Role::ALL {
+                let hit = (victims & by_role[them][attacker.index()]).count();
+                if hit != 0 {
+                    out.add(color, THREAT + 7 * attacker.index() + victim.index(), hit as i32);
+                }
             }
         }
     }

@@ -14,6 +14,22 @@
 //!   strength table.
 //! - [`match_runner`]: matches between UCI engines (`arbiter duck match`): game pairs judged by
 //!   the rules, with Elo, LOS and an SPRT.
+//!
+//! ```
+//! use std::time::Duration;
+//!
+//! use arbiter_duck::Position;
+//! use arbiter_duck_engine::search::{Engine, Limits, StopFlag};
+//!
+//! let mut engine = Engine::new(16); // the transposition table's MiB
+//! let stop = StopFlag::new(); // a clone stops the search from another thread
+//! let limits = Limits { nodes: Some(20_000), ..Limits::movetime(Duration::from_millis(500)) };
+//! let mut iterations = 0;
+//! let result = engine.search(&Position::new(), &limits, &stop, |_info| iterations += 1);
+//! assert!(Position::new().is_legal(result.best.unwrap()));
+//! assert_eq!(result.pv[0], result.best.unwrap());
+//! assert!(iterations >= 1 && result.depth >= 1);
+//! ```
 
 #![warn(missing_docs)]
 

@@ -17,15 +17,35 @@
 //! assert_eq!(count, 43);
 //! ```
 
-use arbiter_duck::{Color, Move, MoveList, Position, Square};
+use arbiter_duck::{Color, Move, MoveList, Piece, Position, Square};
 
 use crate::see::{self, VALUE};
 
-/// How often quiet moves caused a cut-off, by side, source and destination; a move that cuts
-/// off deep counts more, and one tried before the move that cut off counts against.
+/// The move that led to a node, as the continuation history sees it: the piece that moved and
+/// where it went (`None` at the root and after a null move).
+pub type Previous = Option<(Piece, Square)>;
+
+/// How often quiet moves caused a cut-off: by side, source and destination (the butterfly
+/// table), and by the piece and destination of the move before and those of the move itself
+/// (the continuation table: a good answer to a given move). A move that cuts off deep counts
+/// more, and one tried before the move that cut off counts against.
 #[derive(Clone)]
 pub struct History {
     table: Box<[[[i16; Square::COUNT]; Square::COUNT]; 2]>,
+    continuation: Box<[i16]>,
+}
+
+/// The pieces, for the continuation table's indices.
+const PIECES: usize = 14;
+
+fn piece_index(piece: Piece) -> usize {
+    piece.color.index() * 7 + piece.role.index()
+}
+
+fn continuation_index(previous: (Piece, Square), piece: Piece, to: Square) -> usize {
+    ((piece_index(previous.0) * Square::COUNT + previous.1.index()) * PIECES + piece_index(piece))
+        * Square::COUNT
+        + to.index()
 }
 
 impl std::fmt::Debug for History {
@@ -46,12 +66,42 @@ const HISTORY_MAX: i32 = 16_384;
 impl History {
     /// An empty history.
     pub fn new() -> History {
-        History { table: Box::new([[[0; Square::COUNT]; Square::COUNT]; 2]) }
+        let size = PIECES * Square::COUNT * PIECES * Square::COUNT;
+        History {
+            table: Box::new([[[0; Square::COUNT]; Square::COUNT]; 2]),
+            continuation: vec![0; size].into_boxed_slice(),
+        }
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
         *self.table = [[[0; Square::COUNT]; Square::COUNT]; 2];
+        self.continuation.fill(0);
+    }
+
+    /// The score of `piece` going to `to` as an answer to `previous`.
+    #[inline]
+    pub fn continuation(&self, previous: (Piece, Square), piece: Piece, to: Square) -> i32 {
+        i32::from(self.continuation[continuation_index(previous, piece, to)])
+    }
+
+    /// The score the move order gives the quiet move `mv` of `piece` after `previous`.
+    #[inline]
+    pub fn score(&self, mv: Move, piece: Piece, previous: Previous) -> i32 {
+        self.get(piece.color, mv)
+            + previous.map_or(0, |previous| self.continuation(previous, piece, mv.to))
+    }
+
+    /// Adds `bonus` to the score of `piece` going to `to` after `previous`.
+    #[inline]
+    pub fn update_continuation(
+        &mut self,
+        previous: (Piece, Square),
+        piece: Piece,
+        to: Square,
+        bonus: i32,
+    ) {
+        gravity(&mut self.continuation[continuation_index(previous, piece, to)], bonus);
     }
 
     /// The score of `mv` for `color`.
@@ -64,10 +114,7 @@ impl History {
     /// so that recent results weigh more.
     #[inline]
     pub fn update(&mut self, color: Color, mv: Move, bonus: i32) {
-        let entry = &mut self.table[color.index()][mv.from.index()][mv.to.index()];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let value = i32::from(*entry);
-        *entry = (value + bonus - value * bonus.abs() / HISTORY_MAX) as i16;
+        gravity(&mut self.table[color.index()][mv.from.index()][mv.to.index()], bonus);
     }
 
     /// Halves every score (between searches, so that old results fade).
@@ -75,7 +122,19 @@ impl History {
         for entry in self.table.iter_mut().flatten().flatten() {
             *entry /= 2;
         }
+        for entry in self.continuation.iter_mut() {
+            *entry /= 2;
+        }
     }
+}
+
+/// Adds `bonus` to `entry`, pulling large values back towards 0 so that recent results weigh
+/// more and the entry stays within [`HISTORY_MAX`].
+#[inline]
+fn gravity(entry: &mut i16, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let value = i32::from(*entry);
+    *entry = (value + bonus - value * bonus.abs() / HISTORY_MAX) as i16;
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -97,6 +156,7 @@ pub struct MovePicker {
     table_move: Option<Move>,
     killers: [Option<Move>; 2],
     killer: usize,
+    previous: Previous,
     captures_only: bool,
     skip_quiets: bool,
     moves: MoveList,
@@ -114,6 +174,7 @@ impl MovePicker {
             table_move,
             killers,
             killer: 0,
+            previous: None,
             captures_only: false,
             skip_quiets: false,
             moves: MoveList::new(),
@@ -128,6 +189,11 @@ impl MovePicker {
     /// capture by victim and attacker, losing ones included (the caller decides what to skip).
     pub fn captures(table_move: Option<Move>) -> MovePicker {
         MovePicker { captures_only: true, ..MovePicker::new(table_move, [None, None]) }
+    }
+
+    /// The same picker, ordering quiet moves also by how they answer `previous`.
+    pub fn after(self, previous: Previous) -> MovePicker {
+        MovePicker { previous, ..self }
     }
 
     /// From now on, hands out no more quiet moves (late-move pruning).
@@ -194,9 +260,11 @@ impl MovePicker {
                         continue;
                     }
                     self.moves = position.quiets();
-                    let turn = position.turn();
                     for (i, &mv) in self.moves.iter().enumerate() {
-                        self.scores[i] = history.get(turn, mv);
+                        self.scores[i] = match position.piece_at(mv.from) {
+                            Some(piece) => history.score(mv, piece, self.previous),
+                            None => 0,
+                        };
                     }
                 }
                 Stage::Quiets => {

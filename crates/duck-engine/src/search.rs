@@ -45,7 +45,7 @@ use std::time::{Duration, Instant};
 use arbiter_duck::{Color, Move, MoveList, Position};
 
 use crate::eval;
-use crate::movepick::{History, MovePicker, is_capture};
+use crate::movepick::{History, MovePicker, Previous, is_capture};
 use crate::protocol::{Go, Info, Score};
 use crate::see;
 use crate::timeman::{Budget, Clock};
@@ -152,6 +152,83 @@ impl StopFlag {
     }
 }
 
+/// The parts of the search that can be switched off, each to measure what it is worth (a match
+/// between the engine with and without it) or to test the rest without it. All are on by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Features {
+    /// Cut off on a transposition table entry deep enough (its move is always tried first).
+    pub table_cutoffs: bool,
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Reverse futility pruning (static evaluation far above beta at low depth).
+    pub reverse_futility: bool,
+    /// Late-move reductions.
+    pub late_move_reductions: bool,
+    /// Late-move pruning of quiet moves at low depth.
+    pub late_move_pruning: bool,
+    /// Skipping captures that lose material at low depth, and in quiescence.
+    pub see_pruning: bool,
+    /// Skipping captures in quiescence that cannot lift the value to alpha.
+    pub delta_pruning: bool,
+    /// One ply more after a move that attacks the captain.
+    pub check_extension: bool,
+    /// Aspiration windows around the last iteration's value.
+    pub aspiration: bool,
+    /// Killer moves in the move order.
+    pub killers: bool,
+    /// History scores in the move order (and in the reductions).
+    pub history: bool,
+    /// Continuation history: scores of quiet moves as answers to the move before.
+    pub continuation_history: bool,
+    /// Quiescence search on captures at the horizon (off: the static evaluation).
+    pub quiescence: bool,
+    /// One ply less for a node the table knows no move for (internal iterative reduction).
+    pub internal_reduction: bool,
+}
+
+impl Default for Features {
+    fn default() -> Features {
+        Features::ALL
+    }
+}
+
+impl Features {
+    /// Every feature on.
+    pub const ALL: Features = Features {
+        table_cutoffs: true,
+        null_move: true,
+        reverse_futility: true,
+        late_move_reductions: true,
+        late_move_pruning: true,
+        see_pruning: true,
+        delta_pruning: true,
+        check_extension: true,
+        aspiration: true,
+        killers: true,
+        history: true,
+        continuation_history: true,
+        quiescence: true,
+        internal_reduction: true,
+    };
+
+    /// Nothing that can change the value found at a given depth: no pruning, reduction or
+    /// extension, no cut-off on the table, full windows. The value then depends on the depth
+    /// alone, whatever the move order.
+    pub const EXACT: Features = Features {
+        table_cutoffs: false,
+        null_move: false,
+        reverse_futility: false,
+        late_move_reductions: false,
+        late_move_pruning: false,
+        see_pruning: false,
+        delta_pruning: false,
+        check_extension: false,
+        aspiration: false,
+        internal_reduction: false,
+        ..Features::ALL
+    };
+}
+
 /// What a search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchResult {
@@ -182,6 +259,7 @@ pub struct Engine {
     table: Table,
     history: History,
     move_overhead: Duration,
+    features: Features,
 }
 
 /// The deepest iteration.
@@ -197,7 +275,13 @@ impl Engine {
             table: Table::new(hash_mb),
             history: History::new(),
             move_overhead: Duration::from_millis(10),
+            features: Features::ALL,
         }
+    }
+
+    /// Switches parts of the search on or off (all are on by default).
+    pub fn set_features(&mut self, features: Features) {
+        self.features = features;
     }
 
     /// Resizes the transposition table (which empties it).
@@ -229,6 +313,7 @@ impl Engine {
         self.table.new_search();
         self.history.age();
         let mut search = Search::new(position, &self.table, &mut self.history, stop, start);
+        search.features = self.features;
         search.maximum = limits.budget(self.move_overhead).map(|b| b.maximum);
         search.node_limit = limits.nodes.unwrap_or(u64::MAX);
         search.root_moves = root_moves(position, &limits.searchmoves);
@@ -254,10 +339,14 @@ impl Engine {
 
         let mut previous = DRAW;
         for depth in 1..=max_depth {
+            if depth > 1 && stop.is_stopped() {
+                break;
+            }
             search.root_depth = depth;
             search.seldepth = 0;
             let mut delta: Value = 18;
-            let (mut alpha, mut beta) = if depth >= 4 && !is_decisive(previous) {
+            let aspiration = self.features.aspiration && depth >= 4 && !is_decisive(previous);
+            let (mut alpha, mut beta) = if aspiration {
                 ((previous - delta).max(-INFINITE), (previous + delta).min(INFINITE))
             } else {
                 (-INFINITE, INFINITE)
@@ -360,6 +449,8 @@ struct Frame {
     killers: [Option<Move>; 2],
     /// Plies since the last null move (or since the root).
     plies_from_null: usize,
+    /// The move that led here.
+    moved: Previous,
 }
 
 /// The reduction of late moves, by depth and move number.
@@ -384,6 +475,7 @@ struct Search<'a> {
     table: &'a Table,
     history: &'a mut History,
     stop: &'a StopFlag,
+    features: Features,
     start: Instant,
     maximum: Option<Duration>,
     node_limit: u64,
@@ -414,6 +506,7 @@ impl<'a> Search<'a> {
             table,
             history,
             stop,
+            features: Features::ALL,
             start,
             maximum: None,
             node_limit: u64::MAX,
@@ -460,6 +553,23 @@ impl<'a> Search<'a> {
         (4..=reach).step_by(2).any(|back| self.frames[ply - back].key == frame.key)
     }
 
+    /// The move that led to `ply`, for the continuation history (none when it is off).
+    fn previous(&self, ply: usize) -> Previous {
+        if self.features.continuation_history { self.frames[ply].moved } else { None }
+    }
+
+    /// Ends the principal variation at `ply` with a capture of the other captain.
+    fn capture_captain_pv(&mut self, ply: usize) {
+        let board = self.position.board();
+        let us = self.position.turn();
+        if let Some(captain) = board.captain(!us)
+            && let Some(from) = board.attackers(captain, us, board.occupied()).first()
+        {
+            self.pv[ply][0] = Some(Move::new(from, captain));
+            self.pv_len[ply] = 1;
+        }
+    }
+
     fn update_pv(&mut self, ply: usize, mv: Move) {
         self.pv[ply][0] = Some(mv);
         let child = self.pv_len[ply + 1];
@@ -472,19 +582,27 @@ impl<'a> Search<'a> {
     /// Makes `mv` and sets up the frame of the next ply.
     #[inline]
     fn make(&mut self, mv: Move, ply: usize) -> arbiter_duck::Undo {
+        let moved = self.position.piece_at(mv.from).map(|piece| (piece, mv.to));
         let undo = self.position.make(mv);
+        let key = self.position.key();
+        self.table.prefetch(key);
         let plies_from_null = self.frames[ply].plies_from_null + 1;
         let next = &mut self.frames[ply + 1];
-        next.key = self.position.key();
+        next.key = key;
         next.plies_from_null = plies_from_null;
+        next.moved = moved;
         undo
     }
 
-    fn search(&mut self, mut alpha: Value, mut beta: Value, depth: i32, ply: usize) -> Value {
+    fn search(&mut self, mut alpha: Value, mut beta: Value, mut depth: i32, ply: usize) -> Value {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
         self.pv_len[ply] = 0;
         if depth <= 0 {
+            if !self.features.quiescence {
+                self.nodes += 1;
+                return self.horizon(ply);
+            }
             return self.quiescence(alpha, beta, ply);
         }
         if self.should_stop() {
@@ -500,6 +618,7 @@ impl<'a> Search<'a> {
                 return lost_in(ply);
             }
             if self.position.board().captain_attacked(!us) {
+                self.capture_captain_pv(ply);
                 return won_in(ply + 1);
             }
             if self.is_repetition(ply) {
@@ -521,6 +640,7 @@ impl<'a> Search<'a> {
         if let Some(hit) = hit
             && !pv_node
             && hit.depth >= depth
+            && self.features.table_cutoffs
         {
             let value = from_table(hit.value, ply);
             let usable = match hit.bound {
@@ -533,11 +653,19 @@ impl<'a> Search<'a> {
             }
         }
 
-        let eval = if in_check {
-            None
-        } else {
-            let mut eval = hit.map_or_else(|| eval::evaluate(&self.position), |hit| hit.eval);
-            if let Some(hit) = hit {
+        // The static evaluation (stored in the table as it is) and the estimate the pruning uses,
+        // sharpened by the table's value when its bound allows.
+        let static_eval =
+            (!in_check).then(|| hit.map_or_else(|| eval::evaluate(&self.position), |hit| hit.eval));
+        // A node no search has been through is probably not worth its full depth (and the move
+        // order has no table move to start from).
+        if self.features.internal_reduction && depth >= 4 && table_move.is_none() {
+            depth -= 1;
+        }
+        let eval = static_eval.map(|mut eval| {
+            if let Some(hit) = hit
+                && self.features.table_cutoffs
+            {
                 let value = from_table(hit.value, ply);
                 let better = match hit.bound {
                     Bound::Exact => true,
@@ -548,8 +676,8 @@ impl<'a> Search<'a> {
                     eval = value;
                 }
             }
-            Some(eval)
-        };
+            eval
+        });
         self.frames[ply].eval = eval;
         let improving = match (eval, ply.checked_sub(2).and_then(|p| self.frames[p].eval)) {
             (Some(now), Some(before)) => now > before,
@@ -562,11 +690,16 @@ impl<'a> Search<'a> {
         {
             // Reverse futility: far enough above beta that a shallow search will not fall below.
             let margin = 90 * depth - 40 * i32::from(improving);
-            if depth <= 7 && eval - margin >= beta && !is_decisive(beta) {
+            if self.features.reverse_futility
+                && depth <= 7
+                && eval - margin >= beta
+                && !is_decisive(beta)
+            {
                 return (eval + beta) / 2;
             }
             // Null move: passing still holds beta, so a real move would too.
-            if depth >= 3
+            if self.features.null_move
+                && depth >= 3
                 && eval >= beta
                 && self.frames[ply].plies_from_null > 0
                 && !is_decisive(beta)
@@ -576,6 +709,7 @@ impl<'a> Search<'a> {
                 let next = &mut self.frames[ply + 1];
                 next.key = self.position.key();
                 next.plies_from_null = 0;
+                next.moved = None;
                 let value = -self.search(-beta, -beta + 1, depth - r, ply + 1);
                 self.position.unmake_null(undo);
                 if self.aborted {
@@ -588,8 +722,9 @@ impl<'a> Search<'a> {
         }
 
         let original_alpha = alpha;
-        let killers = self.frames[ply].killers;
-        let mut picker = MovePicker::new(table_move, killers);
+        let killers = if self.features.killers { self.frames[ply].killers } else { [None; 2] };
+        let previous = self.previous(ply);
+        let mut picker = MovePicker::new(table_move, killers).after(previous);
         let mut best_value = -INFINITE;
         let mut best_move = None;
         let mut tried = 0;
@@ -605,30 +740,44 @@ impl<'a> Search<'a> {
                 if !capture {
                     // Late-move pruning: at low depth, the last quiet moves rarely matter.
                     let limit = (3 + depth * depth) as usize / (2 - usize::from(improving));
-                    if depth <= 5 && quiets.len() >= limit {
+                    if self.features.late_move_pruning && depth <= 5 && quiets.len() >= limit {
                         picker.skip_quiets();
                         continue;
                     }
-                } else if depth <= 5 && !see::see_ge(self.position.board(), mv, -120 * depth) {
+                } else if self.features.see_pruning
+                    && depth <= 5
+                    && !see::see_ge(self.position.board(), mv, -120 * depth)
+                {
                     continue;
                 }
             }
+            let quiet_score = match self.position.piece_at(mv.from) {
+                Some(piece) if !capture => self.history.score(mv, piece, previous),
+                _ => 0,
+            };
             let undo = self.make(mv, ply);
             let gives_check = self.position.in_check();
             tried += 1;
-            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let extension = i32::from(
+                self.features.check_extension && gives_check && (ply as i32) < 2 * self.root_depth,
+            );
             let new_depth = depth - 1 + extension;
             let mut value;
             if tried == 1 {
                 value = -self.search(-beta, -alpha, new_depth, ply + 1);
             } else {
                 let mut r = 0;
-                if depth >= 3 && !capture && !in_check && !gives_check {
+                if self.features.late_move_reductions
+                    && depth >= 3
+                    && !capture
+                    && !in_check
+                    && !gives_check
+                {
                     r = reduction(depth, tried);
                     r -= i32::from(pv_node);
                     r += i32::from(!improving);
                     r -= i32::from(killers.contains(&Some(mv)));
-                    r -= (self.history.get(us, mv) / 6000).clamp(-2, 2);
+                    r -= (quiet_score / 8000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
                 value = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1);
@@ -655,7 +804,7 @@ impl<'a> Search<'a> {
                     }
                     if value >= beta {
                         if !capture {
-                            self.reward_quiet(ply, depth, mv, &quiets);
+                            self.reward_quiet(ply, depth, mv, &quiets, previous);
                         }
                         break;
                     }
@@ -681,7 +830,7 @@ impl<'a> Search<'a> {
             key,
             best_move,
             to_table(best_value, ply),
-            eval.unwrap_or(0),
+            static_eval.unwrap_or(0),
             depth,
             bound,
         );
@@ -690,17 +839,46 @@ impl<'a> Search<'a> {
 
     /// A quiet move cut off: it becomes a killer and gains history; the quiet moves tried before
     /// it lose some.
-    fn reward_quiet(&mut self, ply: usize, depth: i32, mv: Move, tried: &[Move]) {
+    fn reward_quiet(
+        &mut self,
+        ply: usize,
+        depth: i32,
+        mv: Move,
+        tried: &[Move],
+        previous: Previous,
+    ) {
+        if !self.features.history && !self.features.killers {
+            return;
+        }
         let killers = &mut self.frames[ply].killers;
         if killers[0] != Some(mv) {
             killers[1] = killers[0];
             killers[0] = Some(mv);
         }
+        if !self.features.history {
+            return;
+        }
         let us = self.position.turn();
         let bonus = (depth * depth * 16).min(1600);
-        self.history.update(us, mv, bonus);
-        for &other in tried {
-            self.history.update(us, other, -bonus);
+        for (quiet, bonus) in tried.iter().map(|&other| (other, -bonus)).chain([(mv, bonus)]) {
+            self.history.update(us, quiet, bonus);
+            if let Some(previous) = previous
+                && let Some(piece) = self.position.piece_at(quiet.from)
+            {
+                self.history.update_continuation(previous, piece, quiet.to, bonus);
+            }
+        }
+    }
+
+    /// The value at the horizon without quiescence: the game's end, or the static evaluation.
+    fn horizon(&mut self, ply: usize) -> Value {
+        let us = self.position.turn();
+        if self.position.is_over() {
+            lost_in(ply)
+        } else if self.position.board().captain_attacked(!us) {
+            won_in(ply + 1)
+        } else {
+            eval::evaluate(&self.position)
         }
     }
 
@@ -716,6 +894,7 @@ impl<'a> Search<'a> {
             return lost_in(ply);
         }
         if self.position.board().captain_attacked(!us) {
+            self.capture_captain_pv(ply);
             return won_in(ply + 1);
         }
         if ply >= MAX_PLY - 1 {
@@ -727,6 +906,7 @@ impl<'a> Search<'a> {
         let hit = self.table.probe(key);
         if let Some(hit) = hit
             && !pv_node
+            && self.features.table_cutoffs
         {
             let value = from_table(hit.value, ply);
             let usable = match hit.bound {
@@ -767,10 +947,12 @@ impl<'a> Search<'a> {
             if let Some(stand_pat) = stand_pat {
                 let board = self.position.board();
                 // Delta pruning: even the piece taken would not lift the value to alpha.
-                if stand_pat + see::victim_value(board, mv.to) + 200 <= alpha {
+                if self.features.delta_pruning
+                    && stand_pat + see::victim_value(board, mv.to) + 200 <= alpha
+                {
                     continue;
                 }
-                if !see::see_ge(board, mv, 0) {
+                if self.features.see_pruning && !see::see_ge(board, mv, 0) {
                     continue;
                 }
             }
@@ -811,5 +993,138 @@ impl<'a> Search<'a> {
             bound,
         );
         best_value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn search(fen: &str, limits: &Limits) -> SearchResult {
+        let position: Position = fen.parse().unwrap();
+        Engine::new(4).search(&position, limits, &StopFlag::new(), |_| {})
+    }
+
+    /// Blue's captain on a10 is shut in by its own elephant on a9: red's car reaching rank 10
+    /// cannot be escaped, blocked or taken.
+    const MATE_IN_TWO: &str = "c8/e8/9/9/9/9/9/9/9/4C3R w";
+
+    #[test]
+    fn takes_the_captain_at_once() {
+        for depth in 1..=4 {
+            let result = search("4c4/9/9/9/9/9/9/9/4R4/3C5 w", &Limits::depth(depth));
+            assert_eq!(result.best, Some("e2e10".parse().unwrap()));
+            assert_eq!(result.score, Score::Mate(1));
+            assert_eq!(result.value, won_in(1));
+        }
+    }
+
+    #[test]
+    fn finds_a_forced_capture_in_two() {
+        for depth in 3..=6 {
+            let result = search(MATE_IN_TWO, &Limits::depth(depth));
+            assert_eq!(result.best, Some("i1i10".parse().unwrap()), "depth {depth}");
+            assert_eq!(result.score, Score::Mate(2));
+            assert_eq!(result.pv.len(), 3);
+        }
+    }
+
+    #[test]
+    fn mate_scores_agree_along_the_line() {
+        let mut position: Position = MATE_IN_TWO.parse().unwrap();
+        let _ = position.make("i1i10".parse().unwrap());
+        let mut engine = Engine::new(4);
+        let blue = engine.search(&position, &Limits::depth(4), &StopFlag::new(), |_| {});
+        assert_eq!(blue.score, Score::Mate(-1));
+        assert_eq!(blue.value, lost_in(2));
+        // Whatever blue answers, red takes the captain next.
+        for reply in position.moves() {
+            let undo = position.make(reply);
+            let red = engine.search(&position, &Limits::depth(2), &StopFlag::new(), |_| {});
+            assert_eq!(red.score, Score::Mate(1), "after {}", reply.uci());
+            position.unmake(reply, undo);
+        }
+    }
+
+    #[test]
+    fn a_side_without_a_move_or_captain_has_no_best_move() {
+        let lost = search("9/9/9/9/9/9/9/9/4R4/3C5 b", &Limits::depth(3));
+        assert_eq!((lost.best, lost.score), (None, Score::Mate(0)));
+        let stuck = search("4c4/9/9/9/9/9/9/1s7/E1s6/CE7 w", &Limits::depth(3));
+        assert_eq!((stuck.best, stuck.score), (None, Score::Centipawns(0)));
+        // Blue, to move, can box red in: the only piece red could move is then blocked too.
+        let result = search("4c4/9/9/9/9/9/9/1s7/E1s6/CE7 b", &Limits::depth(2));
+        assert!(result.best.is_some());
+    }
+
+    #[test]
+    fn a_position_repeated_in_the_path_is_seen() {
+        let position: Position = "4c4/9/9/9/9/9/9/9/9/3C5 w".parse().unwrap();
+        let table = Table::new(1);
+        let mut history = History::new();
+        let stop = StopFlag::new();
+        let mut search = Search::new(&position, &table, &mut history, &stop, Instant::now());
+        search.frames[0].key = position.key();
+        let moves = ["d1d2", "e10e9", "d2d1", "e9e10"];
+        for (ply, mv) in moves.iter().enumerate() {
+            assert!(!search.is_repetition(ply), "ply {ply}");
+            let _ = search.make(mv.parse().unwrap(), ply);
+        }
+        assert!(search.is_repetition(4));
+    }
+
+    #[test]
+    fn without_pruning_the_value_does_not_depend_on_the_move_order() {
+        // Positions of a game, where pieces meet.
+        let mut position = Position::new();
+        let line = ["e4e5", "e7e6", "e5e6", "c7d6", "b1c3", "d6e6", "c3d5", "h10g8", "d5e7"];
+        let mut positions = vec![position.clone()];
+        for mv in line {
+            let _ = position.make(mv.parse().unwrap());
+            positions.push(position.clone());
+        }
+        let ordered = Features::EXACT;
+        let unordered = Features { killers: false, history: false, ..Features::EXACT };
+        let mut nodes = (0, 0);
+        for position in &positions {
+            let mut with_table = Engine::new(8);
+            with_table.set_features(ordered);
+            let mut without = Engine::new(0);
+            without.set_features(unordered);
+            let stop = StopFlag::new();
+            let a = with_table.search(position, &Limits::depth(3), &stop, |_| {});
+            let b = without.search(position, &Limits::depth(3), &stop, |_| {});
+            assert_eq!(a.value, b.value, "{position}");
+            nodes.0 += a.nodes;
+            nodes.1 += b.nodes;
+        }
+        // Ordering only changes the work.
+        assert!(nodes.0 < nodes.1, "{nodes:?}");
+    }
+
+    #[test]
+    fn a_node_limit_stops_the_search() {
+        let result = search(arbiter_duck::fen::INITIAL, &Limits::nodes(20_000));
+        assert!(result.best.is_some());
+        // The first iteration always finishes; after it the limit holds within one node.
+        assert!(result.nodes <= 20_001 || result.depth <= 1, "{}", result.nodes);
+    }
+
+    #[test]
+    fn searchmoves_restrict_the_root() {
+        let only: Move = "a1a2".parse().unwrap();
+        let limits = Limits { searchmoves: vec![only], ..Limits::depth(3) };
+        let result = search(arbiter_duck::fen::INITIAL, &limits);
+        assert_eq!(result.best, Some(only));
+    }
+
+    #[test]
+    fn a_raised_flag_still_gives_a_move() {
+        let stop = StopFlag::new();
+        stop.stop();
+        let limits = Limits { infinite: true, ..Limits::default() };
+        let result = Engine::new(1).search(&Position::new(), &limits, &stop, |_| {});
+        assert!(Position::new().is_legal(result.best.unwrap()));
+        assert_eq!(result.depth, 1);
     }
 }

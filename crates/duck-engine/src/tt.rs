@@ -188,6 +188,22 @@ impl Table {
         &self.clusters[index]
     }
 
+    /// Starts loading the cluster of `key` into the cache, for a probe soon after (the search
+    /// calls it as soon as a move is made, before the checks that come first at the new node).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let cluster: *const Cluster = self.cluster(key);
+            // SAFETY: a prefetch is only a hint: it reads nothing and cannot fault, and the
+            // pointer is a valid reference besides.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(cluster.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// What the table knows about the position with `key`.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {

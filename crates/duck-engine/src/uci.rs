@@ -13,7 +13,7 @@
 //! // Red's car on e2 faces blue's captain on e10 across an empty file.
 //! let input = "uci\nposition fen 4c4/9/9/9/9/9/9/9/4R4/3C5 w\ngo depth 2\nposition startpos moves e1e11\n";
 //! let mut output = Vec::new();
-//! uci::run(input.as_bytes(), &mut output, Player::Engine).unwrap();
+//! uci::run(input.as_bytes(), &mut output, Player::default()).unwrap();
 //! let output = String::from_utf8(output).unwrap();
 //! assert!(output.contains("option name Hash type spin"));
 //! assert!(output.lines().any(|line| line.starts_with("info depth 2 ") && line.contains(" score mate 1 ")));
@@ -30,15 +30,15 @@ use arbiter_duck::{Game, Move, Position, UciMove};
 
 use crate::protocol::{EngineMessage, Go, GuiCommand, IdField, Info, OptionDecl, OptionKind};
 use crate::random::RandomMover;
-use crate::search::{Engine, Limits, StopFlag};
+use crate::search::{Engine, Features, Limits, StopFlag};
 use crate::tt::Table;
 use crate::value;
 
 /// Who answers `go`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Player {
-    /// The search.
-    Engine,
+    /// The search, with these parts of it switched on.
+    Engine(Features),
     /// A valid move chosen uniformly at random, from this seed.
     Random {
         /// The seed.
@@ -46,11 +46,18 @@ pub enum Player {
     },
 }
 
+impl Default for Player {
+    /// The search with every feature.
+    fn default() -> Player {
+        Player::Engine(Features::ALL)
+    }
+}
+
 /// The engine's name in `id name`.
 pub fn name(player: Player) -> String {
     let version = env!("CARGO_PKG_VERSION");
     match player {
-        Player::Engine => format!("arbiter {version}"),
+        Player::Engine(_) => format!("arbiter {version}"),
         Player::Random { .. } => format!("arbiter random {version}"),
     }
 }
@@ -184,7 +191,11 @@ pub fn run(input: impl BufRead, output: impl Write + Send, player: Player) -> io
 
 fn new_brain(player: Player) -> Brain {
     match player {
-        Player::Engine => Brain::Search(Box::new(Engine::new(Engine::DEFAULT_HASH))),
+        Player::Engine(features) => {
+            let mut engine = Engine::new(Engine::DEFAULT_HASH);
+            engine.set_features(features);
+            Brain::Search(Box::new(engine))
+        }
         Player::Random { seed } => Brain::Random(RandomMover::new(seed)),
     }
 }

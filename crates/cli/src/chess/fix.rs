@@ -1,17 +1,18 @@
 //! `arbiter chess fix`: a record or a PGN input rewritten into canonical SAN, streamed, every
 //! byte that is not a rewritten move written back as it was.
 
-use std::io::{self, BufWriter, Cursor, Read, Write};
+use std::io::{self, Cursor, Read, Write};
 
 use arbiter_chess_record::Dialect;
-use arbiter_chess_record::fix::{FixedGame, fix_game, fix_record, looks_like_pgn_bytes};
-use arbiter_chess_record::pgn::{Piece, Problem};
+use arbiter_chess_record::fix::{Edit, FixedGame, fix_game, fix_record, looks_like_pgn_bytes};
+use arbiter_chess_record::pgn::{Located, Piece, Problem};
 use arbiter_scan::position_at;
 use rayon::prelude::*;
 
 use super::source::{Source, progress_bar};
 use super::stream::{Stop, for_each_batch};
 use crate::input::{CliError, FileArg};
+use crate::report::Report;
 
 /// Arguments of `arbiter chess fix`.
 #[derive(Debug, clap::Args)]
@@ -24,6 +25,36 @@ pub struct FixArgs {
     /// The largest game (or record) read, in MiB: a larger game is passed on as it is.
     #[arg(long, value_name = "MIB", default_value_t = 64)]
     max_game_mib: usize,
+    /// One JSON object per record or PGN game on stdout, with its edits and problems, instead
+    /// of the rewritten text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A record's JSON object: the record rewritten (null when it could not be) and its problems.
+#[derive(serde::Serialize)]
+struct RecordJson<'a> {
+    file: &'a str,
+    fixed: Option<&'a str>,
+    problems: &'a [Problem],
+}
+
+/// A PGN game's JSON object: the game, where it starts, each move rewritten and the problems
+/// that kept something as written.
+#[derive(serde::Serialize)]
+struct GameJson<'a> {
+    file: &'a str,
+    game: usize,
+    line: u32,
+    column: u32,
+    edits: &'a [Edit],
+    problems: &'a [Problem],
+}
+
+/// Writes one JSON object and its line break.
+fn write_json(out: &mut Report, object: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, object)?;
+    out.write_all(b"\n")
 }
 
 /// How much of the input is read before deciding whether it is PGN or a record, at a time.
@@ -59,23 +90,25 @@ pub fn run(args: FixArgs) -> Result<(), CliError> {
             )));
         }
     };
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut messages = BufWriter::new(io::stderr().lock());
+    let mut out = Report::new(&source.name);
     if !pgn {
         let text = String::from_utf8_lossy(&head);
-        return match fix_record(&text, args.dialect) {
-            Ok(record) => {
-                writeln!(out, "{record}")?;
-                out.flush()?;
-                Ok(())
+        let fixed = fix_record(&text, args.dialect);
+        let problem = fixed.as_ref().err().map(|mistake| {
+            let at = position_at(&text, mistake.offset.unwrap_or(0));
+            Problem::Move(Box::new(Located { at, mistake: mistake.clone() }))
+        });
+        match (&problem, args.json) {
+            (_, true) => {
+                let fixed = fixed.as_deref().ok();
+                let problems = problem.as_slice();
+                write_json(&mut out, &RecordJson { file: &source.name, fixed, problems })?;
             }
-            Err(mistake) => {
-                let at = position_at(&text, mistake.offset.unwrap_or(0));
-                writeln!(messages, "{}:{at}: {mistake}", source.name)?;
-                messages.flush()?;
-                Err(CliError::Findings)
-            }
-        };
+            (None, false) => writeln!(out, "{}", fixed.as_deref().unwrap_or_default())?,
+            (Some(problem), false) => out.note(problem.at(), problem),
+        }
+        out.flush()?;
+        return if problem.is_some() { Err(CliError::Findings) } else { Ok(()) };
     }
     let rest = std::mem::replace(&mut source.reader, Box::new(io::empty()));
     source.reader = Box::new(Cursor::new(head).chain(rest));
@@ -95,32 +128,60 @@ pub fn run(args: FixArgs) -> Result<(), CliError> {
         for (piece, fixed) in batch.iter().zip(fixed) {
             match (piece, fixed) {
                 (Piece::Game(game), Some(fixed)) => {
+                    problems += fixed.problems.len();
+                    if args.json {
+                        let at = game.at;
+                        write_json(
+                            &mut out,
+                            &GameJson {
+                                file: &name,
+                                game: game.index,
+                                line: at.line,
+                                column: at.column,
+                                edits: &fixed.edits,
+                                problems: &fixed.problems,
+                            },
+                        )?;
+                        continue;
+                    }
                     out.write_all(&fixed.bytes)?;
                     for problem in &fixed.problems {
-                        problems += 1;
                         let kept = match problem {
                             Problem::Move(_) => "kept as written, with the rest of its line",
                             _ => "game kept as written",
                         };
-                        let at = problem.at();
-                        writeln!(messages, "{name}:{at}: game {}: {problem}; {kept}", game.index)?;
+                        out.note(
+                            problem.at(),
+                            format_args!("game {}: {problem}; {kept}", game.index),
+                        );
                     }
                 }
-                (Piece::Raw(bytes), _) => out.write_all(bytes)?,
+                (Piece::Raw(bytes), _) if !args.json => out.write_all(bytes)?,
                 (Piece::TooLarge { index, at, limit }, _) => {
                     problems += 1;
                     let problem = Problem::TooLarge { at: *at, limit: *limit };
-                    writeln!(messages, "{name}:{at}: game {index}: {problem}; kept as written")?;
+                    if args.json {
+                        write_json(
+                            &mut out,
+                            &GameJson {
+                                file: &name,
+                                game: *index,
+                                line: at.line,
+                                column: at.column,
+                                edits: &[],
+                                problems: &[problem],
+                            },
+                        )?;
+                    } else {
+                        out.note(*at, format_args!("game {index}: {problem}; kept as written"));
+                    }
                 }
                 _ => {}
             }
         }
         if let Some(bar) = &progress {
             bar.set_position(read.load(std::sync::atomic::Ordering::Relaxed));
-            bar.suspend(|| -> io::Result<()> {
-                out.flush()?;
-                messages.flush()
-            })?;
+            bar.suspend(|| out.flush())?;
         }
         Ok(())
     });
@@ -128,7 +189,6 @@ pub fn run(args: FixArgs) -> Result<(), CliError> {
         bar.finish_and_clear();
     }
     out.flush()?;
-    messages.flush()?;
     match outcome {
         Ok(()) => {}
         Err(Stop::Write(error)) => return Err(error.into()),

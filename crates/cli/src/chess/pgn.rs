@@ -1,6 +1,6 @@
 //! `arbiter chess pgn`: one verdict per game of PGN files, in parallel, in bounded memory.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 
 use arbiter_chess_record::Shown;
@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use super::source::{Source, progress_bar};
 use super::stream::{Stop, for_each_batch};
 use crate::input::CliError;
+use crate::report::Report;
 
 /// Arguments of `arbiter chess pgn`.
 #[derive(Debug, clap::Args)]
@@ -53,8 +54,6 @@ impl Tally {
 pub fn run(args: PgnArgs) -> Result<(), CliError> {
     let mode = if args.lenient { Mode::Lenient } else { Mode::Strict };
     let limit = args.max_game_mib.saturating_mul(1 << 20);
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut messages = BufWriter::new(io::stderr().lock());
     let mut failures: Vec<CliError> = Vec::new();
     let mut any_bad = false;
     let files: Vec<Option<PathBuf>> =
@@ -70,6 +69,7 @@ pub fn run(args: PgnArgs) -> Result<(), CliError> {
         let progress = progress_bar(&source);
         let mut tally = Tally::default();
         let name = source.name.clone();
+        let mut out = Report::new(&name);
         let read = source.read.clone();
         let outcome = for_each_batch(&mut source, limit, false, |batch| {
             let reports: Vec<GameReport> = batch
@@ -119,19 +119,22 @@ pub fn run(args: PgnArgs) -> Result<(), CliError> {
             plural(tally.warnings, "warning", "warnings"),
         );
         if args.json {
-            writeln!(messages, "{summary}")?;
+            out.attach(format!("{summary}\n").as_bytes());
         } else {
             writeln!(out, "{summary}")?;
         }
+        out.flush()?;
     }
-    out.flush()?;
     // Inputs that could not be read are told last, after everything that was read; the last
     // one is the error that ends the command with status 2.
     let last = failures.pop();
-    for failure in &failures {
-        writeln!(messages, "{failure}")?;
+    if !failures.is_empty() {
+        let mut messages = Report::new("");
+        for failure in &failures {
+            messages.attach(format!("{failure}\n").as_bytes());
+        }
+        messages.flush()?;
     }
-    messages.flush()?;
     match last {
         Some(failure) => Err(failure),
         None if any_bad => Err(CliError::Findings),

@@ -327,6 +327,18 @@ test('plays against the engine, which shows its search live and can be hurried',
   await page.context().close();
 });
 
+/** What the Duck page shows besides the board, for the message of a failed wait. */
+const shows = (page) => page.evaluate(() => ({
+  explain: document.querySelector('[data-explain]')?.textContent,
+  error: document.querySelector('#error')?.textContent,
+  engine: document.querySelector('#engine')?.dataset.engineState,
+  status: document.querySelector('#engine-status')?.textContent,
+  turn: document.querySelector('[data-turn]')?.dataset.turn,
+  listed: document.querySelectorAll('[data-command]').length,
+  selected: [...document.querySelectorAll('.selected')].map((node) => node.dataset.point),
+  movable: [...document.querySelectorAll('.movable')].map((node) => node.dataset.point),
+}));
+
 test('a whole game against the engine at 0.2 s a move, exported and carried by the address', async () => {
   const page = await openPage(browser, `${server.url}duck`);
   await page.selectOption('[data-engine-time]', '200');
@@ -338,11 +350,15 @@ test('a whole game against the engine at 0.2 s a move, exported and carried by t
     assert.ok(count < 300, 'the game ends within 150 moves a side');
     const from = await page.getAttribute('.movable', 'data-point');
     await page.click(`[data-point="${from}"]`);
-    await page.waitForSelector('[data-reachable]');
+    await page.waitForSelector('[data-reachable]').catch(async (error) => {
+      throw new Error(`${error.message}: after a click on ${from}, the page shows ${JSON.stringify(await shows(page))}`);
+    });
     const to = await page.getAttribute('[data-reachable]', 'data-point');
     await page.click(`[data-point="${to}"]`);
     // The player's move is listed; then the engine's, unless the player's has ended the game.
-    await waitForCommands(page, count + 1);
+    await waitForCommands(page, count + 1).catch(async (error) => {
+      throw new Error(`${error.message}: after ${from} -> ${to}, the page shows ${JSON.stringify(await shows(page))}`);
+    });
     await page.waitForFunction((n) => {
       const listed = document.querySelectorAll('[data-command]').length;
       const over = document.querySelector('[data-turn]').dataset.turn === 'over';
