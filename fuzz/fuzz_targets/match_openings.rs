@@ -15,7 +15,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let text = String::from_utf8_lossy(data);
-    let lines = 1 + text.matches('\n').count();
+    // A line ends at LF, CR LF or a lone CR: at most one line per such byte, plus the first.
+    let lines = 1 + data.iter().filter(|&&b| b == b'\n' || b == b'\r').count();
     match parse_openings(&text) {
         Ok(openings) => {
             for opening in openings {
