@@ -309,3 +309,17 @@ fn a_capture_of_the_captain_is_mate_in_one() {
     let Ok(EngineMessage::Info(info)) = lines[lines.len() - 2].parse() else { panic!() };
     assert_eq!(info.score, Some(Score::Mate(1)));
 }
+
+#[test]
+fn a_byte_order_mark_is_skipped_and_bytes_that_are_not_utf8_do_not_end_the_session() {
+    let mut engine = Engine::start(&[]);
+    let stdin = engine.stdin.as_mut().unwrap();
+    stdin.write_all(b"\xEF\xBB\xBFisready\nposition startpos moves e4\xFC\nisready\n").unwrap();
+    stdin.flush().unwrap();
+    assert_eq!(engine.next(), "readyok");
+    let lines = engine.until(|line| line == "readyok");
+    assert_eq!(info_strings(&lines).len(), 1, "{lines:?}");
+    assert!(lines[0].starts_with("info string ignored `position startpos moves e4\u{FFFD}`"));
+    engine.send("quit");
+    assert_eq!(engine.close(), Some(0));
+}

@@ -21,7 +21,7 @@
 //! assert!(output.contains("info string ignored `position startpos moves e1e11`: column 25: expected a move"));
 //! ```
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, Scope, ScopedJoinHandle};
 use std::time::Duration;
@@ -160,9 +160,11 @@ pub fn run(input: impl BufRead, output: impl Write + Send, player: Player) -> io
             running: None,
             pending: Vec::new(),
         };
-        for line in input.lines() {
-            let line = match line {
-                Ok(line) => line,
+        let mut lines = Lines { input, buffer: Vec::new(), first: true };
+        loop {
+            let line = match lines.next_line() {
+                Ok(Some(line)) => line,
+                Ok(None) => break,
                 Err(error) => {
                     front.finish(true);
                     return Err(error);
@@ -187,6 +189,45 @@ pub fn run(input: impl BufRead, output: impl Write + Send, player: Player) -> io
         front.finish_at_end();
         Ok(())
     })
+}
+
+/// The longest line read as a command; the rest of a longer one is skipped (no command is near
+/// this long, and a GUI gone wrong must not make the engine hold its output).
+const MAX_LINE: usize = 1 << 20;
+
+/// The lines of the GUI's input: bytes that are not UTF-8 read as U+FFFD (the line is then
+/// ignored with a message, like any line that is not a command), a byte order mark at the very
+/// start is skipped, and a line is cut at [`MAX_LINE`] bytes.
+struct Lines<R> {
+    input: R,
+    buffer: Vec<u8>,
+    first: bool,
+}
+
+impl<R: BufRead> Lines<R> {
+    fn next_line(&mut self) -> io::Result<Option<String>> {
+        self.buffer.clear();
+        let read =
+            Read::take(&mut self.input, MAX_LINE as u64).read_until(b'\n', &mut self.buffer)?;
+        if read == 0 {
+            return Ok(None);
+        }
+        if self.buffer.last() != Some(&b'\n') && read == MAX_LINE {
+            // Skip the rest of an overlong line.
+            let mut rest = Vec::new();
+            while Read::take(&mut self.input, MAX_LINE as u64).read_until(b'\n', &mut rest)?
+                == MAX_LINE
+                && rest.last() != Some(&b'\n')
+            {
+                rest.clear();
+            }
+        }
+        let mut bytes = &self.buffer[..];
+        if std::mem::take(&mut self.first) {
+            bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        }
+        Ok(Some(String::from_utf8_lossy(bytes).into_owned()))
+    }
 }
 
 fn new_brain(player: Player) -> Brain {
