@@ -470,27 +470,6 @@ fn fix_status_is_one_when_a_pgn_game_cannot_be_fixed() {
     assert_eq!(output.status.code(), Some(1));
 }
 
-/// Runs arbiter with `stdin` given as bytes.
-fn arbiter_bytes(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("arbiter runs");
-    let mut input = child.stdin.take().expect("stdin");
-    let stdin = stdin.to_vec();
-    // Written from a thread: arbiter answers while it reads.
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&stdin);
-    });
-    let output = child.wait_with_output().expect("arbiter ends");
-    let _ = writer.join();
-    output
-}
-
 #[test]
 fn pgn_strict_needs_movetext_and_a_result() {
     // Text that is not PGN is an error at its place, not a good game.
@@ -563,14 +542,14 @@ fn fix_keeps_every_byte_of_a_latin1_file() {
     // ISO-8859-1, the PGN standard's own encoding: `ü` is the byte 0xfc, no UTF-8.
     let pgn =
         b"[White \"M\xfcller\"]\n[Black \"Dupr\xe9\"]\n\n1. e4 {d\xe9j\xe0 vu} e5 2. Ng1f3 *\n";
-    let output = arbiter_bytes(&["chess", "fix"], pgn);
+    let output = common::run(&["chess", "fix"], pgn);
     assert_eq!(
         output.stdout,
         b"[White \"M\xfcller\"]\n[Black \"Dupr\xe9\"]\n\n1. e4 {d\xe9j\xe0 vu} e5 2. Nf3 *\n"
     );
     assert_eq!(output.status.code(), Some(0));
     // Messages show the bytes that are not UTF-8 as escapes.
-    let checked = arbiter_bytes(&["chess", "pgn"], pgn);
+    let checked = common::run(&["chess", "pgn"], pgn);
     assert!(
         text(&checked.stdout)
             .starts_with("<stdin>:4:23: game 1 (M\\xfcller - Dupr\\xe9): 2. white Ng1f3 (ply 3)"),
@@ -599,7 +578,7 @@ fn compressed_files_and_streams_are_read_transparently() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("pgn_compressed");
     std::fs::create_dir_all(&dir).expect("temporary directory");
     for (extension, bytes) in compressed(pgn.as_bytes()) {
-        let from_stdin = arbiter_bytes(&["chess", "pgn"], &bytes);
+        let from_stdin = common::run(&["chess", "pgn"], &bytes);
         assert_eq!(from_stdin.stdout, plain.stdout, "{extension} on standard input");
         let file = dir.join(format!("games.pgn.{extension}"));
         std::fs::write(&file, &bytes).expect("compressed file");
@@ -612,7 +591,7 @@ fn compressed_files_and_streams_are_read_transparently() {
     }
     // A stream that breaks off is an input error: status 2, with the line reached.
     let (_, zst) = &compressed(pgn.as_bytes())[2];
-    let cut = arbiter_bytes(&["chess", "pgn"], &zst[..zst.len() / 2]);
+    let cut = common::run(&["chess", "pgn"], &zst[..zst.len() / 2]);
     assert!(text(&cut.stderr).starts_with("<stdin>:"), "{cut:?}");
     assert!(text(&cut.stderr).contains("expected valid zstd data"), "{cut:?}");
     assert_eq!(cut.status.code(), Some(2));
