@@ -714,8 +714,16 @@ function clickPoint(point) {
     render();
   } else if (state.selected) {
     attempt(state.selected, point);
-  } else if (position.pieces.some((p) => p.point.join() === key)) {
-    whyNot(point);
+  } else {
+    const piece = position.pieces.find((p) => p.point.join() === key);
+    if (piece && position.winner === null && piece.color === position.turn) {
+      // The server lists every piece of the side to move that has a move: this one has none.
+      explainBox.textContent = `The ${piece.piece} on (${key}) has no valid move.`;
+      state.refused = point;
+      render();
+    } else if (piece) {
+      whyNot(point);
+    }
   }
 }
 

@@ -145,7 +145,8 @@ struct PositionView {
     check: bool,
     /// Each captain under attack, with its attackers.
     checks: Vec<CheckView>,
-    /// For each piece of the side to move, the points it can reach (empty once the game is over).
+    /// For each piece of the side to move that can move, the points it can reach (empty once the
+    /// game is over); a piece hemmed in on every side is not listed.
     moves: Vec<Destinations>,
     /// The position as FEN, as [`arbiter_duck::Position`] writes it.
     fen: String,
@@ -281,6 +282,7 @@ fn describe(game: &Game, ply: usize, last: Option<Command>) -> PositionView {
                 from: point(from),
                 to: board.moves_from(from).into_iter().map(point).collect(),
             })
+            .filter(|destinations| !destinations.to.is_empty())
             .collect()
     };
     PositionView {
@@ -451,8 +453,47 @@ mod tests {
         assert_eq!(entries[0].reason.as_deref(), Some("car path (2,0) is occupied by red duck"));
         // After the invalid first command red is still to move, and nothing has moved.
         assert_eq!((position.ply, position.turn, position.last.is_none()), (1, "red", true));
-        assert_eq!(position.moves.len(), 16);
+        // 14 of red's 16 pieces can move: the ducks on (2,0) and (2,8) are hemmed in.
+        assert_eq!(position.moves.len(), 14);
         assert_eq!(position.fen, arbiter_duck::fen::INITIAL);
+    }
+
+    #[test]
+    fn the_pieces_listed_as_movable_are_exactly_those_with_a_valid_move() {
+        // Random games (a fixed linear congruential sequence picks the moves): in every position
+        // the listed destinations are the judge's valid moves, and no piece is listed without
+        // one, so that the page never offers a piece that cannot go anywhere.
+        let mut seed = 2018u64;
+        let mut hemmed_in = 0;
+        for _ in 0..100 {
+            let mut game = Game::new();
+            for ply in 0..120 {
+                let view = describe(&game, ply, None);
+                let mut listed: Vec<(Point, Point)> =
+                    view.moves.iter().flat_map(|d| d.to.iter().map(|&to| (d.from, to))).collect();
+                let mut valid: Vec<(Point, Point)> =
+                    game.legal_moves().iter().map(|m| (point(m.from), point(m.to))).collect();
+                listed.sort_unstable();
+                valid.sort_unstable();
+                assert_eq!(listed, valid);
+                assert!(view.moves.iter().all(|d| !d.to.is_empty()));
+                let board = game.board();
+                hemmed_in += board
+                    .by_color(game.turn())
+                    .into_iter()
+                    .filter(|&from| board.moves_from(from).is_empty())
+                    .count();
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let mv = moves[(seed >> 33) as usize % moves.len()];
+                game.play(mv.from, mv.to).unwrap();
+            }
+        }
+        // The games do reach pieces that cannot move.
+        assert!(hemmed_in > 100, "{hemmed_in}");
     }
 
     #[test]

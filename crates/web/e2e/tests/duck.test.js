@@ -42,6 +42,13 @@ test('plays by clicking and dragging, marks reachable points, explains, undoes a
   assert.equal(await page.getAttribute('[data-point="0,1"] [data-piece]', 'data-piece'), 'red horse');
   assert.equal(await turn(page), 'red');
 
+  // The red duck on (2,0) is hemmed in: it is not offered, and a click on it says so.
+  assert.equal(await page.locator('[data-point="2,0"].movable').count(), 0);
+  await page.click('[data-point="2,0"]');
+  await page.waitForFunction(() => document.querySelector('[data-explain]').textContent !== '');
+  assert.equal(await page.textContent('[data-explain]'), 'The red duck on (2,0) has no valid move.');
+  assert.equal(await page.locator('[data-reachable]').count(), 0);
+
   // The red horse on (0,1) reaches (2,2) ((2,0) holds the red duck); (1,3) is a horse's move,
   // but its leg (0,2) is taken.
   await page.click('[data-point="0,1"]');
