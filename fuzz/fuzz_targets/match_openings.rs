@@ -21,10 +21,9 @@ fuzz_target!(|data: &[u8]| {
         Ok(openings) => {
             for opening in openings {
                 // `Display` writes the argument of UCI's `position` command (`startpos moves ...`,
-                // `fen FEN moves ...`); a line of the file gives a FEN without the word `fen`.
+                // `fen FEN moves ...`), which is a line of the file.
                 let written = opening.to_string();
-                let line = written.strip_prefix("fen ").unwrap_or(&written);
-                let again = parse_openings(line).expect("a written opening reads");
+                let again = parse_openings(&written).expect("a written opening reads");
                 assert_eq!(again, [opening.clone()], "{written}");
                 assert!(opening.game().position().outcome().is_none(), "{written} ends the game");
             }

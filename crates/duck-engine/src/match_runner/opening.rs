@@ -15,6 +15,8 @@
 //! assert_eq!(openings[0].to_string(), "startpos moves e1e2 e10e9");
 //! assert_eq!(openings[1].to_string(), "startpos moves d1e2 e10e9");
 //! assert_eq!(openings[3].to_string(), "fen 4c4/9/9/9/9/9/9/9/9/4C4 w - - 0 1");
+//! // What an opening writes reads back as the same opening.
+//! assert_eq!(openings[3].to_string().parse::<Opening>(), Ok(openings[3].clone()));
 //!
 //! let error = parse_openings("e1e2\ne1e2 e10e9 e2e5\n").unwrap_err();
 //! assert_eq!(error.to_string(),
@@ -35,7 +37,9 @@
 //! - an **official command list** on one line: the count `Q`, then `Q` commands `x1 y1 x2 y2`
 //!   (`2 0 3 1 4 9 4 8 4`), as the judge reads it; told apart from a move list by its count of
 //!   numbers, `4Q + 1` rather than a multiple of 4;
-//! - a **FEN** (it contains `/`), optionally followed by `moves` and a move list played from it;
+//! - a **FEN** (it contains `/`), optionally preceded by the word `fen` and followed by `moves`
+//!   and a move list played from it: every opening's `Display`, the arguments of UCI's
+//!   `position` command, reads back as the same opening;
 //! - `startpos`, optionally followed by `moves` and a move list.
 //!
 //! Every move is played with the rules of the game, and an opening must leave the game going on:
@@ -248,19 +252,26 @@ fn read_line(text: &str, start: usize, end: usize) -> Result<Option<Opening>, Li
     };
     let (fen, moves) = if first.text == "startpos" {
         (None, after_keyword(&tokens[1..], &error)?)
-    } else if first.text.contains('/') {
+    } else if first.text == "fen" || first.text.contains('/') {
+        // `fen FEN`, as UCI's `position` command and this type's `Display` write it, or the
+        // FEN alone.
+        let fen_at = usize::from(first.text == "fen");
         let keyword = tokens.iter().position(|t| t.text == "moves").unwrap_or(tokens.len());
+        if keyword <= fen_at {
+            return Err(error(tokens.get(keyword), "a FEN"));
+        }
+        let fen_start = tokens[fen_at].start;
         let fen_end = tokens[keyword - 1].end;
-        let fen_text = &text[first.start..fen_end];
+        let fen_text = &text[fen_start..fen_end];
         let fen = fen_text.parse::<Fen>().map_err(|e| LineError {
-            start: first.start + byte_offset(fen_text, e.index),
+            start: fen_start + byte_offset(fen_text, e.index),
             end: fen_end,
             expected: format!("a FEN: {}", e.expected),
             found: Some(e.found),
         })?;
         if let Err(e) = Position::from_fen(&fen) {
             return Err(LineError {
-                start: first.start,
+                start: fen_start,
                 end: fen_end,
                 expected: format!("a position of the game ({e})"),
                 found: None,
@@ -394,6 +405,9 @@ mod tests {
             ]
         );
         assert_eq!(openings[2].game().position().turn(), arbiter_duck::Color::Red);
+        // What an opening writes is a line that reads back as the same opening.
+        let written = shown.join("\n");
+        assert_eq!(parse_openings(&written).unwrap(), openings);
         assert_eq!(parse_openings("# nothing\n\n").unwrap(), []);
     }
 
@@ -417,6 +431,9 @@ mod tests {
                 "1:24: expected an opening where the game goes on (red has no captain), found end of input",
             ),
             ("e1e2 e10e9 moves", "1:12: expected a move such as e1e2 or 0 3 1 4"),
+            ("fen", "1:4: expected a FEN, found end of input"),
+            ("fen moves e1e2", "1:5: expected a FEN, found `moves`"),
+            ("fen 4c4/9 w", "1:10: expected a FEN: `/` and rank 8"),
             (
                 "ch7/hS7/S8/9/9/9/9/9/9/2R1C4 w moves c1c10",
                 "1:43: expected an opening after which blue has a move, found end of input",
