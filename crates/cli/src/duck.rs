@@ -186,7 +186,7 @@ fn perft(args: PerftArgs) -> Result<(), CliError> {
 }
 
 /// The message for a `--fen` that is not a position: `--fen:1:COL: expected ..., found ...`.
-fn fen_error(error: FenError) -> CliError {
+pub(crate) fn fen_error(error: FenError) -> CliError {
     CliError::Message(match error {
         FenError::Parse(error) => {
             format!(

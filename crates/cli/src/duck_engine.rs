@@ -7,12 +7,13 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use arbiter_duck::judge::render_board;
-use arbiter_duck::{Color, FenError, Game, Move, Outcome, Position};
+use arbiter_duck::{Color, Game, Move, Outcome, Position};
 use arbiter_duck_engine::protocol::Score;
 use arbiter_duck_engine::search::{Engine, Features, Limits, SearchResult, StopFlag};
 use arbiter_duck_engine::uci::{self, Player};
 use serde_json::json;
 
+use crate::duck::fen_error;
 use crate::input::CliError;
 
 /// Arguments of `arbiter duck uci`.
@@ -236,23 +237,6 @@ fn parse_moves(text: &str) -> Result<Vec<(Move, usize, &str)>, CliError> {
         i = last + 1;
     }
     Ok(moves)
-}
-
-/// The message for a `--fen` that is not a position: `--fen:1:COL: expected ..., found ...`.
-fn fen_error(error: FenError) -> CliError {
-    CliError::Message(match error {
-        FenError::Parse(error) => {
-            format!(
-                "--fen:1:{}: expected {}, found {}",
-                error.index + 1,
-                error.expected,
-                error.found
-            )
-        }
-        FenError::Position(error) => {
-            format!("--fen:1:1: expected a position of the game, found {error}")
-        }
-    })
 }
 
 /// Who plays a side in `arbiter duck play`.
