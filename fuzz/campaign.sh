@@ -60,15 +60,15 @@ run() {
         -print_final_stats=1 -artifact_prefix="artifacts/$target/" \
         "corpus/$target" "seeds/$target" >"logs/$target.log" 2>&1 || status=$?
     local time=$((SECONDS - start))
-    local runs cov ft units size
+    local runs cov ft corpus
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "logs/$target.log")
     read -r cov ft < <(grep -o 'cov: [0-9]* ft: [0-9]*' "logs/$target.log" | tail -1 | awk '{print $2, $4}')
-    units=$(find "corpus/$target" -type f | wc -l)
-    size=$(find "corpus/$target" -type f -printf '%s\n' | awk '{s += $1} END {printf "%d", s / 1024}')
-    printf '| `%s` | %.2f M | %d s | %s | %s | %s / %s | %s inputs, %s KiB |%s\n' "$target" \
+    # libFuzzer's own corpus at the end: inputs and their total size.
+    corpus=$(grep -o 'corp: [0-9]*/[0-9A-Za-z]*' "logs/$target.log" | tail -1 | cut -d' ' -f2)
+    printf '| `%s` | %.2f M | %d s | %s | %s | %s / %s | %s |%s\n' "$target" \
         "$(echo "${runs:-0} / 1000000" | bc -l)" "$time" "$(( ${runs:-0} / (time > 0 ? time : 1) ))" \
         "$(max_len "$target")" \
-        "$cov" "$ft" "$units" "$size" "$([ $status -eq 0 ] || echo " **stopped: exit $status**")"
+        "$cov" "$ft" "${corpus/\// inputs, }" "$([ $status -eq 0 ] || echo " **stopped: exit $status**")"
     return $status
 }
 export -f run fixtures max_len
