@@ -174,10 +174,11 @@ impl<'a> Lexer<'a> {
         SyntaxError { at: self.at(pos), expected: Cow::Borrowed(expected), found }
     }
 
+    #[inline]
     fn token(&mut self, kind: Kind<'a>, start: usize, end: usize) -> Token<'a> {
         let at = self.at(start);
         // Only a `{comment}` can hold a line break: a word ends at whitespace.
-        if kind == Kind::Comment {
+        if matches!(kind, Kind::Comment) {
             self.advance(end);
         } else {
             self.pos = end;
@@ -186,46 +187,48 @@ impl<'a> Lexer<'a> {
     }
 
     fn next_token(&mut self) -> Result<Option<Token<'a>>, SyntaxError> {
-        loop {
-            let start = self.pos;
-            let Some(&byte) = self.text.get(start) else {
-                return match self.opened.last() {
-                    Some(&at) => Err(SyntaxError {
-                        at,
-                        expected: Cow::Borrowed("`)` closing the variation opened here"),
-                        found: "the end of the game".to_owned(),
-                    }),
-                    None => Ok(None),
-                };
-            };
-            match byte {
-                b'\n' => {
-                    self.pos += 1;
-                    self.line += 1;
-                    self.line_start = self.pos;
-                }
-                byte if is_space(byte) => self.pos += 1,
-                b'%' if start == self.line_start => {
-                    let end = line_end(self.text, start);
-                    return Ok(Some(self.token(Kind::Comment, start, end)));
-                }
-                b';' => {
-                    let end = line_end(self.text, start);
-                    return Ok(Some(self.token(Kind::Comment, start, end)));
-                }
-                b'{' => {
-                    let Some(close) = self.text[start..].iter().position(|&b| b == b'}') else {
-                        return Err(self.error(
-                            start,
-                            "`}` closing the comment opened here",
-                            "the end of the game".to_owned(),
-                        ));
-                    };
-                    return Ok(Some(self.token(Kind::Comment, start, start + close + 1)));
-                }
-                b'[' if !self.movetext => return self.tag(start).map(Some),
-                _ => return self.movetext_token(start, byte).map(Some),
+        // Whitespace first, in a loop of its own: most tokens follow a single space.
+        while let Some(&byte) = self.text.get(self.pos)
+            && is_space(byte)
+        {
+            self.pos += 1;
+            if byte == b'\n' {
+                self.line += 1;
+                self.line_start = self.pos;
             }
+        }
+        let start = self.pos;
+        let Some(&byte) = self.text.get(start) else {
+            return match self.opened.last() {
+                Some(&at) => Err(SyntaxError {
+                    at,
+                    expected: Cow::Borrowed("`)` closing the variation opened here"),
+                    found: "the end of the game".to_owned(),
+                }),
+                None => Ok(None),
+            };
+        };
+        match byte {
+            b'%' if start == self.line_start => {
+                let end = line_end(self.text, start);
+                Ok(Some(self.token(Kind::Comment, start, end)))
+            }
+            b';' => {
+                let end = line_end(self.text, start);
+                Ok(Some(self.token(Kind::Comment, start, end)))
+            }
+            b'{' => {
+                let Some(close) = self.text[start..].iter().position(|&b| b == b'}') else {
+                    return Err(self.error(
+                        start,
+                        "`}` closing the comment opened here",
+                        "the end of the game".to_owned(),
+                    ));
+                };
+                Ok(Some(self.token(Kind::Comment, start, start + close + 1)))
+            }
+            b'[' if !self.movetext => self.tag(start).map(Some),
+            _ => self.movetext_token(start, byte).map(Some),
         }
     }
 
@@ -306,6 +309,10 @@ impl<'a> Lexer<'a> {
     /// move (`12.e4`, read as the move).
     fn word(&mut self, start: usize, end: usize) -> Token<'a> {
         let word = &self.text[start..end];
+        // Most words are moves, and start with a letter: results and move numbers cannot.
+        if word.first().is_some_and(u8::is_ascii_alphabetic) {
+            return self.token(Kind::Move(word), start, end);
+        }
         if is_result(word) {
             let token = self.token(Kind::Result, start, end);
             // A result inside a variation only ends that line, as some editors write it.
