@@ -16,7 +16,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use shakmaty::san::San;
-use shakmaty::{CastlingSide, Role};
+use shakmaty::{CastlingSide, Role, Square};
 
 /// Which spelling of SAN is canonical.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -70,6 +70,11 @@ impl fmt::Display for Dialect {
 /// The longest spelling is `Qa1xb2=Q#`-like: 16 bytes leave room to spare.
 const CAPACITY: usize = 16;
 
+/// The letters of the files and the digits of the ranks, by index: looked up, where shakmaty's
+/// `char` methods take a branch per value.
+const FILES: [u8; 8] = *b"abcdefgh";
+const RANKS: [u8; 8] = *b"12345678";
+
 /// A move spelled out in a [`Dialect`], kept on the stack so that checking a record allocates
 /// nothing per move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -88,16 +93,15 @@ impl SanText {
                     text.push(role.upper_char());
                 }
                 if let Some(file) = file {
-                    text.push(file.char());
+                    text.push_byte(FILES[file.to_usize()]);
                 }
                 if let Some(rank) = rank {
-                    text.push(rank.char());
+                    text.push_byte(RANKS[rank.to_usize()]);
                 }
                 if capture {
-                    text.push('x');
+                    text.push_byte(b'x');
                 }
-                text.push(to.file().char());
-                text.push(to.rank().char());
+                text.push_square(to);
                 if let Some(promotion) = promotion {
                     if dialect == Dialect::Standard {
                         text.push('=');
@@ -112,8 +116,7 @@ impl SanText {
                     text.push(role.upper_char());
                 }
                 text.push('@');
-                text.push(to.file().char());
-                text.push(to.rank().char());
+                text.push_square(to);
             }
             San::Null => text.push_str("--"),
         }
@@ -128,18 +131,28 @@ impl SanText {
     }
 
     fn push(&mut self, ch: char) {
-        // Every char pushed is ASCII and no spelling exceeds the capacity; a longer one would be
-        // cut rather than overflow.
-        if let (Ok(byte), Some(slot)) =
-            (u8::try_from(ch), self.bytes.get_mut(usize::from(self.len)))
-        {
+        // Every char pushed is ASCII.
+        if let Ok(byte) = u8::try_from(ch) {
+            self.push_byte(byte);
+        }
+    }
+
+    fn push_byte(&mut self, byte: u8) {
+        // No spelling exceeds the capacity; a longer one would be cut rather than overflow.
+        if let Some(slot) = self.bytes.get_mut(usize::from(self.len)) {
             *slot = byte;
             self.len += 1;
         }
     }
 
+    fn push_square(&mut self, square: Square) {
+        self.push_byte(FILES[square.file().to_usize()]);
+        self.push_byte(RANKS[square.rank().to_usize()]);
+    }
+
     fn push_str(&mut self, s: &str) {
-        s.chars().for_each(|ch| self.push(ch));
+        // Every string pushed is ASCII.
+        s.bytes().for_each(|byte| self.push_byte(byte));
     }
 }
 
