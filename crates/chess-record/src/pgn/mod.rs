@@ -39,10 +39,11 @@ use std::fmt;
 use std::io::{self, Read};
 
 use pgn_reader::RawTag;
+use shakmaty::Color;
 
 use crate::fault::{Fault, Mistake, Rule};
 use crate::reading::read_move;
-use crate::record::Place;
+use crate::record::{Place, writes_number};
 use crate::shown::{ShownBytes, escaped};
 use crate::spelling::{Dialect, SanText};
 use crate::token::is_null_move;
@@ -486,26 +487,26 @@ fn move_expected(number: &Number<'_>, at: Position, found: &dyn fmt::Display) ->
 /// Strict mode: the number before a move must be the move's own, `12.` for white and `12...` for
 /// black.
 fn check_number(number: &Number<'_>, place: Place) -> Result<(), Problem> {
-    let dots: &[u8] = match place.side {
-        shakmaty::Color::White => b".",
-        shakmaty::Color::Black => b"...",
+    // Slice patterns and no number written out: this runs once per move.
+    let digits = match (place.side, number.text) {
+        (Color::White, [digits @ .., b'.']) | (Color::Black, [digits @ .., b'.', b'.', b'.']) => {
+            digits
+        }
+        _ => return Err(wrong_number(number, place)),
     };
-    // Compared without writing the number out: this runs once per move.
-    let digits = number.text.strip_suffix(dots).filter(|digits| !digits.starts_with(b"0"));
-    let mut rest = Some(place.move_number);
-    for &digit in digits.unwrap_or_default().iter().rev() {
-        rest =
-            rest.filter(|n| *n > 0 && u32::from(digit) == u32::from(b'0') + n % 10).map(|n| n / 10);
-    }
-    if digits.is_some_and(|digits| !digits.is_empty()) && rest == Some(0) {
-        return Ok(());
-    }
-    let expected = format!("{}{}", place.move_number, ShownBytes(dots));
-    Err(Problem::Syntax(SyntaxError {
+    if writes_number(digits, place.move_number) { Ok(()) } else { Err(wrong_number(number, place)) }
+}
+
+/// The error when `number` is not the number of the move at `place`.
+#[cold]
+fn wrong_number(number: &Number<'_>, place: Place) -> Problem {
+    let dots = place.side.fold_wb(".", "...");
+    let expected = format!("{}{dots}", place.move_number);
+    Problem::Syntax(SyntaxError {
         at: number.at,
         expected: format!("the move number `{expected}` before {}'s move", place.side).into(),
         found: format!("`{}`", ShownBytes(number.text)),
-    }))
+    })
 }
 
 /// Reads and checks every game of a PGN stream, compressed or not, one after the other; a game
