@@ -360,6 +360,9 @@ impl<'a> Movetext<'a> {
     fn check<P: Playable>(&mut self, mut pos: P) -> Result<(), Problem> {
         let strict = self.mode == Mode::Strict;
         let text = self.lexer.text();
+        // Checked once: a token of a game that is UTF-8 is UTF-8 when it starts and ends on a
+        // character's boundary, which `str::get` tells at once.
+        let utf8 = std::str::from_utf8(text).ok();
         let mut number: Option<Number<'a>> = None;
         let mut last: Option<LastMove<'a>> = None;
         let mut ended = false;
@@ -413,7 +416,10 @@ impl<'a> Movetext<'a> {
                         let shown = ShownBytes(text).to_string();
                         moved(at, Mistake::new(place, &shown, None, fault))
                     };
-                    let token_text = std::str::from_utf8(text).ok();
+                    let token_text = match utf8 {
+                        Some(whole) => whole.get(token.span.clone()),
+                        None => std::str::from_utf8(text).ok(),
+                    };
                     if let (Some("e.p." | "ep"), Some(before)) = (token_text, &last)
                         && before.en_passant
                     {
