@@ -465,12 +465,12 @@ impl<'a> Movetext<'a> {
                 }
             }
         }
-        let end = self.lexer.end_position();
+        // Where the game ends is found only for a message: it reads the game's text again.
         if let (Some(before), true) = (&number, strict) {
-            return Err(move_expected(before, end, &"the end of the game"));
+            return Err(move_expected(before, self.lexer.end_position(), &"the end of the game"));
         }
         if !ended {
-            self.departure(Problem::NoResult { at: end })?;
+            self.departure(Problem::NoResult { at: self.lexer.end_position() })?;
         }
         Ok(())
     }
