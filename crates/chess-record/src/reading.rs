@@ -88,6 +88,30 @@ fn find_move<P: Playable>(
     token: &MoveToken<'_>,
     dialect: Dialect,
 ) -> Result<(Move, San), Fault> {
+    // Most moves are plain ones: found without shakmaty's candidate search and its move list.
+    // Any other outcome (no move, several) is found again by that search, the one way messages
+    // are.
+    if token.squares().is_none()
+        && let San::Normal { role, file, rank, to, promotion: None, .. } = token.san()
+        && let Some(sources) = plain_sources(pos, role, to)
+        && let Some(from) = (sources & hinted(file, rank)).single_square()
+    {
+        let capture = pos.board().role_at(to);
+        let played = Move::Normal { role, from, capture, to, promotion: None };
+        return Ok((played, plain_san(role, from, to, capture.is_some(), sources)));
+    }
+    find_listed(pos, token, dialect)
+}
+
+/// [`find_move`] among the moves shakmaty lists: castling, promotions, en passant, drops,
+/// squares, and every token that denotes no move or several. Kept out of line: its move lists
+/// (3.6 KB each) would weigh on the plain moves' way through [`find_move`].
+#[inline(never)]
+fn find_listed<P: Playable>(
+    pos: &P,
+    token: &MoveToken<'_>,
+    dialect: Dialect,
+) -> Result<(Move, San), Fault> {
     if let Some(squares) = token.squares() {
         return find_by_squares(pos, squares);
     }
@@ -119,16 +143,6 @@ fn find_move<P: Playable>(
                     && rank.is_none_or(|r| from.is_some_and(|s| s.rank() == r))
                     && (promotion.is_none() || m.promotion() == promotion)
             };
-            // Most moves are plain ones: found without shakmaty's full candidate search. Any
-            // other outcome (no move, several) is found again below, the one way messages are.
-            if promotion.is_none()
-                && let Some(sources) = plain_sources(pos, role, to)
-                && let Some(from) = (sources & hinted(file, rank)).single_square()
-            {
-                let capture = pos.board().role_at(to);
-                let played = Move::Normal { role, from, capture, to, promotion: None };
-                return Ok((played, plain_san(role, from, to, capture.is_some(), sources)));
-            }
             let candidates = san_candidates(pos, role, to);
             let mut fitting = candidates.iter().filter(fits);
             let Some(&first) = fitting.next() else {
