@@ -487,6 +487,10 @@ fn castling_bar<P: Playable>(pos: &P, side: CastlingSide) -> CastlingBar {
 }
 
 /// The first rule broken by `token`, which denotes the move spelled `san`, leading to `after`.
+///
+/// Cold: asked only about a token that is not the canonical spelling, and kept away from the
+/// reading of the others.
+#[cold]
 fn broken_rule<P: Playable>(token: &MoveToken<'_>, san: San, after: &P, dialect: Dialect) -> Rule {
     let check = after.checkers().any();
     // Only here, on the slow path, is mate looked for in the contest dialect: `#` on a mate
