@@ -186,7 +186,9 @@ impl<'a> Lexer<'a> {
         Token { kind, span: start..end, at, depth: self.opened.len() }
     }
 
-    fn next_token(&mut self) -> Result<Option<Token<'a>>, SyntaxError> {
+    /// The next token, or `None` at the end of the text: what the iterator gives, for a reader
+    /// that stops at the first error anyway.
+    pub(crate) fn next_token(&mut self) -> Result<Option<Token<'a>>, SyntaxError> {
         // Whitespace first, in a loop of its own: most tokens follow a single space.
         while let Some(&byte) = self.text.get(self.pos)
             && is_space(byte)

@@ -367,8 +367,15 @@ impl<'a> Movetext<'a> {
         let mut last: Option<LastMove<'a>> = None;
         let mut ended = false;
         let mut first = self.first.take();
-        while let Some(token) = first.take().or_else(|| self.lexer.next()) {
-            let token = token.map_err(Problem::Syntax)?;
+        // The lexer is read directly, not as an iterator: the first error ends the reading.
+        loop {
+            let token = match first.take() {
+                Some(token) => token.map_err(Problem::Syntax)?,
+                None => match self.lexer.next_token().map_err(Problem::Syntax)? {
+                    Some(token) => token,
+                    None => break,
+                },
+            };
             if token.depth > 0 && !matches!(token.kind, Kind::Open) {
                 continue;
             }
