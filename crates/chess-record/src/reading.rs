@@ -88,6 +88,30 @@ fn find_move<P: Playable>(
     token: &MoveToken<'_>,
     dialect: Dialect,
 ) -> Result<(Move, San), Fault> {
+    // Most moves are plain ones: found without shakmaty's candidate search and its move list.
+    // Any other outcome (no move, several) is found again by that search, the one way messages
+    // are.
+    if token.squares().is_none()
+        && let San::Normal { role, file, rank, to, promotion: None, .. } = token.san()
+        && let Some(sources) = plain_sources(pos, role, to)
+        && let Some(from) = (sources & hinted(file, rank)).single_square()
+    {
+        let capture = pos.board().role_at(to);
+        let played = Move::Normal { role, from, capture, to, promotion: None };
+        return Ok((played, plain_san(role, from, to, capture.is_some(), sources)));
+    }
+    find_listed(pos, token, dialect)
+}
+
+/// [`find_move`] among the moves shakmaty lists: castling, promotions, en passant, drops,
+/// squares, and every token that denotes no move or several. Kept out of line: its move lists
+/// (3.6 KB each) would weigh on the plain moves' way through [`find_move`].
+#[inline(never)]
+fn find_listed<P: Playable>(
+    pos: &P,
+    token: &MoveToken<'_>,
+    dialect: Dialect,
+) -> Result<(Move, San), Fault> {
     if let Some(squares) = token.squares() {
         return find_by_squares(pos, squares);
     }
@@ -119,15 +143,6 @@ fn find_move<P: Playable>(
                     && rank.is_none_or(|r| from.is_some_and(|s| s.rank() == r))
                     && (promotion.is_none() || m.promotion() == promotion)
             };
-            // Most moves are plain ones: found without shakmaty's full candidate search. Any
-            // other outcome (no move, several) is found again below, the one way messages are.
-            let mut plain = MoveList::new();
-            if promotion.is_none() && plain_candidates(pos, role, to, &mut plain) {
-                let mut fitting = plain.iter().filter(fits);
-                if let (Some(&only), None) = (fitting.next(), fitting.next()) {
-                    return Ok((only, San::disambiguate(only, &plain)));
-                }
-            }
             let candidates = san_candidates(pos, role, to);
             let mut fitting = candidates.iter().filter(fits);
             let Some(&first) = fitting.next() else {
@@ -162,54 +177,73 @@ fn san_candidates<P: Playable>(pos: &P, role: Role, to: Square) -> MoveList {
     candidates
 }
 
-/// Fills `out` with the legal moves of a piece of `role` to `to` when they are plain ones:
-/// standard chess, the side to move not in check, no promotion, no en passant, no drop, `to`
-/// not ours. Returns `false`, leaving `out` alone, for any other case, which
-/// [`san_candidates`] covers.
+/// The squares the pieces of `role` that can legally go to `to` stand on, when their moves are
+/// plain ones: standard chess, no promotion, no en passant, no drop, `to` not ours. `None` for
+/// any other case, which [`san_candidates`] covers.
 ///
 /// This is shakmaty's own search for that case, without its move list: the list it returns by
 /// value is copied whole (3.6 KB) on every call, which cost more than the search. The pieces
-/// that could go to `to` are found from the attack tables, and a move is legal when it opens
-/// no line of an enemy slider to our king (nothing else can attack the king after a move made
-/// out of check, the captured piece aside); a king move is legal when `to` is not attacked.
+/// that could go to `to` are found from the attack tables, and a move is legal when no enemy
+/// piece attacks our king once it is made (the one it captures aside): a piece that gives check
+/// and is neither taken nor blocked, or a slider whose line the move opens. A king move is
+/// legal when no enemy piece attacks `to` with the king gone from its square.
 #[inline]
-fn plain_candidates<P: Playable>(pos: &P, role: Role, to: Square, out: &mut MoveList) -> bool {
-    if !P::STANDARD || pos.checkers().any() || pos.us().contains(to) {
-        return false;
+fn plain_sources<P: Playable>(pos: &P, role: Role, to: Square) -> Option<Bitboard> {
+    if !P::STANDARD || pos.us().contains(to) {
+        return None;
     }
     let us = pos.turn();
     let board = pos.board();
-    let Some(king) = board.king_of(us) else {
-        return false;
-    };
+    let king = board.king_of(us)?;
     let occupied = board.occupied();
-    let capture = board.role_at(to);
     let sources = match role {
         Role::King => {
-            if attacks::king_attacks(king).contains(to)
-                && board.attacks_to(to, !us, occupied).is_empty()
-            {
-                out.push(Move::Normal { role, from: king, capture, to, promotion: None });
-            }
-            return true;
+            let safe = attacks::king_attacks(king).contains(to)
+                && board.attacks_to(to, !us, occupied.without(king)).is_empty();
+            return Some(if safe { Bitboard::from_square(king) } else { Bitboard::EMPTY });
         }
         Role::Pawn => {
             let last_rank = to.rank() == us.fold_wb(Rank::Eighth, Rank::First);
             if last_rank || pos.maybe_ep_square() == Some(to) {
-                return false;
+                return None;
             }
             pseudo_sources(pos, role, to) & pos.our(Role::Pawn)
         }
         _ => pseudo_sources(pos, role, to) & pos.our(role),
     };
     let target = Bitboard::from_square(to);
+    let mut legal = Bitboard::EMPTY;
     for from in sources {
         let after = occupied.without(from).with(to);
         if (pos.king_attackers(king, !us, after) & !target).is_empty() {
-            out.push(Move::Normal { role, from, capture, to, promotion: None });
+            legal.add(from);
         }
     }
-    true
+    Some(legal)
+}
+
+/// The squares a token's hints allow a move to come from: its file and rank, when given.
+fn hinted(file: Option<File>, rank: Option<Rank>) -> Bitboard {
+    file.map_or(Bitboard::FULL, Bitboard::from_file)
+        & rank.map_or(Bitboard::FULL, Bitboard::from_rank)
+}
+
+/// The SAN of the plain move of `role` from `from` to `to` (see [`plain_sources`]) when its
+/// piece could also have come from the other `sources`: shakmaty's [`San::disambiguate`],
+/// worked out from the squares. A pawn names its file when it captures; a piece names its file
+/// when another one could come from elsewhere, unless only the rank tells them apart, and its
+/// rank when another one stands on its file.
+fn plain_san(role: Role, from: Square, to: Square, capture: bool, sources: Bitboard) -> San {
+    let (file, rank) = if role == Role::Pawn {
+        (capture.then(|| from.file()), None)
+    } else {
+        let others = sources.without(from);
+        let same_file = (others & Bitboard::from_file(from.file())).any();
+        let same_rank = (others & Bitboard::from_rank(from.rank())).any();
+        let file = others.any() && (!same_file || same_rank);
+        (file.then(|| from.file()), same_file.then(|| from.rank()))
+    };
+    San::Normal { role, file, rank, capture, to, promotion: None }
 }
 
 /// The token's hints for a move of `role` to `to`.
@@ -453,6 +487,10 @@ fn castling_bar<P: Playable>(pos: &P, side: CastlingSide) -> CastlingBar {
 }
 
 /// The first rule broken by `token`, which denotes the move spelled `san`, leading to `after`.
+///
+/// Cold: asked only about a token that is not the canonical spelling, and kept away from the
+/// reading of the others.
+#[cold]
 fn broken_rule<P: Playable>(token: &MoveToken<'_>, san: San, after: &P, dialect: Dialect) -> Rule {
     let check = after.checkers().any();
     // Only here, on the slow path, is mate looked for in the contest dialect: `#` on a mate
@@ -522,37 +560,63 @@ fn has_promotion(san: San) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{Chess, Position};
+    use shakmaty::{CastlingMode, Chess, FromSetup, Position};
 
     use super::*;
     use crate::random::RandomGames;
 
-    /// The quick search finds exactly shakmaty's candidates wherever it answers, in every
-    /// position of random games, for every piece and square.
+    /// The quick search finds exactly shakmaty's candidates wherever it answers, and spells
+    /// each of them as shakmaty does, in every position of random games and of a few with many
+    /// pieces of a kind, for every piece and square.
     #[test]
-    fn plain_candidates_are_shakmatys() {
+    fn plain_sources_are_shakmatys() {
+        let mut positions = Vec::new();
         let mut games = RandomGames::new(7);
-        let mut answered = 0;
         for _ in 0..60 {
             let mut pos = Chess::default();
             for m in games.next_moves() {
-                for role in Role::ALL {
-                    for to in Square::ALL {
-                        let mut plain = MoveList::new();
-                        if !plain_candidates(&pos, role, to, &mut plain) {
-                            continue;
-                        }
-                        answered += 1;
-                        let mut full = pos.san_candidates(role, to);
-                        full.retain(|m| m.promotion().is_none());
-                        plain.sort_by_key(|m| (m.from(), m.to()));
-                        full.sort_by_key(|m| (m.from(), m.to()));
-                        assert_eq!(plain, full, "{role:?} to {to} in {:?}", pos.board());
-                    }
-                }
+                positions.push(pos.clone());
                 pos.play_unchecked(m);
             }
         }
+        for fen in CROWDED {
+            let setup = fen.parse::<shakmaty::fen::Fen>().expect(fen).into_setup();
+            let pos: Chess = Chess::from_setup(setup, CastlingMode::Standard).expect(fen);
+            positions.push(pos);
+        }
+        let mut answered = 0;
+        let mut spelled = 0;
+        for pos in &positions {
+            for role in Role::ALL {
+                for to in Square::ALL {
+                    let Some(sources) = plain_sources(pos, role, to) else {
+                        continue;
+                    };
+                    answered += 1;
+                    let full = pos.san_candidates(role, to);
+                    let plain = full.iter().filter(|m| !m.is_promotion() && !m.is_en_passant());
+                    let expected = plain
+                        .clone()
+                        .fold(Bitboard::EMPTY, |set, m| set.with(m.from().expect("a normal move")));
+                    assert_eq!(sources, expected, "{role:?} to {to} in {:?}", pos.board());
+                    for &m in plain {
+                        let from = m.from().expect("a normal move");
+                        let san = plain_san(role, from, to, m.is_capture(), sources);
+                        assert_eq!(san, San::disambiguate(m, &full), "{m:?} in {:?}", pos.board());
+                        spelled += 1;
+                    }
+                }
+            }
+        }
         assert!(answered > 100_000, "{answered}");
+        assert!(spelled > 10_000, "{spelled}");
     }
+
+    /// Positions where moves need their file, their rank or both, and in check.
+    const CROWDED: [&str; 4] = [
+        "7k/8/8/3Q1Q2/8/3Q1Q2/8/K7 w - - 0 1",
+        "k7/8/2N3N1/1R5R/8/2N3N1/8/K1R3R1 w - - 0 1",
+        "4k3/8/8/1q5b/8/3N1N2/4P3/r2QK2r w - - 0 1",
+        "8/1B1B1B2/2B5/1B1B1B2/4q3/k7/8/KR5R w - - 0 1",
+    ];
 }

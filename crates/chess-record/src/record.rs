@@ -210,18 +210,17 @@ pub(crate) fn words(text: &str) -> impl Iterator<Item = &str> {
 
 /// Whether `token` is exactly `{number}.`: no leading zeros, no other text.
 fn is_move_number(token: &str, number: u32) -> bool {
-    // Compared digit by digit from the last, without parsing: this runs once per round.
-    let Some(digits) = token.strip_suffix('.') else {
-        return false;
-    };
-    let mut rest = number;
-    for &digit in digits.as_bytes().iter().rev() {
-        if rest == 0 || u32::from(digit) != u32::from(b'0') + rest % 10 {
-            return false;
-        }
-        rest /= 10;
-    }
-    rest == 0 && !digits.is_empty()
+    token.strip_suffix('.').is_some_and(|digits| writes_number(digits.as_bytes(), number))
+}
+
+/// Whether `digits` is `number` written in decimal, without leading zeros.
+pub(crate) fn writes_number(digits: &[u8], number: u32) -> bool {
+    // Read rather than written out, which would need a buffer: this runs once per round.
+    let value = digits.iter().try_fold(0u32, |value, &digit| {
+        let digit = digit.checked_sub(b'0').filter(|&digit| digit <= 9)?;
+        value.checked_mul(10)?.checked_add(u32::from(digit))
+    });
+    digits.first().is_some_and(|&first| first != b'0') && value == Some(number)
 }
 
 /// Whether `token` is PGN's number for black's move: digits, then two dots or more (`1...`).
@@ -253,5 +252,40 @@ impl RecordWriter {
     /// The record written.
     pub(crate) fn finish(self) -> String {
         self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Exactly the number's decimal digits are its number, for every move number (from 1) near
+    /// a power of ten, the largest ones and every short string of digits and neighbouring bytes.
+    #[test]
+    fn numbers_are_their_digits() {
+        let mut numbers: Vec<u32> =
+            (0..=9).flat_map(|p| [10u32.pow(p) - 1, 10u32.pow(p)]).collect();
+        numbers.extend([7, 42, 65_536, u32::MAX - 1, u32::MAX]);
+        numbers.retain(|&number| number > 0);
+        let mut texts: Vec<String> = numbers.iter().map(u32::to_string).collect();
+        texts.extend(
+            ["", "0", "00", "01", "4294967296", "99999999999", "1.", "1a", "-1", "+1"]
+                .map(String::from),
+        );
+        let bytes = b"0189./:";
+        for a in bytes {
+            for b in bytes {
+                texts.push(String::from_utf8(vec![*a, *b]).unwrap_or_default());
+            }
+        }
+        for number in numbers {
+            for text in &texts {
+                assert_eq!(
+                    writes_number(text.as_bytes(), number),
+                    *text == number.to_string(),
+                    "{text} {number}"
+                );
+            }
+        }
     }
 }

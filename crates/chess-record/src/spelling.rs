@@ -70,6 +70,13 @@ impl fmt::Display for Dialect {
 /// The longest spelling is `Qa1xb2=Q#`-like: 16 bytes leave room to spare.
 const CAPACITY: usize = 16;
 
+/// The letters of the files, the digits of the ranks and the letters of the pieces, by index
+/// (shakmaty numbers the pieces from 1): looked up, where shakmaty's `char` methods take a
+/// branch per value.
+const FILES: [u8; 8] = *b"abcdefgh";
+const RANKS: [u8; 8] = *b"12345678";
+const ROLES: [u8; 7] = *b"?PNBRQK";
+
 /// A move spelled out in a [`Dialect`], kept on the stack so that checking a record allocates
 /// nothing per move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -81,65 +88,60 @@ pub struct SanText {
 impl SanText {
     /// Spells `san` in `dialect`, with the suffix for a move that gives `check` or `mate`.
     pub fn new(san: San, check: bool, mate: bool, dialect: Dialect) -> SanText {
-        let mut text = SanText { bytes: [0; CAPACITY], len: 0 };
+        // Written in local variables, not through `self`: this runs once per move.
+        let mut bytes = [0; CAPACITY];
+        let mut len = 0u8;
+        // No spelling exceeds the capacity; a longer one would be cut rather than overflow.
+        let mut push = |byte: u8| {
+            if let Some(slot) = bytes.get_mut(usize::from(len)) {
+                *slot = byte;
+                len += 1;
+            }
+        };
+        let letter = |role: Role| ROLES[usize::from(role)];
         match san {
             San::Normal { role, file, rank, capture, to, promotion } => {
                 if role != Role::Pawn {
-                    text.push(role.upper_char());
+                    push(letter(role));
                 }
                 if let Some(file) = file {
-                    text.push(file.char());
+                    push(FILES[file.to_usize()]);
                 }
                 if let Some(rank) = rank {
-                    text.push(rank.char());
+                    push(RANKS[rank.to_usize()]);
                 }
                 if capture {
-                    text.push('x');
+                    push(b'x');
                 }
-                text.push(to.file().char());
-                text.push(to.rank().char());
+                push(FILES[to.file().to_usize()]);
+                push(RANKS[to.rank().to_usize()]);
                 if let Some(promotion) = promotion {
                     if dialect == Dialect::Standard {
-                        text.push('=');
+                        push(b'=');
                     }
-                    text.push(promotion.upper_char());
+                    push(letter(promotion));
                 }
             }
-            San::Castle(CastlingSide::KingSide) => text.push_str("O-O"),
-            San::Castle(CastlingSide::QueenSide) => text.push_str("O-O-O"),
+            San::Castle(CastlingSide::KingSide) => b"O-O".iter().for_each(|&b| push(b)),
+            San::Castle(CastlingSide::QueenSide) => b"O-O-O".iter().for_each(|&b| push(b)),
             San::Put { role, to } => {
                 if role != Role::Pawn {
-                    text.push(role.upper_char());
+                    push(letter(role));
                 }
-                text.push('@');
-                text.push(to.file().char());
-                text.push(to.rank().char());
+                push(b'@');
+                push(FILES[to.file().to_usize()]);
+                push(RANKS[to.rank().to_usize()]);
             }
-            San::Null => text.push_str("--"),
+            San::Null => b"--".iter().for_each(|&b| push(b)),
         }
-        text.push_str(dialect.suffix(check, mate));
-        text
+        dialect.suffix(check, mate).bytes().for_each(push);
+        SanText { bytes, len }
     }
 
     /// The spelling.
     pub fn as_str(&self) -> &str {
         // Only ASCII characters are ever pushed.
         std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
-    }
-
-    fn push(&mut self, ch: char) {
-        // Every char pushed is ASCII and no spelling exceeds the capacity; a longer one would be
-        // cut rather than overflow.
-        if let (Ok(byte), Some(slot)) =
-            (u8::try_from(ch), self.bytes.get_mut(usize::from(self.len)))
-        {
-            *slot = byte;
-            self.len += 1;
-        }
-    }
-
-    fn push_str(&mut self, s: &str) {
-        s.chars().for_each(|ch| self.push(ch));
     }
 }
 
@@ -161,5 +163,44 @@ impl PartialEq<str> for SanText {
         // the few bytes of a move costs less than a call to `memcmp`.
         let other = other.as_bytes();
         other.len() == usize::from(self.len) && self.bytes.iter().zip(other).all(|(a, b)| a == b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::san::SanPlus;
+    use shakmaty::{Chess, Position};
+
+    use super::*;
+    use crate::random::RandomGames;
+
+    /// The standard dialect spells every legal move of the positions of random games as
+    /// shakmaty does, and the contest dialect differs only in `=` and `#`.
+    #[test]
+    fn standard_spellings_are_shakmatys() {
+        let mut games = RandomGames::new(5);
+        let mut promotions = 0;
+        for _ in 0..30 {
+            let mut pos = Chess::default();
+            for m in games.next_moves() {
+                for candidate in pos.legal_moves() {
+                    let san = San::from_move(&pos, candidate);
+                    let mut after = pos.clone();
+                    let expected = SanPlus::from_move_and_play_unchecked(&mut after, candidate);
+                    let check = after.is_check();
+                    let mate = after.is_checkmate();
+                    let standard = SanText::new(san, check, mate, Dialect::Standard);
+                    assert_eq!(standard.as_str(), expected.to_string());
+                    let contest = SanText::new(san, check, mate, Dialect::Contest);
+                    assert_eq!(
+                        contest.as_str(),
+                        standard.as_str().replace('=', "").replace('#', "+")
+                    );
+                    promotions += usize::from(candidate.is_promotion());
+                }
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(promotions > 0, "{promotions}");
     }
 }

@@ -20,7 +20,7 @@
 
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingSide, Role, Square};
+use shakmaty::{CastlingSide, File, Rank, Role, Square};
 
 /// The longest token worth reading: a SAN body is at most 7 bytes (`Qa1xb2Q`).
 const MAX_BODY: usize = 12;
@@ -55,11 +55,39 @@ pub struct ParseMoveTokenError;
 impl<'a> MoveToken<'a> {
     /// Reads `text`: a SAN body, then any run of `+` and `#`.
     pub fn read(text: &'a str) -> Result<MoveToken<'a>, ParseMoveTokenError> {
-        let body = text.trim_end_matches(['+', '#']);
-        let suffix_len = text.len() - body.len();
-        let marked = body.strip_suffix("e.p.").or_else(|| body.strip_suffix("ep"));
+        let suffix_len = text.bytes().rev().take_while(|&b| matches!(b, b'+' | b'#')).count();
+        let body = &text.as_bytes()[..text.len() - suffix_len];
+        match common_san(body) {
+            Some(san) => Ok(MoveToken::common(text, san, suffix_len)),
+            None => MoveToken::read_any(text, body, suffix_len),
+        }
+    }
+
+    /// A token whose body has one of the common shapes (see [`common_san`]): nothing in it
+    /// but the SAN itself.
+    fn common(text: &'a str, san: San, suffix_len: usize) -> MoveToken<'a> {
+        MoveToken {
+            text,
+            san,
+            suffix_len,
+            zero_castling: false,
+            promotion_equals: false,
+            dash: false,
+            en_passant_mark: false,
+            squares: None,
+            capture_mark: false,
+        }
+    }
+
+    /// Reads any token: `body` is `text` without its suffix of `suffix_len` bytes.
+    fn read_any(
+        text: &'a str,
+        body: &[u8],
+        suffix_len: usize,
+    ) -> Result<MoveToken<'a>, ParseMoveTokenError> {
+        let marked = body.strip_suffix(b"e.p.").or_else(|| body.strip_suffix(b"ep"));
         let en_passant_mark = marked.is_some();
-        let bytes = marked.unwrap_or(body).as_bytes();
+        let bytes = marked.unwrap_or(body);
         if bytes.len() > MAX_BODY {
             return Err(ParseMoveTokenError);
         }
@@ -168,6 +196,49 @@ impl<'a> TryFrom<&'a str> for MoveToken<'a> {
     }
 }
 
+/// The SAN of a body in one of the shapes nearly every move has, read directly: a pawn's move
+/// (`e4`) or capture (`exd5`), a piece's move or capture (`Nf3`, `Nxf3`), or either with the
+/// file or the rank it comes from (`Nbd2`, `R1xe2`). `None` for any other body, which
+/// [`MoveToken::read_any`] reads: this is its answer for these shapes, without its searches
+/// for dashes, marks and squares.
+fn common_san(body: &[u8]) -> Option<San> {
+    let file = |byte: u8| File::from_char(char::from(byte));
+    let rank = |byte: u8| Rank::from_char(char::from(byte));
+    let square = |f: u8, r: u8| Some(Square::from_coords(file(f)?, rank(r)?));
+    let piece = |byte: u8| match byte {
+        b'N' => Some(Role::Knight),
+        b'B' => Some(Role::Bishop),
+        b'R' => Some(Role::Rook),
+        b'Q' => Some(Role::Queen),
+        b'K' => Some(Role::King),
+        _ => None,
+    };
+    // The file or the rank a piece comes from.
+    let hints = |byte: u8| match (file(byte), rank(byte)) {
+        (None, None) => None,
+        hints => Some(hints),
+    };
+    let normal = |role, (file, rank), capture, to| San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion: None,
+    };
+    match *body {
+        [f, r] => Some(normal(Role::Pawn, (None, None), false, square(f, r)?)),
+        [p, f, r] => Some(normal(piece(p)?, (None, None), false, square(f, r)?)),
+        [from, b'x', f, r] => match piece(from) {
+            Some(role) => Some(normal(role, (None, None), true, square(f, r)?)),
+            None => Some(normal(Role::Pawn, (Some(file(from)?), None), true, square(f, r)?)),
+        },
+        [p, hint, f, r] => Some(normal(piece(p)?, hints(hint)?, false, square(f, r)?)),
+        [p, hint, b'x', f, r] => Some(normal(piece(p)?, hints(hint)?, true, square(f, r)?)),
+        _ => None,
+    }
+}
+
 /// Writes into `buf` the body (at most [`MAX_BODY`] bytes) with the dash of long algebraic
 /// notation (`e2-e4`, `Ng1-f3`) taken out, and returns its length; `None` when there is no such
 /// dash. Only a dash between two squares counts: `O-O` and `0-0` keep theirs.
@@ -217,5 +288,46 @@ fn parse_body(bytes: &[u8], equals: bool) -> Result<San, ParseMoveTokenError> {
         San::from_ascii(&buf[..=bytes.len()]).map_err(|_| ParseMoveTokenError)
     } else {
         San::from_ascii(bytes).map_err(|_| ParseMoveTokenError)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every byte a common body can hold, and a neighbour of each range.
+    const BYTES: &[u8] = b"abcdefghi12345678x0NBRQKPO-=+#";
+
+    /// Wherever the direct reading of the common shapes answers, the general reading gives the
+    /// same token: every body of up to five bytes from [`BYTES`] (24 million), with each suffix.
+    #[test]
+    fn common_shapes_read_as_any_token() {
+        let mut common = 0;
+        let mut body = Vec::new();
+        for len in 1..=5u32 {
+            for mut index in 0..BYTES.len().pow(len) {
+                body.clear();
+                for _ in 0..len {
+                    body.push(BYTES[index % BYTES.len()]);
+                    index /= BYTES.len();
+                }
+                let Some(san) = common_san(&body) else {
+                    continue;
+                };
+                common += 1;
+                for suffix in ["", "+", "#", "+#"] {
+                    let text = format!("{}{suffix}", std::str::from_utf8(&body).unwrap_or("?"));
+                    let token = MoveToken::common(&text, san, suffix.len());
+                    assert_eq!(
+                        Ok(token),
+                        MoveToken::read_any(&text, &body, suffix.len()),
+                        "{text}"
+                    );
+                    assert_eq!(Ok(token), MoveToken::read(&text), "{text}");
+                }
+            }
+        }
+        // e4, exd5, Nf3, Nxf3, Nbd2, N1d2, Nbxd2, N1xd2 for every square, file and rank.
+        assert_eq!(common, 64 * (1 + 8 + 5 * 2 + 5 * 16 * 2), "{common}");
     }
 }

@@ -22,7 +22,7 @@ use std::str::FromStr;
 use shakmaty::fen::Fen;
 use shakmaty::variant::{Variant, VariantPosition};
 use shakmaty::{
-    CastlingMode, Chess, EnPassantMode, FromSetup, Outcome, Position, PositionError, Setup,
+    CastlingMode, Chess, EnPassantMode, FromSetup, Outcome, Position, PositionError, Setup, attacks,
 };
 
 /// A chess variant, as a `Variant` tag names it.
@@ -277,8 +277,29 @@ impl Playable for Chess {
     }
 
     fn is_won(&self, check: bool) -> bool {
-        check && self.is_checkmate()
+        // Most checks leave the king a square to step to, which is quicker to find than every
+        // answer to the check.
+        check && !king_can_step(self) && self.is_checkmate()
     }
+}
+
+/// Whether the king of the side to move has a square to step to: one that is not ours and that
+/// no enemy piece attacks once the king has left its square (a slider's line through it goes
+/// on). A king that can step is not mated.
+///
+/// Kept out of line: only the moves that give check need it, and inlined into the reading of
+/// every move it made that reading slower.
+#[inline(never)]
+fn king_can_step(pos: &Chess) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else {
+        return false;
+    };
+    let occupied = board.occupied().without(king);
+    (attacks::king_attacks(king) & !pos.us())
+        .into_iter()
+        .any(|to| board.attacks_to(to, !us, occupied).is_empty())
 }
 
 impl Playable for VariantPosition {
@@ -309,6 +330,7 @@ impl Playable for VariantPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::Role;
 
     #[test]
     fn names_and_aliases() {
@@ -335,6 +357,40 @@ mod tests {
         }
         // Without the tag, rights that only Chess960 can mean are read its way too.
         assert!(matches!(GameVariant::Standard.start(Some(&shredder[..])), Ok(Start::Chess(_))));
+    }
+
+    /// The king can step exactly when shakmaty finds a legal king move that is not castling, in
+    /// every position of random games and of a few mates and near mates.
+    #[test]
+    fn king_steps_are_shakmatys() {
+        let mut positions = Vec::new();
+        let mut games = crate::random::RandomGames::new(11);
+        for _ in 0..100 {
+            let mut pos = Chess::default();
+            for m in games.next_moves() {
+                positions.push(pos.clone());
+                pos.play_unchecked(m);
+            }
+            positions.push(pos);
+        }
+        for fen in [
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1",
+            "6k1/5pp1/7p/8/8/8/8/R5K1 b - - 0 1",
+            "7k/8/8/8/8/8/8/K6R b - - 0 1",
+            "7k/6Q1/5K2/8/8/8/8/8 b - - 0 1",
+            "k7/8/1K6/8/8/8/8/7R b - - 0 1",
+        ] {
+            let setup = fen.parse::<Fen>().expect(fen).into_setup();
+            positions.push(Chess::from_setup(setup, CastlingMode::Standard).expect(fen));
+        }
+        let mut checks = 0;
+        for pos in &positions {
+            let steps = pos.legal_moves().iter().any(|m| m.role() == Role::King && !m.is_castle());
+            assert_eq!(king_can_step(pos), steps, "{:?}", pos.board());
+            checks += usize::from(pos.is_check());
+        }
+        assert!(checks > 300, "{checks}");
     }
 
     #[test]

@@ -76,6 +76,8 @@ pub(crate) struct Token<'a> {
 /// The tokens of one game's text, in order; after a syntax error, nothing more.
 pub(crate) struct Lexer<'a> {
     text: &'a [u8],
+    /// Whether the text is ASCII, where each byte is a character: columns need no counting.
+    ascii: bool,
     first_line: u32,
     pos: usize,
     line: usize,
@@ -96,6 +98,7 @@ impl<'a> Lexer<'a> {
     pub(crate) fn new(text: &'a [u8], line: u32) -> Lexer<'a> {
         Lexer {
             text,
+            ascii: text.is_ascii(),
             first_line: line,
             pos: 0,
             line: line.try_into().unwrap_or(usize::MAX),
@@ -115,6 +118,11 @@ impl<'a> Lexer<'a> {
     }
 
     fn at(&mut self, pos: usize) -> Position {
+        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        if self.ascii {
+            let column = pos.saturating_sub(self.line_start) + 1;
+            return Position { line: clamp(self.line), column: clamp(column) };
+        }
         // Positions are never before the current line; `min` keeps the slice valid regardless.
         let line_start = self.line_start.min(pos);
         if self.counted < line_start || self.counted > pos {
@@ -123,7 +131,6 @@ impl<'a> Lexer<'a> {
         // Every character has exactly one byte that is not a UTF-8 continuation byte.
         let more = self.text[self.counted..pos].iter().filter(|&&b| b & 0xc0 != 0x80).count();
         (self.counted, self.counted_chars) = (pos, self.counted_chars + more);
-        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         Position { line: clamp(self.line), column: clamp(self.counted_chars + 1) }
     }
 
@@ -167,10 +174,11 @@ impl<'a> Lexer<'a> {
         SyntaxError { at: self.at(pos), expected: Cow::Borrowed(expected), found }
     }
 
+    #[inline]
     fn token(&mut self, kind: Kind<'a>, start: usize, end: usize) -> Token<'a> {
         let at = self.at(start);
         // Only a `{comment}` can hold a line break: a word ends at whitespace.
-        if kind == Kind::Comment {
+        if matches!(kind, Kind::Comment) {
             self.advance(end);
         } else {
             self.pos = end;
@@ -178,47 +186,51 @@ impl<'a> Lexer<'a> {
         Token { kind, span: start..end, at, depth: self.opened.len() }
     }
 
-    fn next_token(&mut self) -> Result<Option<Token<'a>>, SyntaxError> {
-        loop {
-            let start = self.pos;
-            let Some(&byte) = self.text.get(start) else {
-                return match self.opened.last() {
-                    Some(&at) => Err(SyntaxError {
-                        at,
-                        expected: Cow::Borrowed("`)` closing the variation opened here"),
-                        found: "the end of the game".to_owned(),
-                    }),
-                    None => Ok(None),
-                };
-            };
-            match byte {
-                b'\n' => {
-                    self.pos += 1;
-                    self.line += 1;
-                    self.line_start = self.pos;
-                }
-                byte if is_space(byte) => self.pos += 1,
-                b'%' if start == self.line_start => {
-                    let end = line_end(self.text, start);
-                    return Ok(Some(self.token(Kind::Comment, start, end)));
-                }
-                b';' => {
-                    let end = line_end(self.text, start);
-                    return Ok(Some(self.token(Kind::Comment, start, end)));
-                }
-                b'{' => {
-                    let Some(close) = self.text[start..].iter().position(|&b| b == b'}') else {
-                        return Err(self.error(
-                            start,
-                            "`}` closing the comment opened here",
-                            "the end of the game".to_owned(),
-                        ));
-                    };
-                    return Ok(Some(self.token(Kind::Comment, start, start + close + 1)));
-                }
-                b'[' if !self.movetext => return self.tag(start).map(Some),
-                _ => return self.movetext_token(start, byte).map(Some),
+    /// The next token, or `None` at the end of the text: what the iterator gives, for a reader
+    /// that stops at the first error anyway.
+    pub(crate) fn next_token(&mut self) -> Result<Option<Token<'a>>, SyntaxError> {
+        // Whitespace first, in a loop of its own: most tokens follow a single space.
+        while let Some(&byte) = self.text.get(self.pos)
+            && is_space(byte)
+        {
+            self.pos += 1;
+            if byte == b'\n' {
+                self.line += 1;
+                self.line_start = self.pos;
             }
+        }
+        let start = self.pos;
+        let Some(&byte) = self.text.get(start) else {
+            return match self.opened.last() {
+                Some(&at) => Err(SyntaxError {
+                    at,
+                    expected: Cow::Borrowed("`)` closing the variation opened here"),
+                    found: "the end of the game".to_owned(),
+                }),
+                None => Ok(None),
+            };
+        };
+        match byte {
+            b'%' if start == self.line_start => {
+                let end = line_end(self.text, start);
+                Ok(Some(self.token(Kind::Comment, start, end)))
+            }
+            b';' => {
+                let end = line_end(self.text, start);
+                Ok(Some(self.token(Kind::Comment, start, end)))
+            }
+            b'{' => {
+                let Some(close) = self.text[start..].iter().position(|&b| b == b'}') else {
+                    return Err(self.error(
+                        start,
+                        "`}` closing the comment opened here",
+                        "the end of the game".to_owned(),
+                    ));
+                };
+                Ok(Some(self.token(Kind::Comment, start, start + close + 1)))
+            }
+            b'[' if !self.movetext => self.tag(start).map(Some),
+            _ => self.movetext_token(start, byte).map(Some),
         }
     }
 
@@ -299,6 +311,10 @@ impl<'a> Lexer<'a> {
     /// move (`12.e4`, read as the move).
     fn word(&mut self, start: usize, end: usize) -> Token<'a> {
         let word = &self.text[start..end];
+        // Most words are moves, and start with a letter: results and move numbers cannot.
+        if word.first().is_some_and(u8::is_ascii_alphabetic) {
+            return self.token(Kind::Move(word), start, end);
+        }
         if is_result(word) {
             let token = self.token(Kind::Result, start, end);
             // A result inside a variation only ends that line, as some editors write it.
@@ -482,6 +498,19 @@ mod tests {
             last("1. e4 $300").as_deref(),
             Some("1:7: expected an annotation: $0 to $255, !, ?, !!, ??, !? or ?!, found `$300`")
         );
+    }
+
+    proptest::proptest! {
+        /// On ASCII text, where columns are byte counts, every token and error has the place
+        /// that counting the characters gives.
+        #[test]
+        fn ascii_columns_are_counted_ones(text in "([0-9]{1,3}\\.{1,3} ?|[KQRBNP]?[a-h]?[1-8]?x?[a-h][1-8][+#]? |O-O |1-0 |\\* |\\{[a-z \n]{0,12}\\}|; [a-z ]{0,5}\n|\n%[a-z]{0,3}\n|\\(|\\)|\\$[0-9]{1,3}|[!?]{1,2}|\\[[A-Za-z]{0,5} ?\"[a-z\\\\\"]{0,4}\"? ?\\]?\n|[\t\r\n ]|[\"}\\]])*") {
+            let fast = Lexer::new(text.as_bytes(), 3);
+            proptest::prop_assert!(fast.ascii);
+            let mut counted = Lexer::new(text.as_bytes(), 3);
+            counted.ascii = false;
+            proptest::prop_assert_eq!(fast.collect::<Vec<_>>(), counted.collect::<Vec<_>>());
+        }
     }
 
     #[test]

@@ -39,10 +39,11 @@ use std::fmt;
 use std::io::{self, Read};
 
 use pgn_reader::RawTag;
+use shakmaty::Color;
 
 use crate::fault::{Fault, Mistake, Rule};
 use crate::reading::read_move;
-use crate::record::Place;
+use crate::record::{Place, writes_number};
 use crate::shown::{ShownBytes, escaped};
 use crate::spelling::{Dialect, SanText};
 use crate::token::is_null_move;
@@ -359,12 +360,22 @@ impl<'a> Movetext<'a> {
     fn check<P: Playable>(&mut self, mut pos: P) -> Result<(), Problem> {
         let strict = self.mode == Mode::Strict;
         let text = self.lexer.text();
+        // Checked once: a token of a game that is UTF-8 is UTF-8 when it starts and ends on a
+        // character's boundary, which `str::get` tells at once.
+        let utf8 = std::str::from_utf8(text).ok();
         let mut number: Option<Number<'a>> = None;
         let mut last: Option<LastMove<'a>> = None;
         let mut ended = false;
         let mut first = self.first.take();
-        while let Some(token) = first.take().or_else(|| self.lexer.next()) {
-            let token = token.map_err(Problem::Syntax)?;
+        // The lexer is read directly, not as an iterator: the first error ends the reading.
+        loop {
+            let token = match first.take() {
+                Some(token) => token.map_err(Problem::Syntax)?,
+                None => match self.lexer.next_token().map_err(Problem::Syntax)? {
+                    Some(token) => token,
+                    None => break,
+                },
+            };
             if token.depth > 0 && !matches!(token.kind, Kind::Open) {
                 continue;
             }
@@ -412,7 +423,10 @@ impl<'a> Movetext<'a> {
                         let shown = ShownBytes(text).to_string();
                         moved(at, Mistake::new(place, &shown, None, fault))
                     };
-                    let token_text = std::str::from_utf8(text).ok();
+                    let token_text = match utf8 {
+                        Some(whole) => whole.get(token.span.clone()),
+                        None => std::str::from_utf8(text).ok(),
+                    };
                     if let (Some("e.p." | "ep"), Some(before)) = (token_text, &last)
                         && before.en_passant
                     {
@@ -458,12 +472,12 @@ impl<'a> Movetext<'a> {
                 }
             }
         }
-        let end = self.lexer.end_position();
+        // Where the game ends is found only for a message: it reads the game's text again.
         if let (Some(before), true) = (&number, strict) {
-            return Err(move_expected(before, end, &"the end of the game"));
+            return Err(move_expected(before, self.lexer.end_position(), &"the end of the game"));
         }
         if !ended {
-            self.departure(Problem::NoResult { at: end })?;
+            self.departure(Problem::NoResult { at: self.lexer.end_position() })?;
         }
         Ok(())
     }
@@ -486,26 +500,26 @@ fn move_expected(number: &Number<'_>, at: Position, found: &dyn fmt::Display) ->
 /// Strict mode: the number before a move must be the move's own, `12.` for white and `12...` for
 /// black.
 fn check_number(number: &Number<'_>, place: Place) -> Result<(), Problem> {
-    let dots: &[u8] = match place.side {
-        shakmaty::Color::White => b".",
-        shakmaty::Color::Black => b"...",
+    // Slice patterns and no number written out: this runs once per move.
+    let digits = match (place.side, number.text) {
+        (Color::White, [digits @ .., b'.']) | (Color::Black, [digits @ .., b'.', b'.', b'.']) => {
+            digits
+        }
+        _ => return Err(wrong_number(number, place)),
     };
-    // Compared without writing the number out: this runs once per move.
-    let digits = number.text.strip_suffix(dots).filter(|digits| !digits.starts_with(b"0"));
-    let mut rest = Some(place.move_number);
-    for &digit in digits.unwrap_or_default().iter().rev() {
-        rest =
-            rest.filter(|n| *n > 0 && u32::from(digit) == u32::from(b'0') + n % 10).map(|n| n / 10);
-    }
-    if digits.is_some_and(|digits| !digits.is_empty()) && rest == Some(0) {
-        return Ok(());
-    }
-    let expected = format!("{}{}", place.move_number, ShownBytes(dots));
-    Err(Problem::Syntax(SyntaxError {
+    if writes_number(digits, place.move_number) { Ok(()) } else { Err(wrong_number(number, place)) }
+}
+
+/// The error when `number` is not the number of the move at `place`.
+#[cold]
+fn wrong_number(number: &Number<'_>, place: Place) -> Problem {
+    let dots = place.side.fold_wb(".", "...");
+    let expected = format!("{}{dots}", place.move_number);
+    Problem::Syntax(SyntaxError {
         at: number.at,
         expected: format!("the move number `{expected}` before {}'s move", place.side).into(),
         found: format!("`{}`", ShownBytes(number.text)),
-    }))
+    })
 }
 
 /// Reads and checks every game of a PGN stream, compressed or not, one after the other; a game

@@ -156,9 +156,10 @@ struct Game {
 }
 
 impl Game {
-    fn new(offset: u64) -> Game {
+    /// A game starting at `offset`, with room for `capacity` bytes.
+    fn new(offset: u64, capacity: usize) -> Game {
         Game {
-            bytes: Vec::with_capacity(4096),
+            bytes: Vec::with_capacity(capacity),
             offset,
             start: None,
             too_large: false,
@@ -187,7 +188,7 @@ impl<R: Read> Splitter<R> {
             offset: 0,
             count: 0,
             out: VecDeque::new(),
-            game: Game::new(0),
+            game: Game::new(0, 4096),
             row: Row::fresh(1),
         }
     }
@@ -404,11 +405,14 @@ fn end_row(game: &mut Game, row: &mut Row, sink: &mut Sink<'_>) {
 
 /// Ends the current game before the line being read, which starts the next one.
 fn cut_before_row(game: &mut Game, row: &Row, sink: &mut Sink<'_>) {
-    let rest = game.bytes.split_off(game.row_start.min(game.bytes.len()));
-    let offset = game.offset + game.bytes.len() as u64;
+    // The line goes into the next game's own buffer, with room for a game of this one's size
+    // (a file's games are much alike): `split_off` would give it a buffer of the line's size,
+    // grown again and again as the game is read.
+    let cut = game.row_start.min(game.bytes.len());
+    let mut next = Game::new(game.offset + cut as u64, cut.min(RAW_PIECE));
+    next.bytes.extend_from_slice(&game.bytes[cut..]);
+    game.bytes.truncate(cut);
     emit(game, sink);
-    let mut next = Game::new(offset);
-    next.bytes = rest;
     if !row.blank {
         // The line is the first of the next game, and starts with `[` at column 1.
         next.start = Some((0, Position { line: row.line, column: row.indent.saturating_add(1) }));
