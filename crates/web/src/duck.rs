@@ -458,54 +458,19 @@ mod tests {
         assert_eq!(position.fen, arbiter_duck::fen::INITIAL);
     }
 
-    #[test]
-    fn the_pieces_listed_as_movable_are_exactly_those_with_a_valid_move() {
-        // Random games (a fixed linear congruential sequence picks the moves): in every position
-        // the listed destinations are the judge's valid moves, and no piece is listed without
-        // one, so that the page never offers a piece that cannot go anywhere.
-        let mut seed = 2018u64;
-        let mut hemmed_in = 0;
-        for _ in 0..100 {
+    /// Plays `games` random games of at most `plies` moves (a fixed linear congruential sequence
+    /// from `seed` picks the moves) and shows `visit` every position reached, with the result of
+    /// the move that reached it (`None` for the starting position).
+    fn random_positions(
+        mut seed: u64,
+        games: usize,
+        plies: usize,
+        mut visit: impl FnMut(&Game, Option<&Played>),
+    ) {
+        for _ in 0..games {
             let mut game = Game::new();
-            for ply in 0..120 {
-                let view = describe(&game, ply, None);
-                let mut listed: Vec<(Point, Point)> =
-                    view.moves.iter().flat_map(|d| d.to.iter().map(|&to| (d.from, to))).collect();
-                let mut valid: Vec<(Point, Point)> =
-                    game.legal_moves().iter().map(|m| (point(m.from), point(m.to))).collect();
-                listed.sort_unstable();
-                valid.sort_unstable();
-                assert_eq!(listed, valid);
-                assert!(view.moves.iter().all(|d| !d.to.is_empty()));
-                let board = game.board();
-                hemmed_in += board
-                    .by_color(game.turn())
-                    .into_iter()
-                    .filter(|&from| board.moves_from(from).is_empty())
-                    .count();
-                let moves = game.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                let mv = moves[(seed >> 33) as usize % moves.len()];
-                game.play(mv.from, mv.to).unwrap();
-            }
-        }
-        // The games do reach pieces that cannot move.
-        assert!(hemmed_in > 100, "{hemmed_in}");
-    }
-
-    #[test]
-    fn attackers_are_the_pieces_that_could_capture_a_captain() {
-        // Random games (a fixed linear congruential sequence picks the moves): in every position,
-        // the attackers listed are exactly the enemy pieces whose moves include the captain's
-        // point, and there are some exactly when the judge says "check".
-        let mut seed = 2019u64;
-        let mut checks_seen = 0;
-        for _ in 0..200 {
-            let mut game = Game::new();
-            for _ in 0..120 {
+            visit(&game, None);
+            for _ in 0..plies {
                 let moves = game.legal_moves();
                 if moves.is_empty() {
                     break;
@@ -513,23 +478,62 @@ mod tests {
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let mv = moves[(seed >> 33) as usize % moves.len()];
                 let played = game.play(mv.from, mv.to).unwrap();
-                let listed = checks(&game);
-                assert_eq!(played.check, !listed.is_empty());
-                let board = game.board();
-                for check in &listed {
-                    let captain = Square::new(check.captain[0], check.captain[1]).unwrap();
-                    let color = board.piece_at(captain).unwrap().color;
-                    let expected: Vec<Point> = board
-                        .by_color(!color)
-                        .into_iter()
-                        .filter(|&from| board.moves_from(from).contains(captain))
-                        .map(point)
-                        .collect();
-                    assert_eq!(check.attackers, expected);
-                    checks_seen += 1;
-                }
+                visit(&game, Some(&played));
             }
         }
+    }
+
+    #[test]
+    fn the_pieces_listed_as_movable_are_exactly_those_with_a_valid_move() {
+        // In every position of random games the listed destinations are the judge's valid
+        // moves, and no piece is listed without one, so that the page never offers a piece that
+        // cannot go anywhere.
+        let mut hemmed_in = 0;
+        random_positions(2018, 100, 120, |game, _| {
+            let view = describe(game, 0, None);
+            let mut listed: Vec<(Point, Point)> =
+                view.moves.iter().flat_map(|d| d.to.iter().map(|&to| (d.from, to))).collect();
+            let mut valid: Vec<(Point, Point)> =
+                game.legal_moves().iter().map(|m| (point(m.from), point(m.to))).collect();
+            listed.sort_unstable();
+            valid.sort_unstable();
+            assert_eq!(listed, valid);
+            assert!(view.moves.iter().all(|d| !d.to.is_empty()));
+            let board = game.board();
+            hemmed_in += board
+                .by_color(game.turn())
+                .into_iter()
+                .filter(|&from| board.moves_from(from).is_empty())
+                .count();
+        });
+        // The games do reach pieces that cannot move.
+        assert!(hemmed_in > 100, "{hemmed_in}");
+    }
+
+    #[test]
+    fn attackers_are_the_pieces_that_could_capture_a_captain() {
+        // In every position of random games reached by a move, the attackers listed are exactly
+        // the enemy pieces whose moves include the captain's point, and there are some exactly
+        // when the judge says "check".
+        let mut checks_seen = 0;
+        random_positions(2019, 200, 120, |game, played| {
+            let Some(played) = played else { return };
+            let listed = checks(game);
+            assert_eq!(played.check, !listed.is_empty());
+            let board = game.board();
+            for check in &listed {
+                let captain = Square::new(check.captain[0], check.captain[1]).unwrap();
+                let color = board.piece_at(captain).unwrap().color;
+                let expected: Vec<Point> = board
+                    .by_color(!color)
+                    .into_iter()
+                    .filter(|&from| board.moves_from(from).contains(captain))
+                    .map(point)
+                    .collect();
+                assert_eq!(check.attackers, expected);
+                checks_seen += 1;
+            }
+        });
         assert!(checks_seen > 100, "{checks_seen}");
     }
 }
