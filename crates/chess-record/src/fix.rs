@@ -179,16 +179,7 @@ impl<P: Playable> Line<P> {
 pub fn fix_game(game: &GameText, dialect: Dialect) -> FixedGame {
     let text = game.text();
     let mut lexer = Lexer::new(text, game.at.line);
-    let mut tags = Tags::default();
-    let first = loop {
-        match lexer.next() {
-            Some(Ok(Token { kind: Kind::Tag { name, value }, at, .. })) => {
-                tags.read(name, value, at);
-            }
-            Some(Ok(Token { kind: Kind::Comment, .. })) => {}
-            other => break other,
-        }
-    };
+    let (tags, first) = Tags::read_section(&mut lexer);
     let mut out = Vec::with_capacity(game.bytes.len() + 64);
     out.extend_from_slice(&game.bytes[..game.bytes.len() - text.len()]);
     let mut fixer =

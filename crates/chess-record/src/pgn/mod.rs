@@ -249,8 +249,26 @@ pub(crate) struct Tags {
 }
 
 impl Tags {
+    /// Reads the tag section: tags and comments, up to the first token of any other kind, which
+    /// starts the movetext and is returned with the tags (`None` at the end of the game).
+    pub(crate) fn read_section<'a>(
+        lexer: &mut Lexer<'a>,
+    ) -> (Tags, Option<Result<Token<'a>, SyntaxError>>) {
+        let mut tags = Tags::default();
+        let first = loop {
+            match lexer.next() {
+                Some(Ok(Token { kind: Kind::Tag { name, value }, at, .. })) => {
+                    tags.read(name, value, at);
+                }
+                Some(Ok(Token { kind: Kind::Comment, .. })) => {}
+                other => break other,
+            }
+        };
+        (tags, first)
+    }
+
     /// Takes a tag pair into account.
-    pub(crate) fn read(&mut self, name: &[u8], value: &[u8], at: Position) {
+    fn read(&mut self, name: &[u8], value: &[u8], at: Position) {
         let text = || escaped(&RawTag(value).decode());
         match name {
             b"White" => self.white = Some(text()),
@@ -288,17 +306,7 @@ impl GameText {
     pub fn check(&self, mode: Mode) -> GameReport {
         let mut report = GameReport::new(self.index, self.at);
         let mut lexer = Lexer::new(self.text(), self.at.line);
-        let mut tags = Tags::default();
-        // Tags (and comments) come first; the movetext starts at any other token.
-        let first = loop {
-            match lexer.next() {
-                Some(Ok(Token { kind: Kind::Tag { name, value }, at, .. })) => {
-                    tags.read(name, value, at);
-                }
-                Some(Ok(Token { kind: Kind::Comment, .. })) => {}
-                other => break other,
-            }
-        };
+        let (mut tags, first) = Tags::read_section(&mut lexer);
         report.white = tags.white.take().unwrap_or_else(|| "?".to_owned());
         report.black = tags.black.take().unwrap_or_else(|| "?".to_owned());
         if let Ok(variant) = tags.variant() {
