@@ -4,21 +4,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { launch, openPage, ROOT, screenshot, startServer } from './harness.js';
+import { test } from 'node:test';
+import { ROOT, screenshot, serve } from './harness.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = serve();
 
 const fixtures = join(ROOT, 'crates/arena/tests/fixtures');
 const round = (page) => page.getAttribute('[data-round]', 'data-round');
@@ -28,7 +17,7 @@ async function waitForRound(page, n) {
 }
 
 test('runs the official data and ends a game where the judge says', async () => {
-  const page = await openPage(browser, `${server.url}arena`);
+  const page = await app.open('arena');
   await page.fill('[data-arena-rules]', 'official');
   await page.setInputFiles('#upload', join(fixtures, 'official/1.in'));
   const answer = readFileSync(join(fixtures, 'official/1.ans'), 'utf8');
@@ -79,7 +68,7 @@ test('runs the official data and ends a game where the judge says', async () => 
 });
 
 test('plays the published sample under its reading, and reports bad input', async () => {
-  const page = await openPage(browser, `${server.url}arena`, { allowed: [/status of 400/] });
+  const page = await app.open('arena', { allowed: [/status of 400/] });
   await page.click('[data-example="/assets/examples/arena-sample.in"]');
   const answer = readFileSync(join(fixtures, 'sample/1.ans'), 'utf8');
   await page.waitForFunction((text) => document.querySelector('[data-judge-output]').textContent === text, answer);

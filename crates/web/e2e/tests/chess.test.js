@@ -4,21 +4,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { launch, openPage, ROOT, screenshot, startServer } from './harness.js';
+import { test } from 'node:test';
+import { ROOT, screenshot, serve } from './harness.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = serve();
 
 async function check(page, text) {
   await page.evaluate(() => delete document.body.dataset.checked);
@@ -28,7 +17,7 @@ async function check(page, text) {
 }
 
 test('checks a correct record and a wrong one, and steps through the moves', async () => {
-  const page = await openPage(browser, `${server.url}chess`);
+  const page = await app.open('chess');
   const sample = readFileSync(join(ROOT, 'crates/chess-record/tests/fixtures/sample/1.in'), 'utf8');
   await check(page, sample);
   assert.equal(await page.getAttribute('[data-verdict]', 'data-verdict'), 'Yes');
@@ -67,7 +56,7 @@ test('checks a correct record and a wrong one, and steps through the moves', asy
 });
 
 test('lists the games of a PGN text with their verdicts', async () => {
-  const page = await openPage(browser, `${server.url}chess`);
+  const page = await app.open('chess');
   const pgn = [
     '[White "Alice"]\n[Black "Bob"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n',
     '[White "Carol"]\n[Black "Dan"]\n\n1. e4 e5 2. Ng1f3 Nc6 *\n',

@@ -6,21 +6,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { binary, launch, openPage, ROOT, screenshot, startServer } from './harness.js';
+import { test } from 'node:test';
+import { ROOT, binary, screenshot, serve } from './harness.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const app = serve();
 
 const commands = (page) => page.$$eval('[data-command]', (items) => items.map((item) => [item.dataset.command, item.dataset.result]));
 const reachable = (page) => page.$$eval('[data-reachable]', (points) => points.map((p) => `${p.dataset.x},${p.dataset.y}`).sort());
@@ -36,7 +25,7 @@ async function centre(page, x, y) {
 }
 
 test('plays by clicking and dragging, marks reachable points, explains, undoes and redoes', async () => {
-  const page = await openPage(browser, `${server.url}duck`);
+  const page = await app.open('duck');
   assert.equal(await page.locator('[data-point]').count(), 90);
   assert.equal(await page.locator('[data-piece]').count(), 32);
   assert.equal(await page.getAttribute('[data-point="0,1"] [data-piece]', 'data-piece'), 'red horse');
@@ -122,7 +111,7 @@ test('plays by clicking and dragging, marks reachable points, explains, undoes a
 test('shows a check with its attacker, and the end of a game', async () => {
   // Red's duck on (5,6) attacks the blue captain on (8,4).
   const moves = '0414,6454,3241,9080,4142,6665,1413,6564,3423,9484,3848,5463,2856';
-  const page = await openPage(browser, `${server.url}duck?moves=${moves}`);
+  const page = await app.open(`duck?moves=${moves}`);
   await waitForCommands(page, 13);
   assert.equal((await commands(page))[12][1], 'red duck;NA;yes;no');
   await page.waitForSelector('.check-glow');
@@ -133,7 +122,7 @@ test('shows a check with its attacker, and the end of a game', async () => {
   await screenshot(page, 'duck');
 
   // The captain is not saved: the duck takes it, and the game is over.
-  const over = await openPage(browser, `${server.url}duck?moves=${moves},6050,5684`);
+  const over = await app.open(`duck?moves=${moves},6050,5684`);
   await waitForCommands(over, 15);
   assert.equal((await commands(over))[14][1], 'red duck;blue captain;no;yes');
   assert.equal(await turn(over), 'over');
@@ -146,7 +135,7 @@ test('shows a check with its attacker, and the end of a game', async () => {
 });
 
 test('imports the official data, lists every result and steps to the end', async () => {
-  const page = await openPage(browser, `${server.url}duck`);
+  const page = await app.open('duck');
   await page.click('#import-box summary');
   const fixtures = join(ROOT, 'crates/duck/tests/fixtures/official');
   for (const n of [1, 2, 3, 4]) {
@@ -209,7 +198,7 @@ test('imports the official data, lists every result and steps to the end', async
 });
 
 test('shows and copies the FEN of the position shown, as arbiter_duck writes it', async () => {
-  const page = await openPage(browser, `${server.url}duck`, { permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await app.open('duck', { permissions: ['clipboard-read', 'clipboard-write'] });
   const fen = () => page.inputValue('[data-fen]');
   assert.equal(await fen(), 'rhegcgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGCGEHR w - - 0 1');
 
@@ -218,7 +207,7 @@ test('shows and copies the FEN of the position shown, as arbiter_duck writes it'
   await page.click('[data-point="1,4"]');
   await waitForCommands(page, 1);
   await page.waitForFunction(() => document.querySelector('[data-fen]').value.includes(' b '));
-  const reply = await (await fetch(`${server.url}api/duck/position`, {
+  const reply = await (await fetch(app.url('api/duck/position'), {
     method: 'POST',
     body: JSON.stringify({ commands: ['0 3 1 4'] }),
   })).json();
@@ -239,7 +228,7 @@ test('shows and copies the FEN of the position shown, as arbiter_duck writes it'
 
 /** POSTs `body` to the API of the server under test. */
 async function post(path, body) {
-  const response = await fetch(`${server.url}${path}`, { method: 'POST', body: JSON.stringify(body) });
+  const response = await fetch(app.url(path), { method: 'POST', body: JSON.stringify(body) });
   assert.equal(response.status, 200, path);
   return response.json();
 }
@@ -255,7 +244,7 @@ async function waitForDepth(page, depth) {
 
 test('plays against the engine, which shows its search live and can be hurried', async () => {
   // An opening: red horse, blue horse, red soldier, blue soldier.
-  const page = await openPage(browser, `${server.url}duck?moves=0122,9172,3444,6656`);
+  const page = await app.open('duck?moves=0122,9172,3444,6656');
   await waitForCommands(page, 4);
   assert.equal(await engineState(page), 'off');
 
@@ -347,7 +336,7 @@ const shows = (page) => page.evaluate(() => ({
 }));
 
 test('a whole game against the engine at 0.2 s a move, exported and carried by the address', async () => {
-  const page = await openPage(browser, `${server.url}duck`);
+  const page = await app.open('duck');
   await page.selectOption('[data-engine-time]', '200');
   await page.selectOption('[data-engine-side]', 'blue');
   // The player, red, plays by clicks: the first piece that can move, in the board's order from
@@ -392,7 +381,7 @@ test('a whole game against the engine at 0.2 s a move, exported and carried by t
   assert.match(fen, / w - - \d+ \d+$/);
 
   // The address carries the game: opened elsewhere, it shows the same game, engine or not.
-  const again = await openPage(browser, page.url());
+  const again = await app.open(page.url());
   await waitForCommands(again, played.length);
   assert.deepEqual(await commands(again), played);
   assert.equal(await again.inputValue('[data-fen]'), fen);
@@ -405,7 +394,7 @@ test('a whole game against the engine at 0.2 s a move, exported and carried by t
 test('the engine does not play a finished game, and stops when an earlier position is shown', async () => {
   // Red's duck has taken the blue captain: blue, the engine, has nothing to play.
   const moves = '0414,6454,3241,9080,4142,6665,1413,6564,3423,9484,3848,5463,2856,6050,5684';
-  const page = await openPage(browser, `${server.url}duck?moves=${moves}`);
+  const page = await app.open(`duck?moves=${moves}`);
   await waitForCommands(page, 15);
   await page.selectOption('[data-engine-side]', 'blue');
   assert.equal(await engineState(page), 'waiting');

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -86,4 +87,24 @@ export async function screenshot(page, name) {
     mkdirSync(SCREENSHOTS, { recursive: true });
     copyFileSync(path, join(SCREENSHOTS, `${name}.png`));
   }
+}
+
+/**
+ * One `arbiter serve` and one Chromium for the tests of a file: registers the hooks that start
+ * them before the first test and stop them after the last. `app.url(path)` is `path` on the
+ * server (an absolute URL is kept), `app.open(path, options)` opens it with `openPage`.
+ */
+export function serve() {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  const url = (path = '') => new URL(path, server.url).href;
+  return { url, open: (path, options) => openPage(browser, url(path), options) };
 }
