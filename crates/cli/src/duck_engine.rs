@@ -121,9 +121,20 @@ struct Thinking {
     #[arg(long, value_name = "MB", default_value_t = Engine::DEFAULT_HASH as u64,
           value_parser = clap::value_parser!(u64).range(1..=65_536))]
     hash: u64,
+    /// Search on this many threads.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=Engine::MAX_THREADS as u64))]
+    threads: u64,
 }
 
 impl Thinking {
+    /// An engine set up as asked.
+    fn engine(&self) -> Engine {
+        let mut engine = Engine::new(self.hash as usize);
+        engine.set_threads(self.threads as usize);
+        engine
+    }
+
     fn limits(&self) -> Limits {
         match self.depth {
             Some(depth) => Limits::depth(depth),
@@ -164,7 +175,7 @@ pub fn bestmove(args: BestMoveArgs) -> Result<(), CliError> {
             ))
         })?;
     }
-    let mut engine = Engine::new(args.thinking.hash as usize);
+    let mut engine = args.thinking.engine();
     let result = engine.search(game.position(), &args.thinking.limits(), &StopFlag::new(), |_| {});
     let mut out = io::stdout().lock();
     if args.json {
@@ -275,7 +286,7 @@ pub fn play(args: PlayArgs) -> Result<(), CliError> {
     let mut input = stdin.lock();
     let mut out = io::stdout().lock();
     let mut game = Game::new();
-    let mut engine = Engine::new(args.thinking.hash as usize);
+    let mut engine = args.thinking.engine();
     let controller = |color: Color| match color {
         Color::Red => args.red,
         Color::Blue => args.blue,

@@ -35,14 +35,20 @@ fn bestmove_prints_the_command_its_score_and_variation() {
 #[test]
 fn bestmove_after_moves_in_either_notation() {
     // After red's soldier meets blue's on e6, taking it is the move.
-    let args = ["duck", "bestmove", "--moves", "3 4 4 4, e7e6", "--depth", "3", "--json"];
-    let out = arbiter(&args, "");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(value["move"], "4 4 5 4");
-    assert_eq!(value["uci"], "e5e6");
-    assert_eq!(value["pv"][0], "4 4 5 4");
-    assert!(value["score"]["cp"].as_i64().unwrap() > 100);
+    // On one thread and on three.
+    for threads in ["1", "3"] {
+        let args = ["duck", "bestmove", "--moves", "3 4 4 4, e7e6", "--depth", "3", "--json"];
+        let out = arbiter(&[&args[..], &["--threads", threads]].concat(), "");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(value["move"], "4 4 5 4");
+        assert_eq!(value["uci"], "e5e6");
+        assert_eq!(value["pv"][0], "4 4 5 4");
+        assert!(value["score"]["cp"].as_i64().unwrap() > 100);
+    }
+    let out = arbiter(&["duck", "bestmove", "--threads", "0"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--threads"), "{}", text(&out.stderr));
 }
 
 #[test]

@@ -100,6 +100,7 @@ fn handshake_names_the_engine_and_its_options() {
     assert!(lines.iter().any(|l| l.starts_with("option name Hash type spin default 16 min 1")));
     assert!(lines.contains(&"option name UCI_Variant type combo default duck var duck".to_owned()));
     assert!(lines.contains(&"option name Clear Hash type button".to_owned()));
+    assert!(lines.contains(&"option name Threads type spin default 1 min 1 max 256".to_owned()));
     for line in &lines {
         assert!(line.parse::<EngineMessage>().is_ok(), "{line}");
     }
@@ -108,6 +109,35 @@ fn handshake_names_the_engine_and_its_options() {
     engine.send("ucinewgame");
     engine.send("isready");
     assert_eq!(engine.next(), "readyok");
+    engine.send("quit");
+    assert_eq!(engine.close(), Some(0));
+}
+
+#[test]
+fn threads_search_together_and_answer_once() {
+    let mut engine = Engine::start(&[]);
+    engine.send("setoption name Threads value 3");
+    engine.send("position startpos moves e4e5 e7e6");
+    engine.send("go depth 5");
+    let (lines, best) = engine.until_bestmove();
+    let depths: Vec<_> = lines
+        .iter()
+        .filter_map(|line| match line.parse() {
+            Ok(EngineMessage::Info(info)) => info.depth,
+            _ => None,
+        })
+        .collect();
+    assert_eq!(depths, [1, 2, 3, 4, 5], "{lines:?}");
+    let mut position = Position::new();
+    for mv in ["e4e5", "e7e6"] {
+        let _ = position.make(mv.parse().unwrap());
+    }
+    assert!(position.is_legal(best.unwrap()));
+    // One thread again: the same search still answers.
+    engine.send("setoption name Threads value 1");
+    engine.send("go depth 3");
+    let (_, best) = engine.until_bestmove();
+    assert!(position.is_legal(best.unwrap()));
     engine.send("quit");
     assert_eq!(engine.close(), Some(0));
 }
@@ -205,6 +235,7 @@ fn bad_lines_get_a_reason_and_change_nothing() {
         "setoption name Hash value lots",
         "setoption name Hash value 0",
         "setoption name Threadz value 2",
+        "setoption name Threads value 0",
         "setoption name UCI_Variant value xiangqi",
         "\u{1F986}",
     ] {
@@ -213,7 +244,7 @@ fn bad_lines_get_a_reason_and_change_nothing() {
     engine.send("isready");
     let lines = engine.until(|line| line == "readyok");
     let reasons = info_strings(&lines);
-    assert_eq!(reasons.len(), 11, "{lines:?}");
+    assert_eq!(reasons.len(), 12, "{lines:?}");
     assert!(reasons[0].contains("expected a UCI command"), "{}", reasons[0]);
     assert!(reasons[1].contains("column 13: expected the movetime in milliseconds, found `soon`"));
     assert!(reasons[2].contains("expected a FEN"));
@@ -231,7 +262,8 @@ fn bad_lines_get_a_reason_and_change_nothing() {
     assert!(reasons[5].contains("2 blue captains"), "{}", reasons[5]);
     assert!(reasons[6].contains("expected an integer 1..65536, found `lots`"));
     assert!(reasons[8].contains("no option `Threadz`"));
-    assert!(reasons[9].contains("expected `duck`"));
+    assert!(reasons[9].contains("option Threads: expected an integer 1..256, found `0`"));
+    assert!(reasons[10].contains("expected `duck`"));
     // The position is still the one after e4e5: blue to move.
     engine.send("go depth 1");
     let (_, best) = engine.until_bestmove();

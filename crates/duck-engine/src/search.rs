@@ -7,6 +7,14 @@
 //! move, a clock, or until a [`StopFlag`] is raised from another thread. Each finished iteration
 //! is reported as a UCI [`Info`]; the answer is a [`SearchResult`].
 //!
+//! With more than one thread ([`Engine::set_threads`]) the search is *Lazy SMP*: helper threads
+//! search the same root, each with its own move history, and share only the transposition table,
+//! where what each finds orders and cuts the others' search. Every other helper searches one ply
+//! deeper than the iteration it is on, so that the threads do not all walk the same tree in step.
+//! The main thread alone decides: it reports the iterations, keeps the time, and answers; its
+//! result is the answer, and the helpers stop when it has one. The node counts add up every
+//! thread's nodes.
+//!
 //! ```
 //! use arbiter_duck::Position;
 //! use arbiter_duck_engine::protocol::Score;
@@ -38,7 +46,7 @@
 //! - A side with no valid move scores 0 ([`Outcome::NoMove`](arbiter_duck::Outcome::NoMove), a
 //!   draw in matches).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
@@ -252,12 +260,14 @@ pub struct SearchResult {
     pub time: Duration,
 }
 
-/// The engine: a transposition table and a move history that persist from one search to the
-/// next (within a game), and its settings.
+/// The engine: a transposition table and move histories (one a thread) that persist from one
+/// search to the next (within a game), and its settings.
 #[derive(Debug)]
 pub struct Engine {
     table: Table,
     history: History,
+    /// The helper threads' histories: one for each thread but the main one.
+    helpers: Vec<History>,
     move_overhead: Duration,
     features: Features,
 }
@@ -269,14 +279,31 @@ impl Engine {
     /// The default size of the transposition table, in MiB.
     pub const DEFAULT_HASH: usize = 16;
 
-    /// An engine with a transposition table of `hash_mb` MiB.
+    /// The most search threads.
+    pub const MAX_THREADS: usize = 256;
+
+    /// An engine with a transposition table of `hash_mb` MiB, searching on one thread.
     pub fn new(hash_mb: usize) -> Engine {
         Engine {
             table: Table::new(hash_mb),
             history: History::new(),
+            helpers: Vec::new(),
             move_overhead: Duration::from_millis(10),
             features: Features::ALL,
         }
+    }
+
+    /// Searches on `threads` threads from the next search on (clamped to
+    /// 1..=[`MAX_THREADS`](Engine::MAX_THREADS)). New helpers start with an empty history.
+    pub fn set_threads(&mut self, threads: usize) {
+        let helpers = threads.clamp(1, Engine::MAX_THREADS) - 1;
+        self.helpers.truncate(helpers);
+        self.helpers.resize_with(helpers, History::new);
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
     }
 
     /// Switches parts of the search on or off (all are on by default).
@@ -298,6 +325,7 @@ impl Engine {
     pub fn clear(&mut self) {
         self.table.clear();
         self.history.clear();
+        self.helpers.iter_mut().for_each(History::clear);
     }
 
     /// Searches `position` within `limits` or until `stop` is raised, calling `on_info` after
@@ -307,18 +335,63 @@ impl Engine {
         position: &Position,
         limits: &Limits,
         stop: &StopFlag,
-        mut on_info: impl FnMut(&Info),
+        on_info: impl FnMut(&Info),
     ) -> SearchResult {
         let start = Instant::now();
         self.table.new_search();
         self.history.age();
-        let mut search = Search::new(position, &self.table, &mut self.history, stop, start);
-        search.features = self.features;
-        search.maximum = limits.budget(self.move_overhead).map(|b| b.maximum);
-        search.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        search.root_moves = root_moves(position, &limits.searchmoves);
-        let budget = limits.budget(self.move_overhead);
+        self.helpers.iter_mut().for_each(History::age);
+        let root_moves = root_moves(position, &limits.searchmoves);
         let max_depth = limits.depth.map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+        let Engine { table, history, helpers, move_overhead, features } = self;
+        let mut search = Search::new(position, table, history, stop, start);
+        search.features = *features;
+        search.maximum = limits.budget(*move_overhead).map(|b| b.maximum);
+        search.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        search.root_moves = root_moves;
+        if helpers.is_empty() || position.is_over() || search.root_moves.is_empty() {
+            return search.main(limits, *move_overhead, max_depth, on_info);
+        }
+        let done = StopFlag::new();
+        let helper_nodes = AtomicU64::new(0);
+        search.helper_nodes = Some(&helper_nodes);
+        std::thread::scope(|scope| {
+            let threads: Vec<_> = helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(index, history)| {
+                    let mut helper = Search::new(position, table, history, &done, start);
+                    helper.features = *features;
+                    helper.root_moves = search.root_moves.clone();
+                    helper.helper_nodes = Some(&helper_nodes);
+                    helper.is_helper = true;
+                    scope.spawn(move || helper.helper(max_depth, index % 2 == 0))
+                })
+                .collect();
+            let mut result = search.main(limits, *move_overhead, max_depth, on_info);
+            done.stop();
+            for thread in threads {
+                // A helper that panicked only lost its share of the work.
+                result.nodes += thread.join().unwrap_or(0);
+            }
+            result
+        })
+    }
+}
+
+impl Search<'_> {
+    /// The main thread's iterative deepening: reports each iteration, keeps the time, answers.
+    fn main(
+        &mut self,
+        limits: &Limits,
+        move_overhead: Duration,
+        max_depth: i32,
+        mut on_info: impl FnMut(&Info),
+    ) -> SearchResult {
+        let search = self;
+        let start = search.start;
+        let position = &search.position.clone();
+        let budget = limits.budget(move_overhead);
 
         let mut result = SearchResult {
             best: None,
@@ -339,33 +412,10 @@ impl Engine {
 
         let mut previous = DRAW;
         for depth in 1..=max_depth {
-            if depth > 1 && stop.is_stopped() {
+            if depth > 1 && search.stop.is_stopped() {
                 break;
             }
-            search.root_depth = depth;
-            search.seldepth = 0;
-            let mut delta: Value = 18;
-            let aspiration = self.features.aspiration && depth >= 4 && !is_decisive(previous);
-            let (mut alpha, mut beta) = if aspiration {
-                ((previous - delta).max(-INFINITE), (previous + delta).min(INFINITE))
-            } else {
-                (-INFINITE, INFINITE)
-            };
-            let value = loop {
-                let value = search.search(alpha, beta, depth, 0);
-                if search.aborted {
-                    break value;
-                }
-                if value <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (value - delta).max(-INFINITE);
-                } else if value >= beta {
-                    beta = (value + delta).min(INFINITE);
-                } else {
-                    break value;
-                }
-                delta += delta / 2 + 5;
-            };
+            let value = search.iteration(depth, previous);
             if search.aborted {
                 // An unfinished iteration still proved its best root move at least as good.
                 if let Some(&best) = search.root_pv.first()
@@ -388,9 +438,9 @@ impl Engine {
                 depth: Some(depth as u32),
                 seldepth: Some(search.seldepth as u32),
                 score: Some(value::score(value)),
-                nodes: Some(search.nodes),
-                nps: Some(nps(search.nodes, elapsed)),
-                hashfull: Some(self.table.hashfull()),
+                nodes: Some(search.all_nodes()),
+                nps: Some(nps(search.all_nodes(), elapsed)),
+                hashfull: Some(search.table.hashfull()),
                 time: Some(elapsed.as_millis() as u64),
                 pv: result.pv.clone(),
                 ..Info::default()
@@ -420,6 +470,57 @@ impl Engine {
         result.seldepth = result.seldepth.max(result.depth);
         result.time = start.elapsed();
         result
+    }
+
+    /// A helper thread's iterative deepening, until the main thread is done (or the deepest
+    /// iteration is searched): `ahead` searches each iteration one ply deeper. Returns the nodes
+    /// searched.
+    fn helper(mut self, max_depth: i32, ahead: bool) -> u64 {
+        let mut previous = DRAW;
+        for depth in 1..=max_depth {
+            let value = self.iteration((depth + i32::from(ahead)).min(max_depth), previous);
+            if self.aborted || self.stop.is_stopped() {
+                break;
+            }
+            previous = value;
+        }
+        self.nodes
+    }
+
+    /// One iteration of `depth` plies, in aspiration windows around `previous` (the value of the
+    /// iteration before) that widen until the value falls inside. When the search is aborted
+    /// the value means nothing.
+    fn iteration(&mut self, depth: i32, previous: Value) -> Value {
+        self.root_depth = depth;
+        self.seldepth = 0;
+        let mut delta: Value = 18;
+        let aspiration = self.features.aspiration && depth >= 4 && !is_decisive(previous);
+        let (mut alpha, mut beta) = if aspiration {
+            ((previous - delta).max(-INFINITE), (previous + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let value = self.search(alpha, beta, depth, 0);
+            if self.aborted {
+                return value;
+            }
+            if value <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (value - delta).max(-INFINITE);
+            } else if value >= beta {
+                beta = (value + delta).min(INFINITE);
+            } else {
+                return value;
+            }
+            delta += delta / 2 + 5;
+        }
+    }
+
+    /// The nodes of every thread: this one's, and what the helpers have counted so far.
+    fn all_nodes(&self) -> u64 {
+        let helpers = if self.is_helper { None } else { self.helper_nodes };
+        self.nodes + helpers.map_or(0, |nodes| nodes.load(Ordering::Relaxed))
     }
 }
 
@@ -489,7 +590,18 @@ struct Search<'a> {
     frames: Box<[Frame; MAX_PLY + 2]>,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
+    /// With helper threads: where they count their nodes, every [`NODE_STEP`] nodes or so.
+    helper_nodes: Option<&'a AtomicU64>,
+    /// The nodes a helper has added to `helper_nodes`.
+    reported: u64,
+    /// Whether this is a helper thread (which adds to `helper_nodes`) rather than the main one
+    /// (which reads it).
+    is_helper: bool,
 }
+
+/// How often the search looks at the clock and the stop flag, and helpers add to the count of
+/// nodes the main thread reports: every this many nodes (a power of two).
+const NODE_STEP: u64 = 1024;
 
 impl<'a> Search<'a> {
     fn new(
@@ -520,15 +632,19 @@ impl<'a> Search<'a> {
             frames,
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
+            helper_nodes: None,
+            reported: 0,
+            is_helper: false,
         }
     }
 
+    /// Whether the nodes of every thread reached the limit.
     fn node_limit_reached(&self) -> bool {
-        self.nodes >= self.node_limit
+        self.all_nodes() >= self.node_limit
     }
 
-    /// Whether to stop now: the flag, the node limit or the time (looked at every 1024 nodes).
-    /// The first iteration always finishes, so that there is a move to play.
+    /// Whether to stop now: the flag, the node limit or the time (looked at every
+    /// [`NODE_STEP`] nodes). The first iteration always finishes, so that there is a move to play.
     #[inline]
     fn should_stop(&mut self) -> bool {
         if self.aborted {
@@ -539,7 +655,13 @@ impl<'a> Search<'a> {
         }
         if self.node_limit_reached() {
             self.aborted = true;
-        } else if self.nodes & 1023 == 0 {
+        } else if self.nodes & (NODE_STEP - 1) == 0 {
+            if self.is_helper
+                && let Some(nodes) = self.helper_nodes
+            {
+                nodes.fetch_add(self.nodes - self.reported, Ordering::Relaxed);
+                self.reported = self.nodes;
+            }
             self.aborted = self.stop.is_stopped()
                 || self.maximum.is_some_and(|maximum| self.start.elapsed() >= maximum);
         }
@@ -1100,6 +1222,81 @@ mod tests {
         }
         // Ordering only changes the work.
         assert!(nodes.0 < nodes.1, "{nodes:?}");
+    }
+
+    #[test]
+    fn helper_threads_do_not_change_the_value_without_pruning() {
+        // Helpers share only the table, and without cut-offs on it a table orders moves only.
+        let mut position = Position::new();
+        let mut positions = vec![position.clone()];
+        for mv in ["e4e5", "e7e6", "e5e6", "c7d6", "b1c3", "d6e6", "c3d5"] {
+            let _ = position.make(mv.parse().unwrap());
+            positions.push(position.clone());
+        }
+        for position in &positions {
+            let mut alone = Engine::new(8);
+            alone.set_features(Features::EXACT);
+            let mut shared = Engine::new(8);
+            shared.set_features(Features::EXACT);
+            shared.set_threads(3);
+            let stop = StopFlag::new();
+            let a = alone.search(position, &Limits::depth(3), &stop, |_| {});
+            let b = shared.search(position, &Limits::depth(3), &stop, |_| {});
+            assert_eq!(a.value, b.value, "{position}");
+            assert!(position.is_legal(b.best.unwrap()), "{position}");
+            assert_eq!(b.depth, 3);
+        }
+    }
+
+    #[test]
+    fn threads_find_the_forced_capture_and_stop_together() {
+        let mut engine = Engine::new(4);
+        engine.set_threads(4);
+        assert_eq!(engine.threads(), 4);
+        for depth in 3..=6 {
+            let position: Position = MATE_IN_TWO.parse().unwrap();
+            let result = engine.search(&position, &Limits::depth(depth), &StopFlag::new(), |_| {});
+            assert_eq!(result.best, Some("i1i10".parse().unwrap()), "depth {depth}");
+            assert_eq!(result.score, Score::Mate(2));
+        }
+        // An endless search stopped from the main thread's report returns: every helper ended.
+        let stop = StopFlag::new();
+        let raise = stop.clone();
+        let limits = Limits { infinite: true, ..Limits::default() };
+        let mut depths = Vec::new();
+        let result = engine.search(&Position::new(), &limits, &stop, |info| {
+            depths.push(info.depth.unwrap());
+            if info.depth >= Some(5) {
+                raise.stop();
+            }
+        });
+        assert_eq!(depths, [1, 2, 3, 4, 5]);
+        assert!(Position::new().is_legal(result.best.unwrap()));
+    }
+
+    #[test]
+    fn a_node_limit_counts_every_thread() {
+        let mut engine = Engine::new(4);
+        engine.set_threads(2);
+        let limits = Limits::nodes(200_000);
+        let result = engine.search(&Position::new(), &limits, &StopFlag::new(), |_| {});
+        assert!(result.best.is_some());
+        // The main thread stops at the limit counting what the helper has reported, which is all
+        // but its last step (or its first iteration); the helper stops within a step after.
+        let first = search(arbiter_duck::fen::INITIAL, &Limits::depth(1)).nodes;
+        assert!(result.nodes <= 200_001 + first + 2 * NODE_STEP, "{}", result.nodes);
+    }
+
+    #[test]
+    fn threads_are_clamped() {
+        let mut engine = Engine::new(1);
+        assert_eq!(engine.threads(), 1);
+        engine.set_threads(0);
+        assert_eq!(engine.threads(), 1);
+        engine.set_threads(1000);
+        assert_eq!(engine.threads(), Engine::MAX_THREADS);
+        engine.set_threads(2);
+        assert_eq!(engine.threads(), 2);
     }
 
     #[test]

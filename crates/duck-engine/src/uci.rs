@@ -72,6 +72,7 @@ enum Brain {
 #[derive(Debug, Clone, Copy)]
 enum Change {
     Hash(usize),
+    Threads(usize),
     MoveOverhead(Duration),
     Clear,
 }
@@ -119,6 +120,7 @@ struct Front<'scope, 'env, W> {
 }
 
 const HASH: &str = "Hash";
+const THREADS: &str = "Threads";
 const MOVE_OVERHEAD: &str = "Move Overhead";
 const VARIANT: &str = "UCI_Variant";
 const CLEAR_HASH: &str = "Clear Hash";
@@ -136,6 +138,10 @@ fn options() -> Vec<OptionDecl> {
             },
         },
         OptionDecl { name: CLEAR_HASH.to_owned(), kind: OptionKind::Button },
+        OptionDecl {
+            name: THREADS.to_owned(),
+            kind: OptionKind::Spin { default: 1, min: 1, max: Engine::MAX_THREADS as i64 },
+        },
         OptionDecl {
             name: MOVE_OVERHEAD.to_owned(),
             kind: OptionKind::Spin { default: 10, min: 0, max: MAX_MOVE_OVERHEAD },
@@ -325,6 +331,7 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
         };
         match change {
             Change::Hash(megabytes) => engine.set_hash(megabytes),
+            Change::Threads(threads) => engine.set_threads(threads),
             Change::MoveOverhead(overhead) => engine.set_move_overhead(overhead),
             Change::Clear => engine.clear(),
         }
@@ -344,6 +351,8 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
         let result = match name.to_ascii_lowercase().as_str() {
             "hash" => spin(1, Table::MAX_MEGABYTES as i64)
                 .map(|mb| self.change(Change::Hash(mb as usize))),
+            "threads" => spin(1, Engine::MAX_THREADS as i64)
+                .map(|threads| self.change(Change::Threads(threads as usize))),
             "move overhead" => spin(0, MAX_MOVE_OVERHEAD)
                 .map(|ms| self.change(Change::MoveOverhead(Duration::from_millis(ms as u64)))),
             "clear hash" => {
@@ -358,7 +367,7 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
                 )),
             },
             _ => Err(format!(
-                "no option `{}` (options: {HASH}, {CLEAR_HASH}, {MOVE_OVERHEAD}, {VARIANT})",
+                "no option `{}` (options: {HASH}, {CLEAR_HASH}, {THREADS}, {MOVE_OVERHEAD}, {VARIANT})",
                 shorten(name)
             )),
         };
