@@ -4,12 +4,20 @@
 
     python3 bench/duck_engine.py nps [--depth 10] [--fairy-stockfish PATH]
     python3 bench/duck_engine.py latency [--movetime 100] [--runs 50]
+    python3 bench/duck_engine.py threads [--depth 13] [--threads 1,2] [--runs 5]
 
 `nps` builds arbiter in release mode, starts `arbiter duck uci` and one fairy-stockfish 11.1 with
 the project's variant file, and has each search the same positions (the start and positions of a
 game, where pieces meet) to a fixed depth, one thread, a fresh table for each. It prints a Markdown
 table of nodes, CPU seconds and nodes per CPU second for each engine, and the ratio. CPU time is
 read from /proc, so the figures hold on a busy machine better than wall time would.
+
+`threads` has `arbiter duck uci` search the same positions to a fixed depth with each number of
+threads (`setoption name Threads`), a fresh table for each, RUNS times over; more threads search
+differently each time, so it prints the median over the runs of the total wall time to reach the
+depth, the nodes, the nodes per wall second and the CPU time, and the time-to-depth and
+nodes-per-second ratios against the first thread count. Wall time is what threads buy: run it on
+an otherwise idle machine with at least as many cores as the largest count.
 
 `latency` sends `go movetime T` to `arbiter duck uci` from various positions and measures the wall
 time from sending `go` to reading `bestmove`; it prints the median, 95th percentile and worst
@@ -128,6 +136,30 @@ def nps(args):
     print(f"\narbiter searches {ratio:.2f}x the nodes per second of fairy-stockfish.")
 
 
+def threads(args):
+    build()
+    counts = [int(count) for count in args.threads.split(",")]
+    rows = []
+    for count in counts:
+        engine = Engine([ARBITER, "duck", "uci"], [f"setoption name Threads value {count}"])
+        runs = []
+        for _ in range(args.runs):
+            searches = [engine.search(moves, f"go depth {args.depth}") for moves in POSITIONS]
+            runs.append(tuple(sum(column) for column in zip(*searches)))
+        engine.close()
+        nodes, cpu, wall = (statistics.median(column) for column in zip(*runs))
+        rows.append((count, nodes, cpu, wall))
+    print(f"Search to depth {args.depth} from {len(POSITIONS)} positions, a fresh table each; "
+          f"medians of {args.runs} runs ({os.cpu_count()} cores):\n")
+    print("| threads | wall s | nodes | nodes per wall second | CPU s | time to depth | "
+          "nodes per second |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    base = rows[0]
+    for count, nodes, cpu, wall in rows:
+        print(f"| {count} | {wall:.2f} | {nodes:,.0f} | {nodes / wall / 1000:,.0f} k | {cpu:.2f} | "
+              f"{base[3] / wall:.2f}x | {(nodes / wall) / (base[1] / base[3]):.2f}x |")
+
+
 def latency(args):
     build()
     engine = Engine([ARBITER, "duck", "uci"])
@@ -150,11 +182,15 @@ def main():
     p = sub.add_parser("nps")
     p.add_argument("--depth", type=int, default=10)
     p.add_argument("--fairy-stockfish", default="/usr/games/fairy-stockfish")
+    p = sub.add_parser("threads")
+    p.add_argument("--depth", type=int, default=13)
+    p.add_argument("--threads", default="1,2")
+    p.add_argument("--runs", type=int, default=5)
     p = sub.add_parser("latency")
     p.add_argument("--movetime", type=int, default=100)
     p.add_argument("--runs", type=int, default=50)
     args = parser.parse_args()
-    {"nps": nps, "latency": latency}[args.command](args)
+    {"nps": nps, "threads": threads, "latency": latency}[args.command](args)
 
 
 if __name__ == "__main__":
