@@ -941,13 +941,7 @@ impl<'a> Search<'a> {
             // No valid move at all is a draw; moves that were all pruned leave alpha.
             return if seen == 0 { DRAW } else { alpha };
         }
-        let bound = if best_value >= beta {
-            Bound::Lower
-        } else if best_value > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_value, original_alpha, beta);
         self.table.store(
             key,
             best_move,
@@ -1099,13 +1093,7 @@ impl<'a> Search<'a> {
         if in_check && seen == 0 {
             return DRAW;
         }
-        let bound = if best_value >= beta {
-            Bound::Lower
-        } else if best_value > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_value, original_alpha, beta);
         self.table.store(
             key,
             best_move,

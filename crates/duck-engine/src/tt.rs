@@ -41,6 +41,19 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a search in the window (`alpha`, `beta`) that found `value` has proved.
+    pub fn of(value: Value, alpha: Value, beta: Value) -> Bound {
+        if value >= beta {
+            Bound::Lower
+        } else if value > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// What the table knows about a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hit {
