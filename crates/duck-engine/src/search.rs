@@ -344,31 +344,33 @@ impl Engine {
         let root_moves = root_moves(position, &limits.searchmoves);
         let max_depth = limits.depth.map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
         let Engine { table, history, helpers, move_overhead, features } = self;
+        let (table, move_overhead, features) = (&*table, *move_overhead, *features);
         let mut search = Search::new(position, table, history, stop, start);
-        search.features = *features;
-        search.maximum = limits.budget(*move_overhead).map(|b| b.maximum);
-        search.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        search.root_moves = root_moves;
-        if helpers.is_empty() || position.is_over() || search.root_moves.is_empty() {
-            return search.main(limits, *move_overhead, max_depth, on_info);
+        search.features = features;
+        if helpers.is_empty() || position.is_over() || root_moves.is_empty() {
+            search.root_moves = root_moves;
+            return search.main(limits, move_overhead, max_depth, on_info);
         }
         let done = StopFlag::new();
         let helper_nodes = AtomicU64::new(0);
-        search.helper_nodes = Some(&helper_nodes);
+        search.role = Role::Main(&helper_nodes);
         std::thread::scope(|scope| {
             let threads: Vec<_> = helpers
                 .iter_mut()
                 .enumerate()
                 .map(|(index, history)| {
-                    let mut helper = Search::new(position, table, history, &done, start);
-                    helper.features = *features;
-                    helper.root_moves = search.root_moves.clone();
-                    helper.helper_nodes = Some(&helper_nodes);
-                    helper.is_helper = true;
-                    scope.spawn(move || helper.helper(max_depth, index % 2 == 0))
+                    let (done, helper_nodes, root_moves) = (&done, &helper_nodes, &root_moves);
+                    scope.spawn(move || {
+                        let mut helper = Search::new(position, table, history, done, start);
+                        helper.features = features;
+                        helper.root_moves = root_moves.clone();
+                        helper.role = Role::Helper { nodes: helper_nodes, reported: 0 };
+                        helper.helper(max_depth, index % 2 == 0)
+                    })
                 })
                 .collect();
-            let mut result = search.main(limits, *move_overhead, max_depth, on_info);
+            search.root_moves = root_moves.clone();
+            let mut result = search.main(limits, move_overhead, max_depth, on_info);
             done.stop();
             for thread in threads {
                 // A helper that panicked only lost its share of the work.
@@ -390,8 +392,9 @@ impl Search<'_> {
     ) -> SearchResult {
         let search = self;
         let start = search.start;
-        let position = &search.position.clone();
         let budget = limits.budget(move_overhead);
+        search.maximum = budget.map(|b| b.maximum);
+        search.node_limit = limits.nodes.unwrap_or(u64::MAX);
 
         let mut result = SearchResult {
             best: None,
@@ -404,8 +407,9 @@ impl Search<'_> {
             nodes: 0,
             time: Duration::ZERO,
         };
-        if position.is_over() || search.root_moves.is_empty() {
-            result.value = if position.is_over() { lost_in(0) } else { DRAW };
+        let over = search.position.is_over();
+        if over || search.root_moves.is_empty() {
+            result.value = if over { lost_in(0) } else { DRAW };
             result.score = value::score(result.value);
             return result;
         }
@@ -519,8 +523,10 @@ impl Search<'_> {
 
     /// The nodes of every thread: this one's, and what the helpers have counted so far.
     fn all_nodes(&self) -> u64 {
-        let helpers = if self.is_helper { None } else { self.helper_nodes };
-        self.nodes + helpers.map_or(0, |nodes| nodes.load(Ordering::Relaxed))
+        match self.role {
+            Role::Main(helper_nodes) => self.nodes + helper_nodes.load(Ordering::Relaxed),
+            Role::Alone | Role::Helper { .. } => self.nodes,
+        }
     }
 }
 
@@ -590,13 +596,18 @@ struct Search<'a> {
     frames: Box<[Frame; MAX_PLY + 2]>,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
-    /// With helper threads: where they count their nodes, every [`NODE_STEP`] nodes or so.
-    helper_nodes: Option<&'a AtomicU64>,
-    /// The nodes a helper has added to `helper_nodes`.
-    reported: u64,
-    /// Whether this is a helper thread (which adds to `helper_nodes`) rather than the main one
-    /// (which reads it).
-    is_helper: bool,
+    role: Role<'a>,
+}
+
+/// A search's part among the threads.
+enum Role<'a> {
+    /// The only thread.
+    Alone,
+    /// The main thread, reading what the helpers have counted of their nodes.
+    Main(&'a AtomicU64),
+    /// A helper, adding its nodes to the count every [`NODE_STEP`] nodes or so; `reported` of
+    /// them are added.
+    Helper { nodes: &'a AtomicU64, reported: u64 },
 }
 
 /// How often the search looks at the clock and the stop flag, and helpers add to the count of
@@ -632,9 +643,7 @@ impl<'a> Search<'a> {
             frames,
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
-            helper_nodes: None,
-            reported: 0,
-            is_helper: false,
+            role: Role::Alone,
         }
     }
 
@@ -656,11 +665,9 @@ impl<'a> Search<'a> {
         if self.node_limit_reached() {
             self.aborted = true;
         } else if self.nodes & (NODE_STEP - 1) == 0 {
-            if self.is_helper
-                && let Some(nodes) = self.helper_nodes
-            {
-                nodes.fetch_add(self.nodes - self.reported, Ordering::Relaxed);
-                self.reported = self.nodes;
+            if let Role::Helper { nodes, reported } = &mut self.role {
+                nodes.fetch_add(self.nodes - *reported, Ordering::Relaxed);
+                *reported = self.nodes;
             }
             self.aborted = self.stop.is_stopped()
                 || self.maximum.is_some_and(|maximum| self.start.elapsed() >= maximum);
