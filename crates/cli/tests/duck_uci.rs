@@ -7,7 +7,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use arbiter_duck::{Move, Position};
-use arbiter_duck_engine::protocol::{EngineMessage, Score};
+use arbiter_duck_engine::protocol::{EngineMessage, Info, Score};
 
 /// Far more than any answer takes: only guards the test against a hang.
 const PATIENCE: Duration = Duration::from_secs(120);
@@ -91,6 +91,26 @@ fn info_strings(lines: &[String]) -> Vec<&String> {
     lines.iter().filter(|line| line.starts_with("info string")).collect()
 }
 
+/// The `info` lines among `lines`, read.
+fn infos(lines: &[String]) -> Vec<Info> {
+    lines
+        .iter()
+        .filter_map(|line| match line.parse() {
+            Ok(EngineMessage::Info(info)) => Some(info),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The position after `moves` from the start.
+fn after(moves: &[&str]) -> Position {
+    let mut position = Position::new();
+    for mv in moves {
+        let _ = position.make(mv.parse().unwrap());
+    }
+    position
+}
+
 #[test]
 fn handshake_names_the_engine_and_its_options() {
     let mut engine = Engine::start(&[]);
@@ -120,18 +140,9 @@ fn threads_search_together_and_answer_once() {
     engine.send("position startpos moves e4e5 e7e6");
     engine.send("go depth 5");
     let (lines, best) = engine.until_bestmove();
-    let depths: Vec<_> = lines
-        .iter()
-        .filter_map(|line| match line.parse() {
-            Ok(EngineMessage::Info(info)) => info.depth,
-            _ => None,
-        })
-        .collect();
+    let depths: Vec<_> = infos(&lines).iter().filter_map(|info| info.depth).collect();
     assert_eq!(depths, [1, 2, 3, 4, 5], "{lines:?}");
-    let mut position = Position::new();
-    for mv in ["e4e5", "e7e6"] {
-        let _ = position.make(mv.parse().unwrap());
-    }
+    let position = after(&["e4e5", "e7e6"]);
     assert!(position.is_legal(best.unwrap()));
     // One thread again: the same search still answers.
     engine.send("setoption name Threads value 1");
@@ -148,23 +159,14 @@ fn go_depth_reports_each_iteration_and_a_valid_move() {
     engine.send("position startpos moves e4e5 e7e6");
     engine.send("go depth 4");
     let (lines, best) = engine.until_bestmove();
-    let infos: Vec<_> = lines
-        .iter()
-        .filter_map(|line| match line.parse() {
-            Ok(EngineMessage::Info(info)) => Some(info),
-            _ => None,
-        })
-        .collect();
+    let infos = infos(&lines);
     assert_eq!(infos.iter().map(|info| info.depth.unwrap()).collect::<Vec<_>>(), [1, 2, 3, 4]);
     for info in &infos {
         assert!(info.seldepth.is_some() && info.nodes.is_some() && info.nps.is_some());
         assert!(info.time.is_some() && info.hashfull.is_some() && info.score.is_some());
         assert!(!info.pv.is_empty());
     }
-    let mut position = Position::new();
-    for mv in ["e4e5", "e7e6"] {
-        let _ = position.make(mv.parse().unwrap());
-    }
+    let position = after(&["e4e5", "e7e6"]);
     let best = best.unwrap();
     assert!(position.is_legal(best));
     assert_eq!(infos.last().unwrap().pv[0], best);
@@ -267,9 +269,7 @@ fn bad_lines_get_a_reason_and_change_nothing() {
     // The position is still the one after e4e5: blue to move.
     engine.send("go depth 1");
     let (_, best) = engine.until_bestmove();
-    let mut position = Position::new();
-    let _ = position.make("e4e5".parse().unwrap());
-    assert!(position.is_legal(best.unwrap()));
+    assert!(after(&["e4e5"]).is_legal(best.unwrap()));
 }
 
 #[test]
