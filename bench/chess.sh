@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Chess records benchmark (SPEC §8): arbiter against a strict python-chess check, same run.
+# Chess records benchmark (figures in BENCHMARKS.md): arbiter against a strict python-chess
+# check, same run.
 #
 #   bash bench/chess.sh [GAMES] [SEED]      (defaults: 10000 games, seed 2026)
 #   ARBITER=path/to/arbiter bash bench/chess.sh    (times another build, e.g. an older one)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Strict check of contest chess records with python-chess: the baseline of bench/chess.sh.
 
-Reads one record per line (FILE or stdin) and prints Yes or No per line, by the rules of SPEC §4:
+Reads one record per line (FILE or stdin) and prints Yes or No per line, by the rules of
+docs/rules.md#chess-records:
 each token is parsed with python-chess (after putting back the `=` the contest dialect drops) and
 must equal board.san(move) written in the dialect (no `=`, `+` instead of `#`).
 """

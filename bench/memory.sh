@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Peak memory of the judges on hostile input (SPEC §2: at most 64 MiB whatever the input).
+# Peak memory of the judges on hostile input (docs/rules.md#the-command-line: at most 64 MiB
+# whatever the input).
 #
 #   bash bench/memory.sh [ARBITER]        (default: target/release/arbiter, built first)
 #

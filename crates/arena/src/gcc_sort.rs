@@ -13,7 +13,8 @@
 //!
 //! The official reference solution sorts pieces by cell, then each side of a fight by strength,
 //! with `std::sort`, which is not stable once there are more than 16 elements. Which of several
-//! equally strong pieces fights first therefore depends on this exact algorithm (SPEC §5.1): an
+//! equally strong pieces fights first therefore depends on this exact algorithm
+//! (docs/rules.md#equal-strength): an
 //! introsort with the median of (first + 1, middle, last − 1) moved to the front as pivot, an
 //! unguarded Hoare partition, a depth limit of 2·⌊log2 n⌋ after which the range is heap-sorted,
 //! and a final insertion sort whose first 16 elements are guarded and the rest unguarded.

@@ -11,7 +11,8 @@
 //! assert!("official,+no-such".parse::<Rules>().is_err());
 //! ```
 //!
-//! Every field is one point of SPEC §5.1; `false` (or [`TieOrder::Gcc`]) is what the official
+//! Every field is one point of docs/rules.md#skill-arena; `false` (or [`TieOrder::Gcc`]) is what
+//! the official
 //! program does, and `+NAME` turns on the other reading. `statement` turns on S1–S9 and ties to the
 //! highest index, the statement's own text at each point where the official program departs
 //! from it. The other switches are readings the text leaves open; both presets settle them as the
@@ -118,8 +119,9 @@ const TIE_SWITCHES: [(&str, &str, TieOrder); 2] = [
     ("tie-low", "ties go to the lowest index", TieOrder::LowestIndex),
 ];
 
-/// Every switch name with a one-line description: S1–S9 in the order of SPEC §5.1, the other
-/// boolean readings, then the tie orders.
+/// Every switch name with a one-line description: S1–S9 in the order of the table in
+/// docs/rules.md#official-behaviour-against-the-statement, the other boolean readings, then the
+/// tie orders.
 pub const SWITCHES: [(&str, &str); FLAGS.len() + TIE_SWITCHES.len()] = {
     let mut all = [("", ""); FLAGS.len() + TIE_SWITCHES.len()];
     let mut i = 0;

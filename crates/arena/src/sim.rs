@@ -14,7 +14,8 @@
 //! assert_eq!(outcome.to_string(), "1 4\n1 2\n1 3\n1 4\n");
 //! ```
 //!
-//! Within round H (SPEC §5.1): (1) per piece, a dead piece whose countdown reaches 0 respawns,
+//! Within round H (docs/rules.md#order-within-a-round): (1) per piece, a dead piece whose
+//! countdown reaches 0 respawns,
 //! then cooldown, silence and freeze count down and boosts cast at H − l expire; (2) the state is
 //! logged for backward; (3) every living, unfrozen piece moves or turns about; (4) skills in
 //! index order ([`crate::cast`]); (5) fights, cell by cell ([`crate::fight`]).

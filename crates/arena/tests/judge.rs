@@ -1,4 +1,5 @@
-//! The official data, the published sample and every rule case of `fixtures/rules/` (SPEC §5.1).
+//! The official data, the published sample and every rule case of `fixtures/rules/`
+//! (docs/rules.md#skill-arena).
 
 use arbiter_arena::judge;
 use arbiter_arena::rules::Rules;

@@ -239,7 +239,8 @@ fn random_and_adversarial_inputs_rebuilt_from_their_events() {
     }
 }
 
-/// Every rule case of SPEC §5.1 with its switch on and off: each reading's own corner.
+/// Every rule case of docs/rules.md#skill-arena with its switch on and off: each reading's own
+/// corner.
 #[test]
 fn rule_cases_rebuilt_from_their_events() {
     let index = fixture("rules/INDEX");

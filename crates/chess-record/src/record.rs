@@ -5,7 +5,7 @@
 //! start is ignored like leading whitespace, since editors add it unasked; anywhere else it is
 //! part of a token. White's move follows its move number (`1.`, a token of its own), black's
 //! move follows white's; only the last round may lack black's move; an empty record is valid
-//! (SPEC §4).
+//! (docs/rules.md#chess-records).
 //!
 //! ```
 //! use arbiter_chess_record::{check_record, Fault, Verdict};

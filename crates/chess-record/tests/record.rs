@@ -1,4 +1,5 @@
-//! One case per decision of SPEC §4 and per kind of fault, each answer reasoned in a comment.
+//! One case per decision of docs/rules.md#chess-records (§N: its decision N) and
+//! per kind of fault, each answer reasoned in a comment.
 
 use arbiter_chess_record::{CastlingBar, Ending, Fault, Illegal, Rule, Verdict, check_record};
 use shakmaty::CastlingSide;
@@ -49,36 +50,36 @@ fn cases() -> Vec<Case> {
         // The published sample: en passant (3. dxc6), castling both ways, a promotion with check
         // (10. dxe8Q+), a file disambiguation between two queens (14. Qcxc8+), and a mate marked +.
         yes("sample", SAMPLE),
-        // §4.6: an empty record has no wrong token, so it is valid.
+        // §6: an empty record has no wrong token, so it is valid.
         yes("empty", ""),
-        // §4.6: leading and trailing whitespace is ignored; whitespace alone is an empty record.
+        // §6: leading and trailing whitespace is ignored; whitespace alone is an empty record.
         yes("only whitespace", " \t\r\n\r\n "),
-        // §4.6: any whitespace run separates tokens; CR and leading/trailing space are ignored.
+        // §6: any whitespace run separates tokens; CR and leading/trailing space are ignored.
         yes("odd whitespace", "  1.\te4\r\n\r\n e5 \r\n"),
-        // §2: any whitespace run separates tokens, vertical tab and form feed too (C's isspace).
+        // §6: any whitespace run separates tokens, vertical tab and form feed too (C's isspace).
         yes("vertical tab and form feed", "1. e4 e5\x0b2. Nf3\x0cNc6\x0b"),
         // A byte order mark at the start is ignored like leading whitespace (a decision of this
         // crate: editors add it unasked)...
         yes("byte order mark", "\u{feff}1. e4 e5"),
         // ...but elsewhere it is a character of a token, and `\u{feff}e5` is no move.
         no("byte order mark inside", "1. e4 \u{feff}e5", 2, |f| *f == Fault::NotAMove),
-        // §4.6: only the last round may lack black's move, so ending after 2. Nf3 is fine...
+        // §6: only the last round may lack black's move, so ending after 2. Nf3 is fine...
         yes("last round without black", "1. e4 e5 2. Nf3"),
         // ...but `2.` where black's first move belongs means round 1 lacks it: wrong at ply 2.
         no("round without black", "1. e4 2. d4", 2, |f| *f == Fault::MissingBlackMove),
-        // §4.6: each move number is a token of its own; `1.e4` glues it to the move.
+        // §6: each move number is a token of its own; `1.e4` glues it to the move.
         no("number glued to move", "1.e4", 1, |f| *f == Fault::MoveNumber { expected: 1 }),
-        // §4.6: numbers go in order; after round 1 comes `2.`, so `3.` is wrong at ply 3.
+        // §6: numbers go in order; after round 1 comes `2.`, so `3.` is wrong at ply 3.
         no("number skipped", "1. e4 e5 3. Nf3", 3, |f| *f == Fault::MoveNumber { expected: 2 }),
-        // §4.6: white's move follows its number; a record starting with a move lacks `1.`.
+        // §6: white's move follows its number; a record starting with a move lacks `1.`.
         no("number missing", "e4 e5", 1, |f| *f == Fault::MoveNumber { expected: 1 }),
-        // §4.6: the number is written `1.`; `01.` is another token.
+        // §6: the number is written `1.`; `01.` is another token.
         no("leading zero", "01. e4", 1, |f| *f == Fault::MoveNumber { expected: 1 }),
-        // §4.6: black's move follows white's directly; PGN's `1...` has no place here.
+        // §6: black's move follows white's directly; PGN's `1...` has no place here.
         no("black's number", "1. e4 1... e5", 2, |f| *f == Fault::BlackMoveNumber),
-        // §4.6: a number must be followed by white's move; the record ends instead.
+        // §6: a number must be followed by white's move; the record ends instead.
         no("ends after number", "1. e4 e5 2.", 3, |f| *f == Fault::MissingMove),
-        // §4.6: results, annotations, comments and `e.p.` are not moves. In black's place a
+        // §6: results, annotations, comments and `e.p.` are not moves. In black's place a
         // result is simply no move...
         no("result after white", "1. e4 1-0", 2, |f| *f == Fault::NotAMove),
         // ...and after black's move the round is complete, so `2.` is expected first.
@@ -93,13 +94,13 @@ fn cases() -> Vec<Case> {
         no("e.p. glued", "1. e4 a6 2. e5 d5 3. exd6e.p.", 5, |f| {
             misspelled(f, Rule::EnPassantMark)
         }),
-        // §4.3: `+` exactly on checking moves. 2...Qh4 mates (fool's mate); the dialect marks it +.
+        // §3: `+` exactly on checking moves. 2...Qh4 mates (fool's mate); the dialect marks it +.
         yes("mate marked +", "1. f3 e5 2. g4 Qh4+"),
         // The same mate without a mark: the move checks, so the + is missing.
         no("missing +", "1. f3 e5 2. g4 Qh4", 4, |f| misspelled(f, Rule::MissingCheck)),
-        // §4.3: `#` is wrong in this dialect, even on a mate.
+        // §3: `#` is wrong in this dialect, even on a mate.
         no("mate marked #", "1. f3 e5 2. g4 Qh4#", 4, |f| misspelled(f, Rule::MateSign)),
-        // §4.3: `++` is wrong; one + is the mark.
+        // §3: `++` is wrong; one + is the mark.
         no("++", "1. f3 e5 2. g4 Qh4++", 4, |f| misspelled(f, Rule::DoubledCheckSign)),
         // 1. e4 attacks nothing near the king: no check, so no +.
         no("extra +", "1. e4+", 1, |f| misspelled(f, Rule::ExtraCheck)),
@@ -108,7 +109,7 @@ fn cases() -> Vec<Case> {
             "double check",
             "1. h3 f5 2. g3 Na6 3. c3 d5 4. Na3 d4 5. Rh2 Be6 6. Qa4+ b5 7. Nxb5 Qd7 8. b3 Qc8 9. Nd6+",
         ),
-        // The same double check marked ++: still a single + (§4.3).
+        // The same double check marked ++: still a single + (§3).
         no(
             "double check ++",
             "1. h3 f5 2. g3 Na6 3. c3 d5 4. Na3 d4 5. Rh2 Be6 6. Qa4+ b5 7. Nxb5 Qd7 8. b3 Qc8 9. Nd6++",
@@ -144,23 +145,23 @@ fn cases() -> Vec<Case> {
             9,
             |f| misspelled(f, Rule::MissingCheck),
         ),
-        // §4.3: a promotion that checks needs its +: the queen on a8 checks along rank 8.
+        // §3: a promotion that checks needs its +: the queen on a8 checks along rank 8.
         yes("promotion with check", format!("{PROMOTION_CHECK}+")),
         // Written without +, it misses that check.
         no("promotion with check unmarked", PROMOTION_CHECK, 13, |f| {
             misspelled(f, Rule::MissingCheck)
         }),
-        // §4.2: `x` exactly on captures. 1. Nf3 lands on an empty square: no x.
+        // §2: `x` exactly on captures. 1. Nf3 lands on an empty square: no x.
         no("extra x", "1. Nxf3", 1, |f| misspelled(f, Rule::ExtraCapture)),
         // 2...Qxd5 takes the pawn on d5, so it needs its x.
         no("missing x", "1. e4 d5 2. exd5 Qd5", 4, |f| misspelled(f, Rule::MissingCapture)),
         // 2. exd5 takes the pawn on d5: `ed5` names the file but lacks the x.
         no("pawn capture without x", "1. e4 d5 2. ed5", 3, |f| misspelled(f, Rule::MissingCapture)),
-        // §4.2: a pawn capture names its source file; `xd5` does not.
+        // §2: a pawn capture names its source file; `xd5` does not.
         no("pawn capture without file", "1. e4 d5 2. xd5", 3, |f| {
             misspelled(f, Rule::PawnCaptureFile)
         }),
-        // §4.2: en passant is written like any pawn capture, right after the double step 2...d5.
+        // §2: en passant is written like any pawn capture, right after the double step 2...d5.
         yes("en passant", "1. e4 a6 2. e5 d5 3. exd6"),
         // En passant captures, so `ed6` lacks the x like any pawn capture would.
         no("en passant without x", "1. e4 a6 2. e5 d5 3. ed6", 5, |f| {
@@ -187,7 +188,7 @@ fn cases() -> Vec<Case> {
         no("en passant from a wrong file", "1. e4 a6 2. e5 d5 3. cxd6", 5, |f| {
             f.to_string() == "illegal move: no pawn on the c-file can go to d6"
         }),
-        // §4.1: disambiguation over legal moves; file first, then rank.
+        // §1: disambiguation over legal moves; file first, then rank.
         // After 2. d3 both knights (b1, f3) reach d2: the file tells them apart.
         yes("file disambiguation", "1. Nf3 d5 2. d3 e5 3. Nbd2"),
         // The same move without the file fits both knights: ambiguous.
@@ -248,30 +249,30 @@ fn cases() -> Vec<Case> {
         no("pinned piece moved", "1. e4 e5 2. d4 Bb4+ 3. Nc3 a6 4. Nd5", 7, |f| {
             matches!(f, Fault::Illegal(Illegal::KingInCheck { .. }))
         }),
-        // §4.4: a promotion names Q, R, B or N, without `=`: b7 takes the rook on a8 and becomes
+        // §4: a promotion names Q, R, B or N, without `=`: b7 takes the rook on a8 and becomes
         // a queen; the d8 queen blocks rank 8, so no check.
         yes("promotion", "1. a4 b5 2. axb5 a6 3. bxa6 Bb7 4. axb7 Nc6 5. bxa8Q"),
         // A knight is as good a choice as a queen.
         yes("underpromotion", "1. a4 b5 2. axb5 a6 3. bxa6 Bb7 4. axb7 Nc6 5. bxa8N"),
-        // §4.4: `=` is standard SAN, not this dialect.
+        // §4: `=` is standard SAN, not this dialect.
         no("promotion with =", "1. a4 b5 2. axb5 a6 3. bxa6 Bb7 4. axb7 Nc6 5. bxa8=Q", 9, |f| {
             misspelled(f, Rule::PromotionEquals)
         }),
-        // §4.4: no piece named: four promotions fit, none can be chosen.
+        // §4: no piece named: four promotions fit, none can be chosen.
         no(
             "missing promotion piece",
             "1. a4 b5 2. axb5 a6 3. bxa6 Bb7 4. axb7 Nc6 5. bxa8",
             9,
             |f| matches!(f, Fault::MissingPromotion { alternatives } if alternatives.len() == 4),
         ),
-        // §4.4: a pawn never becomes a king.
+        // §4: a pawn never becomes a king.
         no("promotion to king", "1. a4 b5 2. axb5 a6 3. bxa6 Bb7 4. axb7 Nc6 5. bxa8K", 9, |f| {
             *f == Fault::Illegal(Illegal::Promotion)
         }),
-        // §4.5: castling with the letter O and the standard conditions: f1 and g1 are empty,
+        // §5: castling with the letter O and the standard conditions: f1 and g1 are empty,
         // nothing attacks e1, f1 or g1, and neither king nor rook has moved.
         yes("castling", "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O"),
-        // §4.5: the same castling with zeros is wrong.
+        // §5: the same castling with zeros is wrong.
         no("castling with zeros", "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0", 7, |f| {
             misspelled(f, Rule::ZeroCastling)
         }),
@@ -341,7 +342,7 @@ fn cases() -> Vec<Case> {
                 bar: CastlingBar::IntoCheck(shakmaty::Square::G1),
             })
         }),
-        // §4.7: nothing after checkmate: 2...Qh4+ mates, so 3. a3 is wrong.
+        // §7: nothing after checkmate: 2...Qh4+ mates, so 3. a3 is wrong.
         no("move after mate", "1. f3 e5 2. g4 Qh4+ 3. a3", 5, |f| {
             *f == Fault::AfterGameEnd(Ending::Checkmate)
         }),
@@ -358,7 +359,7 @@ fn cases() -> Vec<Case> {
             "stalemate",
             "1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 6. Qxd7+ Kf7 7. Qxb7 Qd3 8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6",
         ),
-        // §4.7: so any black move after it is wrong.
+        // §7: so any black move after it is wrong.
         no(
             "move after stalemate",
             "1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 6. Qxd7+ Kf7 7. Qxb7 Qd3 8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6 Kh7",

@@ -1,5 +1,5 @@
 //! End-to-end tests of `arbiter <game> gen|test|check`: determinism, verdicts and exit statuses,
-//! `--save`, testlib's checker interface, and the README's worked example.
+//! `--save`, testlib's checker interface, and the worked example of `docs/contest.md`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -353,15 +353,16 @@ fn check_skips_a_byte_order_mark() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
 
-/// The README's worked example, run as the README says; its output must be the one shown.
+/// The worked example of `docs/contest.md`, run as it says; its output must be the one shown.
 #[test]
 fn the_readme_example_is_real() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
-            .unwrap();
+    let readme = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/contest.md"),
+    )
+    .unwrap();
     let command =
-        "$ cargo run --release -p arbiter-cli -- duck test --seed 1 -- /tmp/forgets-duck-point\n";
-    let start = readme.find(command).expect("the README shows the example") + command.len();
+        "$ cargo run --release -p arbiter-cli -- duck test --seed 1 -- target/forgets-duck-point\n";
+    let start = readme.find(command).expect("docs/contest.md shows the example") + command.len();
     let shown = &readme[start..start + readme[start..].find("```").unwrap()];
     let gxx = Command::new("g++").arg("--version").output().is_ok_and(|o| o.status.success());
     if !gxx {
@@ -388,12 +389,13 @@ fn the_readme_example_is_real() {
     assert_eq!(text(&out.stdout), shown);
 }
 
-/// The code block of the README that holds `marker`, unindented.
+/// The code block of `docs/contest.md` that holds `marker`, unindented.
 fn readme_script(marker: &str) -> String {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
-            .unwrap();
-    let at = readme.find(marker).expect("the README shows the script");
+    let readme = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/contest.md"),
+    )
+    .unwrap();
+    let at = readme.find(marker).expect("docs/contest.md shows the script");
     let start = readme[..at].rfind("```shell\n").unwrap() + "```shell\n".len();
     let end = at + readme[at..].find("```").unwrap();
     readme[start..end].lines().map(|l| l.trim_start()).collect::<Vec<_>>().join("\n") + "\n"

@@ -1,5 +1,5 @@
 //! End-to-end tests of `arbiter duck`: the official data through the binary, and every kind of
-//! malformed input of SPEC §2.
+//! malformed input of docs/rules.md#the-command-line.
 
 mod common;
 

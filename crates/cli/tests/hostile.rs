@@ -1,4 +1,5 @@
-//! Input as an attacker would write it (SPEC §2): every judge reads in bounded chunks, so
+//! Input as an attacker would write it (docs/rules.md#the-command-line): every judge reads in
+//! bounded chunks, so
 //! `/dev/zero`, a line of 80 MB or an endless stream costs a bounded amount of memory and a
 //! clear error; answers go out as commands arrive; a file truncated under the reader is read,
 //! not mapped.
@@ -13,7 +14,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-/// The address space arbiter may use, in KiB: SPEC §2's 64 MiB.
+/// The address space arbiter may use, in KiB: the 64 MiB of docs/rules.md#the-command-line.
 const LIMIT_KIB: u32 = 64 * 1024;
 
 /// `arbiter ARGS` under the memory limit, with pipes for all three streams.

@@ -61,7 +61,7 @@ mod tests {
     #[test]
     fn published_counts_from_the_start() {
         let start = Position::new();
-        // The counts fairy-stockfish gives for this game (SPEC §7).
+        // The counts fairy-stockfish gives for this game (docs/rules.md#duck-chess).
         let counts: Vec<u64> = (0..=4).map(|d| perft(&start, d)).collect();
         assert_eq!(counts, [1, 43, 1_849, 80_066, 3_466_638]);
         assert_eq!(divide(&start, 0, |_, _| panic!("no first move at depth 0")), 1);

@@ -15,8 +15,8 @@
 //! and anything that is not UCI. The game ends:
 //!
 //! - when a move captures a captain: the mover wins;
-//! - when the side to move has no valid move (every piece blocked): a draw (SPEC §7; the
-//!   statement does not cover it);
+//! - when the side to move has no valid move (every piece blocked): a draw (the
+//!   statement does not cover it; docs/rules.md#duck-chess);
 //! - after [`Setup::max_plies`] plies (300 by default, the opening's included): a draw, since the
 //!   game has no repetition or move-count rule;
 //! - when the engine to move faults, which loses: a move the rules refuse (the reason is kept),
@@ -34,7 +34,7 @@ use super::engine::{Engine, Next};
 use super::opening::Opening;
 use crate::protocol::{EngineMessage, GuiCommand};
 
-/// The ply cap of SPEC §7: a game still going after this many plies is a draw.
+/// The ply cap (docs/rules.md#duck-chess): a game still going after this many plies is a draw.
 pub const MAX_PLIES: u32 = 300;
 
 /// How a game ended.
