@@ -14,7 +14,7 @@
 //! Modules, one concept each: [`grid`] (cells, facings, obstacles), [`skill`] (the ten skills),
 //! [`game`] (the input model), [`io`] (the text format), [`rules`] (official vs statement
 //! readings), [`sim`] (the round loop), [`cast`] (the skills' effects, one function each),
-//! [`fight`] (the duels in a cell), [`strength`] (exact C(a, b) comparison),
+//! `geometry` (rabiribi's sector, 2dsaigao's wave), [`fight`] (the duels in a cell), [`strength`] (exact C(a, b) comparison),
 //! [`gcc_sort`] (libstdc++'s `std::sort`), [`matching`] (hupraise), [`event`] (the trace).
 //!
 //! # Input limits
@@ -39,6 +39,7 @@ pub mod fight;
 pub mod game;
 pub mod gcc_sort;
 pub mod generate;
+mod geometry;
 pub mod grid;
 pub mod io;
 pub mod matching;
