@@ -238,7 +238,7 @@ pub(crate) struct Arena<'g, S> {
     /// The fights' lists ([`crate::fight::FightLists`]).
     pub(crate) fight_lists: crate::fight::FightLists,
     /// Hupraise's graph, built at the first cast.
-    pub(crate) hupraise: Option<crate::cast::Hupraise>,
+    pub(crate) hupraise: Option<crate::matching::Hupraise>,
 }
 
 /// Plays `game` under `rules`.
