@@ -34,12 +34,13 @@ use crate::game::limits;
 use crate::geometry::{Frame, knock, sector_cells, sector_width, shadows, wave_blast};
 use crate::grid::Pos;
 use crate::matching::Hupraise;
-use crate::sim::{Arena, Countdown, RunError};
+use crate::outcome::RunError;
 use crate::skill::Skill;
+use crate::state::{Arena, Countdown};
 
 impl<S: Sink> Arena<'_, S> {
-    /// Every piece, in index order, casts if it can.
-    pub(crate) fn cast_all(&mut self) -> Result<(), RunError> {
+    /// Step (4): every piece, in index order, casts if it can.
+    pub(crate) fn cast_all(&mut self, scratch: &mut CastScratch) -> Result<(), RunError> {
         let mut skipped = [false; 2];
         let now = u64::from(self.round);
         for i in 0..self.pieces.len() {
@@ -54,7 +55,7 @@ impl<S: Sink> Arena<'_, S> {
             if skipped[piece.team.index()] {
                 continue;
             }
-            self.cast(i, &mut skipped)?;
+            self.cast(i, &mut skipped, scratch)?;
         }
         Ok(())
     }
@@ -64,7 +65,12 @@ impl<S: Sink> Arena<'_, S> {
     /// Out of line: a piece casts in a few rounds out of a hundred, and the skills' code inlined
     /// into the round loop would take the registers its per-piece passes need.
     #[inline(never)]
-    fn cast(&mut self, i: usize, skipped: &mut [bool; 2]) -> Result<(), RunError> {
+    fn cast(
+        &mut self,
+        i: usize,
+        skipped: &mut [bool; 2],
+        scratch: &mut CastScratch,
+    ) -> Result<(), RunError> {
         let spec = self.spec(i);
         self.pieces[i].cooldown = Countdown::new(u64::from(self.round), u64::from(spec.cooldown));
         let skill = spec.skill;
@@ -80,8 +86,8 @@ impl<S: Sink> Arena<'_, S> {
                 self.dsaigao(i, distance, radius, rounds)
             }
             Skill::Gugugugu => self.gugugugu(i, skipped),
-            Skill::Backward { rounds } => self.go_back(i, rounds)?,
-            Skill::Hupraise => self.hupraise(i),
+            Skill::Backward { rounds } => self.backward(i, rounds)?,
+            Skill::Hupraise => self.hupraise(i, &mut scratch.hupraise),
         }
         Ok(())
     }
@@ -119,7 +125,7 @@ impl<S: Sink> Arena<'_, S> {
     }
 
     /// onepunch: a += v now; at the start of round H + l the boost expires
-    /// ([`Arena::expire_boosts`]). Boosts stack and expire separately.
+    /// ([`Arena::expire_boosts`], in step (1)). Boosts stack and expire separately.
     fn onepunch(&mut self, i: usize, boost: u32, rounds: u32) {
         let expiry = u64::from(self.round) + u64::from(rounds);
         let piece = &mut self.pieces[i];
@@ -127,34 +133,6 @@ impl<S: Sink> Arena<'_, S> {
         piece.boosts.push_back(expiry);
         let (a, b) = (piece.a, piece.b);
         self.sink.emit(self.round, || Event::Boost { piece: i + 1, a, b });
-    }
-
-    /// The end of onepunch: in step (1) of round H + l, each boost of v cast by piece `i` at
-    /// round H is taken back.
-    ///
-    /// S7 `punch-b`: the statement sets (a, b) to (max(a − v, 0), min(b, max(a − v, 0))); the
-    /// official program lowers a first and then caps b by max(a′ − v, 0) with a′ the new a, so
-    /// v is taken off twice for b. Official: (a, b) → (a′, min(b, max(a′ − v, 0))),
-    /// a′ = max(a − v, 0); `+punch-b` follows the text.
-    pub(crate) fn expire_boosts(&mut self, i: usize) {
-        let round = u64::from(self.round);
-        let Skill::Onepunch { boost, .. } = self.spec(i).skill else {
-            return;
-        };
-        let text = self.rules.punch_b;
-        let piece = &mut self.pieces[i];
-        let mut expired = false;
-        while piece.boosts.front() == Some(&round) {
-            piece.boosts.pop_front();
-            piece.a = piece.a.saturating_sub(boost);
-            let cap = if text { piece.a } else { piece.a.saturating_sub(boost) };
-            piece.b = piece.b.min(cap);
-            expired = true;
-        }
-        if expired {
-            let (a, b) = (piece.a, piece.b);
-            self.sink.emit(self.round, || Event::BoostEnd { piece: i + 1, a, b });
-        }
     }
 
     /// rabiribi: every piece in the sector of size v in front of the caster is pushed one cell
@@ -339,11 +317,56 @@ impl<S: Sink> Arena<'_, S> {
         (blast, path)
     }
 
+    /// backward of l cast at round H: piece `i` takes back the state logged for it in round H − l.
+    ///
+    /// Restored: position, facing, a, b, the death countdown (alive or not, and when it
+    /// respawns), the freeze and the silence counters, as they were after step (1) of round
+    /// H − l, i.e. after that round's respawns, count-downs and boost expiries (`hist-pre` logs
+    /// them before step (1) instead). Not restored: the cooldown (the statement: "技能刷新时间并不
+    /// 会回到第 H−l 回合的时间"; it was just set to z by this cast), and the onepunch boost queue,
+    /// which the official program does not log either (boosts in force would expire on schedule
+    /// and subtract from the restored a; as a piece has one skill, a backward caster never has
+    /// boosts, so this cannot show).
+    ///
+    /// An l with H − l ≤ 0 breaks the statement's guarantee ("数据保证不会回到游戏开始之前") and is
+    /// [`RunError::BackwardBeforeStart`].
+    fn backward(&mut self, i: usize, rounds: u32) -> Result<(), RunError> {
+        let target = self.round.checked_sub(rounds).filter(|&h| h >= 1);
+        let error = RunError::BackwardBeforeStart { round: self.round, piece: i + 1, rounds };
+        let target = target.ok_or(error.clone())?;
+        // The last snapshot is this round's.
+        let snapshot = self.logged(i, rounds).ok_or(error)?;
+        let now = u64::from(self.round);
+        let piece = &mut self.pieces[i];
+        piece.pos = snapshot.pos;
+        piece.dir = snapshot.dir;
+        piece.a = snapshot.a;
+        piece.b = snapshot.b;
+        piece.respawn_round = if snapshot.dead == 0 { 0 } else { now + snapshot.dead };
+        piece.freeze = Countdown::new(now, snapshot.freeze);
+        piece.silence = Countdown::new(now, snapshot.silence);
+        let s = snapshot;
+        let respawn_round = (!piece.alive()).then_some(piece.respawn_round);
+        self.sink.emit(self.round, || Event::Backward {
+            piece: i + 1,
+            to_round: target,
+            pos: s.pos,
+            dir: s.dir,
+            a: s.a,
+            b: s.b,
+            alive: respawn_round.is_none(),
+            respawn_round,
+            freeze: s.freeze,
+            silence: s.silence,
+        });
+        Ok(())
+    }
+
     /// hupraise: prints the size of a maximum matching between red and blue pieces, a pair
     /// allowed when a_red xor a_blue is a multiple of 3. Official: all pieces, dead ones included
     /// (`hup-alive`: living only), with the current a (`hup-orig`: the starting a).
-    fn hupraise(&mut self, i: usize) {
-        let mut hup = self.hupraise.take().unwrap_or_else(|| Hupraise::new(self.game));
+    fn hupraise(&mut self, i: usize, graph: &mut Option<Hupraise>) {
+        let hup = graph.get_or_insert_with(|| Hupraise::new(self.game));
         for j in 0..self.pieces.len() {
             let piece = &self.pieces[j];
             let value = if self.rules.hup_alive && !piece.alive() {
@@ -356,10 +379,16 @@ impl<S: Sink> Arena<'_, S> {
             hup.update(j, value);
         }
         let pairs = hup.maximize();
-        self.hupraise = Some(hup);
         self.matchings.push(pairs);
         self.sink.emit(self.round, || Event::Matching { piece: i + 1, pairs });
     }
+}
+
+/// What the casts keep from round to round.
+#[derive(Debug, Default)]
+pub(crate) struct CastScratch {
+    /// Hupraise's graph, built at the first cast and kept up to date by the next ones.
+    hupraise: Option<Hupraise>,
 }
 
 /// The most pieces a game has; a piece's index fits in a byte.

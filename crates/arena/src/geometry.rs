@@ -187,9 +187,9 @@ const MAX_SHADOW_WORDS: usize = (4 * Grid::MAX_SIDE as usize + 1).div_ceil(64);
 const MAX_PATH: usize = 4096;
 
 /// Where a 2dsaigao wave cast from `start` facing `dir` blows after `distance` steps (see
-/// `dsaigao` in [`crate::cast`]); `clockwise` is S6 `wave-cw`. `path` receives the start and the cell after each
-/// step; a wave of [`MAX_PATH`] steps or more skips its repeating cycles and records at most
-/// [`MAX_PATH`] cells.
+/// `dsaigao` in [`crate::cast`]); `clockwise` is S6 `wave-cw`. `path` receives the start and the
+/// cell after each step; a wave of [`MAX_PATH`] steps or more skips its repeating cycles and
+/// records at most [`MAX_PATH`] cells.
 pub(crate) fn wave_blast(
     grid: &Grid,
     start: Pos,
