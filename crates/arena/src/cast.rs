@@ -30,16 +30,17 @@
 //! | hupraise | prints a maximum red–blue matching, a_r xor a_b ≡ 0 (mod 3) | dead pieces too (`hup-alive`), current a (`hup-orig`) |
 
 use crate::event::{Event, Sink, TurnCause};
-use crate::game::{Game, Team, limits};
-use crate::grid::{Dir, Grid, Pos};
-use crate::matching::Matching;
-use crate::rules::Rules;
-use crate::sim::{Arena, Countdown, RunError};
+use crate::game::limits;
+use crate::geometry::{Frame, knock, sector_cells, sector_width, shadows, wave_blast};
+use crate::grid::Pos;
+use crate::matching::Hupraise;
+use crate::outcome::RunError;
 use crate::skill::Skill;
+use crate::state::{Arena, Countdown};
 
 impl<S: Sink> Arena<'_, S> {
-    /// Every piece, in index order, casts if it can.
-    pub(crate) fn cast_all(&mut self) -> Result<(), RunError> {
+    /// Step (4): every piece, in index order, casts if it can.
+    pub(crate) fn cast_all(&mut self, scratch: &mut CastScratch) -> Result<(), RunError> {
         let mut skipped = [false; 2];
         let now = u64::from(self.round);
         for i in 0..self.pieces.len() {
@@ -54,7 +55,7 @@ impl<S: Sink> Arena<'_, S> {
             if skipped[piece.team.index()] {
                 continue;
             }
-            self.cast(i, &mut skipped)?;
+            self.cast(i, &mut skipped, scratch)?;
         }
         Ok(())
     }
@@ -64,7 +65,12 @@ impl<S: Sink> Arena<'_, S> {
     /// Out of line: a piece casts in a few rounds out of a hundred, and the skills' code inlined
     /// into the round loop would take the registers its per-piece passes need.
     #[inline(never)]
-    fn cast(&mut self, i: usize, skipped: &mut [bool; 2]) -> Result<(), RunError> {
+    fn cast(
+        &mut self,
+        i: usize,
+        skipped: &mut [bool; 2],
+        scratch: &mut CastScratch,
+    ) -> Result<(), RunError> {
         let spec = self.spec(i);
         self.pieces[i].cooldown = Countdown::new(u64::from(self.round), u64::from(spec.cooldown));
         let skill = spec.skill;
@@ -80,8 +86,8 @@ impl<S: Sink> Arena<'_, S> {
                 self.dsaigao(i, distance, radius, rounds)
             }
             Skill::Gugugugu => self.gugugugu(i, skipped),
-            Skill::Backward { rounds } => self.go_back(i, rounds)?,
-            Skill::Hupraise => self.hupraise(i),
+            Skill::Backward { rounds } => self.backward(i, rounds)?,
+            Skill::Hupraise => self.hupraise(i, &mut scratch.hupraise),
         }
         Ok(())
     }
@@ -119,7 +125,7 @@ impl<S: Sink> Arena<'_, S> {
     }
 
     /// onepunch: a += v now; at the start of round H + l the boost expires
-    /// ([`Arena::expire_boosts`]). Boosts stack and expire separately.
+    /// ([`Arena::expire_boosts`], in step (1)). Boosts stack and expire separately.
     fn onepunch(&mut self, i: usize, boost: u32, rounds: u32) {
         let expiry = u64::from(self.round) + u64::from(rounds);
         let piece = &mut self.pieces[i];
@@ -127,77 +133,6 @@ impl<S: Sink> Arena<'_, S> {
         piece.boosts.push_back(expiry);
         let (a, b) = (piece.a, piece.b);
         self.sink.emit(self.round, || Event::Boost { piece: i + 1, a, b });
-    }
-
-    /// The end of onepunch: in step (1) of round H + l, each boost of v cast by piece `i` at
-    /// round H is taken back.
-    ///
-    /// S7 `punch-b`: the statement sets (a, b) to (max(a − v, 0), min(b, max(a − v, 0))); the
-    /// official program lowers a first and then caps b by max(a′ − v, 0) with a′ the new a, so
-    /// v is taken off twice for b. Official: (a, b) → (a′, min(b, max(a′ − v, 0))),
-    /// a′ = max(a − v, 0); `+punch-b` follows the text.
-    pub(crate) fn expire_boosts(&mut self, i: usize) {
-        let round = u64::from(self.round);
-        let Skill::Onepunch { boost, .. } = self.spec(i).skill else {
-            return;
-        };
-        let text = self.rules.punch_b;
-        let piece = &mut self.pieces[i];
-        let mut expired = false;
-        while piece.boosts.front() == Some(&round) {
-            piece.boosts.pop_front();
-            piece.a = piece.a.saturating_sub(boost);
-            let cap = if text { piece.a } else { piece.a.saturating_sub(boost) };
-            piece.b = piece.b.min(cap);
-            expired = true;
-        }
-        if expired {
-            let (a, b) = (piece.a, piece.b);
-            self.sink.emit(self.round, || Event::BoostEnd { piece: i + 1, a, b });
-        }
-    }
-
-    /// The (forward, sideways) unit vectors of a rabiribi cast facing `dir`.
-    ///
-    /// S5 `rabi-down`: the official program measures a down-facing caster's sector to its right
-    /// (as if it faced right) while pushing down; the text puts the sector in front.
-    fn sector_frame(&self, dir: Dir) -> Frame {
-        let (forward, side) = match dir {
-            Dir::Up => ((-1, 0), (0, 1)),
-            Dir::Left => ((0, -1), (1, 0)),
-            Dir::Right => ((0, 1), (1, 0)),
-            Dir::Down if self.rules.rabi_down => ((1, 0), (0, 1)),
-            Dir::Down => ((0, 1), (1, 0)),
-        };
-        Frame { forward, side }
-    }
-
-    fn sector_width(&self, forward: i64) -> i64 {
-        sector_width(self.rules, forward)
-    }
-
-    /// The cells of the sector of a rabiribi cast from `origin`: on the board, not obstacles, not
-    /// hidden by `shadows`, nearest first.
-    fn sector_cells(
-        &self,
-        origin: Pos,
-        frame: Frame,
-        size: u32,
-        shadows: Option<&Shadows>,
-    ) -> Vec<Pos> {
-        let grid = self.game.grid();
-        let reach = i64::from(grid.rows().max(grid.cols()));
-        let mut cells = Vec::new();
-        for f in 1..=reach.min(i64::from(size)) {
-            let width = self.sector_width(f);
-            for s in -width..=width {
-                let cell = frame.cell(origin, f, s);
-                if grid.is_free(cell) && !shadows.is_some_and(|shadows| shadows.hidden(f, s)) {
-                    cells.push(cell);
-                }
-            }
-        }
-        cells
     }
 
     /// rabiribi: every piece in the sector of size v in front of the caster is pushed one cell
@@ -211,7 +146,7 @@ impl<S: Sink> Arena<'_, S> {
         let caster = &self.pieces[i];
         let (origin, dir) = (caster.pos, caster.dir);
         let team = self.spec(i).team;
-        let frame = self.sector_frame(dir);
+        let frame = Frame::facing(dir, self.rules);
         let ((fr, fc), (sr, sc)) = (frame.forward, frame.side);
         let coordinates = |pos: Pos| {
             let (dr, dc) = (pos.row - origin.row, pos.col - origin.col);
@@ -275,7 +210,8 @@ impl<S: Sink> Arena<'_, S> {
             None
         };
         if listening {
-            let cells = self.sector_cells(origin, frame, size, shadows.as_ref());
+            let cells =
+                sector_cells(self.game.grid(), rules, origin, frame, size, shadows.as_ref());
             self.sink.emit(self.round, || Event::Sector { piece: i + 1, cells });
         }
         for j in listed.iter().map(|&j| usize::from(j)) {
@@ -284,32 +220,10 @@ impl<S: Sink> Arena<'_, S> {
             if shadows.as_ref().is_some_and(|s| s.hidden(i64::from(forward), i64::from(side))) {
                 continue;
             }
-            let to = self.knock(from, dir);
+            let to = knock(self.game.grid(), from, dir);
             self.pieces[j].pos = to;
             self.sink.emit(self.round, || Event::Knockback { piece: j + 1, from, to, by: i + 1 });
         }
-    }
-
-    /// Where a knockback from `from` in direction `dir` lands.
-    fn knock(&self, from: Pos, dir: Dir) -> Pos {
-        let grid = self.game.grid();
-        let mut pos = from.step(dir);
-        // Every pass either wraps or moves one cell along a line that holds `from`, which is free,
-        // so this ends within one lap.
-        while grid.is_blocked(pos) {
-            if pos.row == 0 {
-                pos.row = grid.rows();
-            } else if pos.row == grid.rows() + 1 {
-                pos.row = 1;
-            } else if pos.col == 0 {
-                pos.col = grid.cols();
-            } else if pos.col == grid.cols() + 1 {
-                pos.col = 1;
-            } else {
-                pos = pos.step(dir);
-            }
-        }
-        pos
     }
 
     /// Adds an effect of `rounds` to a counter: the official durations add up; S9 `effect-max`
@@ -403,11 +317,56 @@ impl<S: Sink> Arena<'_, S> {
         (blast, path)
     }
 
+    /// backward of l cast at round H: piece `i` takes back the state logged for it in round H − l.
+    ///
+    /// Restored: position, facing, a, b, the death countdown (alive or not, and when it
+    /// respawns), the freeze and the silence counters, as they were after step (1) of round
+    /// H − l, i.e. after that round's respawns, count-downs and boost expiries (`hist-pre` logs
+    /// them before step (1) instead). Not restored: the cooldown (the statement: "技能刷新时间并不
+    /// 会回到第 H−l 回合的时间"; it was just set to z by this cast), and the onepunch boost queue,
+    /// which the official program does not log either (boosts in force would expire on schedule
+    /// and subtract from the restored a; as a piece has one skill, a backward caster never has
+    /// boosts, so this cannot show).
+    ///
+    /// An l with H − l ≤ 0 breaks the statement's guarantee ("数据保证不会回到游戏开始之前") and is
+    /// [`RunError::BackwardBeforeStart`].
+    fn backward(&mut self, i: usize, rounds: u32) -> Result<(), RunError> {
+        let target = self.round.checked_sub(rounds).filter(|&h| h >= 1);
+        let error = RunError::BackwardBeforeStart { round: self.round, piece: i + 1, rounds };
+        let target = target.ok_or(error.clone())?;
+        // The last snapshot is this round's.
+        let snapshot = self.logged(i, rounds).ok_or(error)?;
+        let now = u64::from(self.round);
+        let piece = &mut self.pieces[i];
+        piece.pos = snapshot.pos;
+        piece.dir = snapshot.dir;
+        piece.a = snapshot.a;
+        piece.b = snapshot.b;
+        piece.respawn_round = if snapshot.dead == 0 { 0 } else { now + snapshot.dead };
+        piece.freeze = Countdown::new(now, snapshot.freeze);
+        piece.silence = Countdown::new(now, snapshot.silence);
+        let s = snapshot;
+        let respawn_round = (!piece.alive()).then_some(piece.respawn_round);
+        self.sink.emit(self.round, || Event::Backward {
+            piece: i + 1,
+            to_round: target,
+            pos: s.pos,
+            dir: s.dir,
+            a: s.a,
+            b: s.b,
+            alive: respawn_round.is_none(),
+            respawn_round,
+            freeze: s.freeze,
+            silence: s.silence,
+        });
+        Ok(())
+    }
+
     /// hupraise: prints the size of a maximum matching between red and blue pieces, a pair
     /// allowed when a_red xor a_blue is a multiple of 3. Official: all pieces, dead ones included
     /// (`hup-alive`: living only), with the current a (`hup-orig`: the starting a).
-    fn hupraise(&mut self, i: usize) {
-        let mut hup = self.hupraise.take().unwrap_or_else(|| Hupraise::new(self.game));
+    fn hupraise(&mut self, i: usize, graph: &mut Option<Hupraise>) {
+        let hup = graph.get_or_insert_with(|| Hupraise::new(self.game));
         for j in 0..self.pieces.len() {
             let piece = &self.pieces[j];
             let value = if self.rules.hup_alive && !piece.alive() {
@@ -419,412 +378,19 @@ impl<S: Sink> Arena<'_, S> {
             };
             hup.update(j, value);
         }
-        let pairs = hup.matching.maximize();
-        self.hupraise = Some(hup);
+        let pairs = hup.maximize();
         self.matchings.push(pairs);
         self.sink.emit(self.round, || Event::Matching { piece: i + 1, pairs });
     }
 }
 
-/// Hupraise's graph, kept between casts: only the pieces whose value changed are redone.
-#[derive(Debug, Clone)]
-pub(crate) struct Hupraise {
-    matching: Matching,
-    /// Each piece's team and its index among the pieces of that team.
-    side: Vec<(Team, usize)>,
-    /// The value of each piece at the last update, by piece: few have changed since, and this
-    /// finds them in one pass.
-    seen: Vec<u32>,
-    /// The same values by team, by index within the team; [`Hupraise::ABSENT`] leaves the
-    /// piece out. Kept per team so that redoing a piece's edges reads the other team's values in
-    /// one pass.
-    values: [Vec<u32>; 2],
+/// What the casts keep from round to round.
+#[derive(Debug, Default)]
+pub(crate) struct CastScratch {
+    /// Hupraise's graph, built at the first cast and kept up to date by the next ones.
+    hupraise: Option<Hupraise>,
 }
-
-impl Hupraise {
-    /// The value of a piece left out of the matching (a never comes near it: at most 1000 plus
-    /// 1000 boosts of 1000).
-    const ABSENT: u32 = u32::MAX;
-
-    fn new(game: &Game) -> Hupraise {
-        let mut counts = [0usize; 2];
-        let side: Vec<(Team, usize)> = game
-            .pieces()
-            .iter()
-            .map(|spec| {
-                let count = &mut counts[spec.team.index()];
-                *count += 1;
-                (spec.team, *count - 1)
-            })
-            .collect();
-        let matching = Matching::new(counts[0], counts[1]);
-        let values = counts.map(|count| vec![Self::ABSENT; count]);
-        let seen = vec![Self::ABSENT; side.len()];
-        Hupraise { matching, side, seen, values }
-    }
-
-    fn pairable(x: u32, y: u32) -> bool {
-        x != Self::ABSENT && y != Self::ABSENT && (x ^ y).is_multiple_of(3)
-    }
-
-    /// Sets piece `j`'s value (`None` leaves it out), redoing its edges if it changed.
-    #[inline]
-    fn update(&mut self, j: usize, value: Option<u32>) {
-        let value = value.unwrap_or(Self::ABSENT);
-        if self.seen[j] != value {
-            self.seen[j] = value;
-            let (team, k) = self.side[j];
-            self.change(team, k, value);
-        }
-    }
-
-    /// Redoes the edges of the `k`-th piece of `team`, whose value becomes `value`.
-    fn change(&mut self, team: Team, k: usize, value: u32) {
-        self.values[team.index()][k] = value;
-        match team {
-            Team::Red => {
-                let blue = &self.values[1];
-                self.matching.set_row(k, |r| Self::pairable(value, blue[r]));
-            }
-            Team::Blue => {
-                let red = &self.values[0];
-                self.matching.set_column(k, |l| Self::pairable(red[l], value));
-            }
-        }
-    }
-}
-
-/// The axes of a rabiribi sector: unit steps forward and sideways, on the board's axes.
-#[derive(Debug, Clone, Copy)]
-struct Frame {
-    forward: (i32, i32),
-    side: (i32, i32),
-}
-
-impl Frame {
-    /// The cell `forward` ahead of `origin` and `side` aside.
-    fn cell(self, origin: Pos, forward: i64, side: i64) -> Pos {
-        let ((fr, fc), (sr, sc)) = (self.forward, self.side);
-        let (f, s) = (forward as i32, side as i32);
-        origin.offset(fr * f + sr * s, fc * f + sc * s)
-    }
-}
-
-/// Which cells of a rabiribi frame are hidden by obstacles. An obstacle at (f′, s′) hides the
-/// cone f > f′, |s − s′| ≤ f − f′ (the statement's figure); equivalently a cell is hidden when
-/// one of the three cells one row nearer the caster (sideways s − 1, s, s + 1) holds an obstacle
-/// that counts or is hidden itself, which is how the table is filled, row by row.
-#[derive(Debug, Clone)]
-struct Shadows {
-    /// Rows 1..=`rows` ahead are in the table; further ones are not hidden.
-    rows: i64,
-    /// Sideways −`span`..=`span`.
-    span: i64,
-    /// Words per row.
-    words: usize,
-    /// A bit per cell, row after row: bit s + span of row f − 1.
-    hidden: Vec<u64>,
-}
-
-impl Shadows {
-    /// Whether the cell `forward` ahead and `side` aside is hidden.
-    fn hidden(&self, forward: i64, side: i64) -> bool {
-        if !(1..=self.rows).contains(&forward) || !(-self.span..=self.span).contains(&side) {
-            return false;
-        }
-        let bit = (side + self.span) as usize;
-        self.hidden[(forward - 1) as usize * self.words + bit / 64] >> (bit % 64) & 1 == 1
-    }
-}
-
-/// The widest sideways offset of a rabiribi sector at `forward` cells ahead: the official sector
-/// (sideways ≤ forward), or the figure's 1, 3, 5, … cells (S4 `rabi-narrow`).
-fn sector_width(rules: Rules, forward: i64) -> i64 {
-    if rules.rabi_narrow { forward - 1 } else { forward }
-}
-
-/// The cells of a rabiribi frame hidden by obstacles, up to `rows` ahead, when a shadow reading
-/// is on: S3 `rabi-shadow` counts the obstacles inside the sector, as the figure shows;
-/// `shadow-any` every obstacle ahead of the caster. The official program has no shadows (`None`).
-fn shadows(
-    grid: &Grid,
-    rules: Rules,
-    origin: Pos,
-    frame: Frame,
-    size: u32,
-    rows: i64,
-) -> Option<Shadows> {
-    if !rules.rabi_shadow && !rules.shadow_any {
-        return None;
-    }
-    // The cells asked about lie in the sector (|s| ≤ f ≤ rows). A cone reaching one starts at
-    // |s′| ≤ |s| + (f − f′): inside the sector for `rabi-shadow` (|s′| ≤ f′), so |s′| ≤ rows;
-    // anywhere for `shadow-any`, so |s′| < 2 · rows. No cell of the board lies further aside
-    // than the board's longer side.
-    let reach = i64::from(grid.rows().max(grid.cols()));
-    let span = if rules.shadow_any { 2 * rows } else { rows }.min(reach);
-    let words = (2 * span as usize + 1).div_ceil(64);
-    if rows <= 1 {
-        // Nothing lies behind the first row: no table, no allocation.
-        return Some(Shadows { rows: 0, span, words, hidden: Vec::new() });
-    }
-    // Row f's bit s + span: whether (f, s) is hidden. Row f + 1 is row f's counted obstacles
-    // and hidden cells, each spread one place aside.
-    let mut hidden = vec![0u64; rows as usize * words];
-    let mut behind = [0u64; MAX_SHADOW_WORDS];
-    let behind = &mut behind[..words];
-    for f in 1..rows {
-        let row = (f - 1) as usize * words;
-        behind.copy_from_slice(&hidden[row..row + words]);
-        // Only obstacles inside the sector count for `rabi-shadow`, and only cells on the board
-        // can be obstacles: the side axis (a unit step along a row or a column, increasing)
-        // leaves the board at the first and last row or column.
-        let aside = if rules.shadow_any { span } else { sector_width(rules, f).min(span) };
-        let counted = rules.shadow_any || f <= i64::from(size);
-        let base = frame.cell(origin, f, 0);
-        let (on_line, first, last) = if frame.side.0 == 0 {
-            ((1..=grid.rows()).contains(&base.row), 1 - base.col, grid.cols() - base.col)
-        } else {
-            ((1..=grid.cols()).contains(&base.col), 1 - base.row, grid.rows() - base.row)
-        };
-        let (low, high) = (i64::from(first).max(-aside), i64::from(last).min(aside));
-        if counted && on_line && low <= high {
-            let cells = grid.obstacles_along(frame.cell(origin, f, low), frame.side);
-            for (bit, obstacle) in
-                ((low + span) as usize..).zip(cells.take((high - low + 1) as usize))
-            {
-                behind[bit / 64] |= u64::from(obstacle) << (bit % 64);
-            }
-        }
-        let next = row + words;
-        for w in 0..words {
-            let left = (behind[w] << 1) | if w > 0 { behind[w - 1] >> 63 } else { 0 };
-            let right = (behind[w] >> 1) | behind.get(w + 1).map_or(0, |&b| b << 63);
-            hidden[next + w] = behind[w] | left | right;
-        }
-    }
-    Some(Shadows { rows, span, words, hidden })
-}
-
-/// Words of a row of [`Shadows`]: a row spans at most 2 · 2 · 100 + 1 cells.
-const MAX_SHADOW_WORDS: usize = (4 * Grid::MAX_SIDE as usize + 1).div_ceil(64);
 
 /// The most pieces a game has; a piece's index fits in a byte.
 const MAX_PIECES: usize = limits::PIECES as usize;
 const _: () = assert!(MAX_PIECES <= 256);
-
-/// Longest wave path kept for the trace.
-const MAX_PATH: usize = 4096;
-
-/// Where a 2dsaigao wave cast from `start` facing `dir` blows after `distance` steps (see
-/// `dsaigao`); `clockwise` is S6 `wave-cw`. `path` receives the start and the cell after each
-/// step; a wave of [`MAX_PATH`] steps or more skips its repeating cycles and records at most
-/// [`MAX_PATH`] cells.
-fn wave_blast(
-    grid: &Grid,
-    start: Pos,
-    dir: Dir,
-    distance: u32,
-    clockwise: bool,
-    mut path: Option<&mut Vec<Pos>>,
-) -> Pos {
-    let mut pos = start;
-    let mut d = match dir {
-        Dir::Up => (-1, 1),
-        Dir::Down => (1, -1),
-        Dir::Left => (-1, -1),
-        Dir::Right => (1, 1),
-    };
-    let turn = |(dr, dc): (i32, i32)| if clockwise { (dc, -dr) } else { (dc, -dc) };
-    if let Some(path) = path.as_deref_mut() {
-        path.push(pos);
-    }
-    // The wave's state (cell, direction) repeats within 4·(N+2)·(M+2) steps; a long wave jumps
-    // over whole cycles instead of walking them.
-    let states = 4 * grid.cells();
-    // A recorded path stays whole while it fits in MAX_PATH; beyond, cycles are skipped too.
-    let skip = distance as usize > states && (path.is_none() || distance as usize >= MAX_PATH);
-    let mut seen: Vec<u32> = if skip { vec![u32::MAX; states] } else { Vec::new() };
-    let mut remaining = distance;
-    let mut step = 0u32;
-    while remaining > 0 {
-        if !seen.is_empty() {
-            let heading = match d {
-                (-1, -1) => 0,
-                (-1, 1) => 1,
-                (1, -1) => 2,
-                _ => 3,
-            };
-            let key = grid.cell(pos) * 4 + heading;
-            if seen[key] == u32::MAX {
-                seen[key] = step;
-            } else {
-                remaining %= step - seen[key];
-                seen = Vec::new();
-                if remaining == 0 {
-                    break;
-                }
-            }
-        }
-        let next = pos.offset(d.0, d.1);
-        if grid.is_blocked(next) {
-            let old = d;
-            d = turn(d);
-            let middle = pos.offset((old.0 + d.0) / 2, (old.1 + d.1) / 2);
-            if grid.is_blocked(middle) {
-                d = turn(d);
-            } else {
-                pos = middle;
-            }
-        } else {
-            pos = next;
-        }
-        if let Some(path) = path.as_deref_mut().filter(|path| path.len() < MAX_PATH) {
-            path.push(pos);
-        }
-        remaining -= 1;
-        step += 1;
-    }
-    pos
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    /// The wave walked step by step, as the statement describes it.
-    fn walk(grid: &Grid, start: Pos, dir: Dir, distance: u32, clockwise: bool) -> Pos {
-        let mut pos = start;
-        let mut d = match dir {
-            Dir::Up => (-1, 1),
-            Dir::Down => (1, -1),
-            Dir::Left => (-1, -1),
-            Dir::Right => (1, 1),
-        };
-        for _ in 0..distance {
-            let next = pos.offset(d.0, d.1);
-            if grid.is_blocked(next) {
-                let old = d;
-                d = if clockwise { (d.1, -d.0) } else { (d.1, -d.1) };
-                let middle = pos.offset((old.0 + d.0) / 2, (old.1 + d.1) / 2);
-                if grid.is_blocked(middle) {
-                    d = if clockwise { (d.1, -d.0) } else { (d.1, -d.1) };
-                } else {
-                    pos = middle;
-                }
-            } else {
-                pos = next;
-            }
-        }
-        pos
-    }
-
-    #[test]
-    fn sample_corner_wave_comes_back() {
-        // The statement's first sample: from (1, 1) facing left, distance 1, the wave hits the
-        // corner and blows on the caster.
-        let grid =
-            Grid::new(2, 4, vec![false, false, false, false, false, false, false, true]).unwrap();
-        assert_eq!(wave_blast(&grid, Pos::new(1, 2), Dir::Left, 1, false, None), Pos::new(1, 2));
-    }
-
-    proptest! {
-        #[test]
-        fn long_waves_skip_cycles_exactly(
-            rows in 1i64..6, cols in 1i64..6, bits in any::<u64>(), start in 0usize..36,
-            dir in 0i64..4, distance in 0u32..3000, clockwise in any::<bool>(),
-        ) {
-            let cells: Vec<bool> = (0..rows * cols).map(|k| bits >> k & 1 == 1 && k % 3 != 0).collect();
-            let grid = Grid::new(rows, cols, cells).unwrap();
-            let free: Vec<Pos> = (1..=rows as i32)
-                .flat_map(|r| (1..=cols as i32).map(move |c| Pos::new(r, c)))
-                .filter(|&p| grid.is_free(p))
-                .collect();
-            prop_assume!(!free.is_empty());
-            let start = free[start % free.len()];
-            let dir = Dir::from_code(dir).unwrap();
-            let mut path = Vec::new();
-            let blast = wave_blast(&grid, start, dir, distance, clockwise, Some(&mut path));
-            prop_assert_eq!(blast, walk(&grid, start, dir, distance, clockwise));
-            prop_assert_eq!(path.len(), (distance as usize + 1).min(MAX_PATH));
-        }
-    }
-
-    /// The figure's cone, tested directly: some counted obstacle at (f′, s′) with f′ < f and
-    /// |s − s′| ≤ f − f′.
-    fn hidden_by_a_cone(
-        grid: &Grid,
-        rules: Rules,
-        origin: Pos,
-        frame: Frame,
-        size: u32,
-        forward: i64,
-        side: i64,
-    ) -> bool {
-        (1..forward).any(|f| {
-            let spread = forward - f;
-            (side - spread..=side + spread).any(|s| {
-                (rules.shadow_any || (f <= i64::from(size) && s.abs() <= sector_width(rules, f)))
-                    && grid.is_obstacle(frame.cell(origin, f, s))
-            })
-        })
-    }
-
-    proptest! {
-        #[test]
-        fn shadows_are_the_figures_cones(
-            rows in 1i64..9, cols in 1i64..9, bits in any::<u64>(), start in 0usize..64,
-            dir in 0i64..4, size in 0u32..12, narrow in any::<bool>(), any_obstacle in any::<bool>(),
-            down in any::<bool>(),
-        ) {
-            let cells: Vec<bool> = (0..rows * cols).map(|k| bits >> k & 1 == 1).collect();
-            let grid = Grid::new(rows, cols, cells).unwrap();
-            let origin = Pos::new((start as i64 / cols % rows) as i32 + 1, (start as i64 % cols) as i32 + 1);
-            let rules = Rules {
-                rabi_shadow: !any_obstacle,
-                shadow_any: any_obstacle,
-                rabi_narrow: narrow,
-                rabi_down: down,
-                ..Rules::official()
-            };
-            let (forward, side) = match (Dir::from_code(dir).unwrap(), down) {
-                (Dir::Up, _) => ((-1, 0), (0, 1)),
-                (Dir::Left, _) => ((0, -1), (1, 0)),
-                (Dir::Right, _) | (Dir::Down, false) => ((0, 1), (1, 0)),
-                (Dir::Down, true) => ((1, 0), (0, 1)),
-            };
-            let frame = Frame { forward, side };
-            let reach = rows.max(cols);
-            let table = shadows(&grid, rules, origin, frame, size, reach.min(i64::from(size))).unwrap();
-            for f in 1..=reach.min(i64::from(size)) {
-                let width = sector_width(rules, f);
-                for s in -width..=width {
-                    if grid.contains(frame.cell(origin, f, s)) {
-                        let expected = hidden_by_a_cone(&grid, rules, origin, frame, size, f, s);
-                        prop_assert_eq!(table.hidden(f, s), expected, "({}, {})", f, s);
-                    }
-                }
-            }
-            prop_assert!(shadows(&grid, Rules::official(), origin, frame, size, reach).is_none());
-        }
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(24))]
-
-        #[test]
-        fn very_long_waves(bits in any::<u64>(), distance in 5000u32..100_000, clockwise in any::<bool>()) {
-            let cells: Vec<bool> = (0..20).map(|k| bits >> k & 1 == 1 && k != 7).collect();
-            let grid = Grid::new(4, 5, cells).unwrap();
-            let start = Pos::new(2, 3);
-            for dir in [Dir::Up, Dir::Down, Dir::Left, Dir::Right] {
-                let mut path = Vec::new();
-                let blast = wave_blast(&grid, start, dir, distance, clockwise, Some(&mut path));
-                prop_assert_eq!(blast, walk(&grid, start, dir, distance, clockwise));
-                prop_assert_eq!(wave_blast(&grid, start, dir, distance, clockwise, None), blast);
-                prop_assert!(path.len() <= MAX_PATH);
-            }
-        }
-    }
-}

@@ -56,8 +56,8 @@ use serde::{Deserialize, Serialize};
 use crate::game::{Game, Team};
 use crate::grid::{Dir, Pos};
 use crate::rules::Rules;
-use crate::sim::RoundState;
 use crate::skill::{Skill, SkillKind};
+use crate::state::Piece;
 
 /// One thing that happened. See the module docs for the JSON form.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -345,6 +345,58 @@ pub struct PieceState {
     pub freeze: u64,
     /// Rounds it stays silenced (0: free to cast).
     pub silence: u64,
+}
+
+/// The pieces at the end of a round (round 0: as they start), as a sink sees them
+/// ([`Sink::round_end`]).
+#[derive(Debug, Clone, Copy)]
+pub struct RoundState<'a> {
+    round: u32,
+    pieces: &'a [Piece],
+}
+
+impl<'a> RoundState<'a> {
+    /// The state of `pieces` at the end of round `round`.
+    pub(crate) fn new(round: u32, pieces: &'a [Piece]) -> RoundState<'a> {
+        RoundState { round, pieces }
+    }
+
+    /// The round that just ended, 0 for the set-up.
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// The number of pieces.
+    pub fn len(&self) -> usize {
+        self.pieces.len()
+    }
+
+    /// Whether there are no pieces (never, in a valid game).
+    pub fn is_empty(&self) -> bool {
+        self.pieces.is_empty()
+    }
+
+    /// Piece `i` (0-based), with its counters as they stand in this round.
+    pub fn piece(&self, i: usize) -> PieceState {
+        let piece = &self.pieces[i];
+        let now = u64::from(self.round);
+        PieceState {
+            pos: piece.pos,
+            dir: piece.dir,
+            alive: piece.alive(),
+            a: piece.a,
+            b: piece.b,
+            respawn_round: (!piece.alive()).then_some(piece.respawn_round),
+            cooldown: piece.cooldown.left(now),
+            freeze: piece.freeze.left(now),
+            silence: piece.silence.left(now),
+        }
+    }
+
+    /// Every piece, in input order.
+    pub fn pieces(&self) -> impl ExactSizeIterator<Item = PieceState> + '_ {
+        (0..self.pieces.len()).map(|i| self.piece(i))
+    }
 }
 
 /// Where the simulation reports events.

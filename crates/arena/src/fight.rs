@@ -25,8 +25,9 @@ use std::cmp::Ordering;
 use crate::event::{Event, Sink};
 use crate::game::Team;
 use crate::gcc_sort;
+use crate::grid::Grid;
 use crate::rules::TieOrder;
-use crate::sim::Arena;
+use crate::state::Arena;
 use crate::strength::{self, Strength};
 
 impl<S: Sink> Arena<'_, S> {
@@ -35,20 +36,20 @@ impl<S: Sink> Arena<'_, S> {
     }
 
     /// Fills `contenders` with the living pieces standing in a cell with a living enemy, in
-    /// index order.
-    fn contenders(&mut self, contenders: &mut Vec<usize>) {
+    /// index order; `cell_teams` is all 0 before and after.
+    fn contenders(&self, cell_teams: &mut [u8], contenders: &mut Vec<usize>) {
         contenders.clear();
         let cell = self.game.grid().cell_index();
         // Each cell collects the teams of its living pieces (bit 0 red, bit 1 blue); a dead
         // piece adds nothing, without a branch.
         let mut any = false;
         for piece in &self.pieces {
-            let teams = &mut self.cell_teams[cell.of(piece.pos)];
+            let teams = &mut cell_teams[cell.of(piece.pos)];
             *teams |= u8::from(piece.alive()) << piece.team.index();
             any |= *teams == 3;
         }
         if any {
-            let teams = &self.cell_teams;
+            let teams = &*cell_teams;
             let fighting =
                 |x: &usize| self.pieces[*x].alive() && teams[cell.of(self.pieces[*x].pos)] == 3;
             contenders.extend((0..self.pieces.len()).filter(fighting));
@@ -57,7 +58,7 @@ impl<S: Sink> Arena<'_, S> {
         // next round, and keeps it a byte per cell, small enough to stay in the first-level
         // cache with the board and the pieces.
         for piece in &self.pieces {
-            self.cell_teams[cell.of(piece.pos)] = 0;
+            cell_teams[cell.of(piece.pos)] = 0;
         }
     }
 
@@ -86,18 +87,10 @@ impl<S: Sink> Arena<'_, S> {
         place
     }
 
-    /// Runs every fight of this round, cells in (row, column) order.
-    pub(crate) fn fights(&mut self) {
-        // The lists are taken out of the arena for the round, which the fights change.
-        let mut lists = std::mem::take(&mut self.fight_lists);
-        self.fights_with(&mut lists);
-        self.fight_lists = lists;
-    }
-
-    /// [`Arena::fights`] with its lists at hand.
-    fn fights_with(&mut self, lists: &mut FightLists) {
-        let FightLists { order, sides, keyed: [red, blue] } = lists;
-        self.contenders(order);
+    /// Step (5): runs every fight of this round, cells in (row, column) order.
+    pub(crate) fn fights(&mut self, scratch: &mut FightScratch) {
+        let FightScratch { cell_teams, order, sides, keyed: [red, blue] } = scratch;
+        self.contenders(cell_teams, order);
         if order.is_empty() {
             return;
         }
@@ -215,14 +208,29 @@ impl<S: Sink> Arena<'_, S> {
     }
 }
 
-/// Lists the fights fill anew in every round, kept from round to round to save allocating
-/// them.
-#[derive(Debug, Default)]
-pub(crate) struct FightLists {
+/// The table and the lists the fights fill anew in every round, kept from round to round to
+/// save allocating them.
+#[derive(Debug)]
+pub(crate) struct FightScratch {
+    /// Per cell (indexed by [`Grid::cell`](crate::grid::Grid::cell)), the teams of the living
+    /// pieces standing there (bit 0 red, bit 1 blue); all 0 between rounds.
+    cell_teams: Vec<u8>,
     /// The contenders, by cell.
     order: Vec<usize>,
     /// The living pieces of each team in the cell being fought over.
     sides: [Vec<usize>; 2],
     /// The same with their ranks, red and blue.
     keyed: [Vec<(u32, usize)>; 2],
+}
+
+impl FightScratch {
+    /// Empty lists and a clean table for the cells of `grid`.
+    pub(crate) fn new(grid: &Grid) -> FightScratch {
+        FightScratch {
+            cell_teams: vec![0; grid.cells()],
+            order: Vec::new(),
+            sides: Default::default(),
+            keyed: Default::default(),
+        }
+    }
 }

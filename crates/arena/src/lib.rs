@@ -11,11 +11,34 @@
 //! assert_eq!(output, "0\n1\n1 3\n1 1\n");
 //! ```
 //!
-//! Modules, one concept each: [`grid`] (cells, facings, obstacles), [`skill`] (the ten skills),
-//! [`game`] (the input model), [`io`] (the text format), [`rules`] (official vs statement
-//! readings), [`sim`] (the round loop), [`cast`] (the skills' effects, one function each),
-//! [`fight`] (the duels in a cell), [`strength`] (exact C(a, b) comparison),
-//! [`gcc_sort`] (libstdc++'s `std::sort`), [`matching`] (hupraise), [`event`] (the trace).
+//! # Modules
+//!
+//! One concept each. A game's state lives in [`state`]; each step of a round lives in its own
+//! module with its scratch data, and [`sim`] only orders them. Each module uses only the modules
+//! listed after it, so the modules form a DAG, leaves first (a step that calls a method another
+//! module defines on [`state`]'s arena counts as using that module):
+//!
+//! | module | holds | uses |
+//! | --- | --- | --- |
+//! | [`grid`] | cells, facings, obstacles | — |
+//! | [`skill`] | the ten skills and their parameters | — |
+//! | [`rules`] | the official program's readings and the statement's | — |
+//! | [`strength`] | exact C(a, b) comparison | — |
+//! | [`gcc_sort`] | libstdc++'s `std::sort`, for the official order of ties | — |
+//! | [`game`] | the input model | grid, skill |
+//! | [`io`] | the text format | game, grid, skill |
+//! | [`generate`] | random and maximum-size inputs | skill |
+//! | [`geometry`] | rabiribi's sector and its shadows, where a push lands, 2dsaigao's wave | grid, rules |
+//! | [`matching`] | maximum bipartite matching; hupraise's graph, kept between casts | game |
+//! | [`outcome`] | what a game prints, or the guarantee it broke | grid |
+//! | [`state`] | the game being played: pieces, timers, backward history (step 2) | game, grid, rules, skill |
+//! | [`event`] | the trace, and the pieces as a sink sees them after a round | game, grid, rules, skill, state |
+//! | [`respawn`] | step (1): respawns, the end of onepunch boosts | event, skill, state |
+//! | [`movement`] | step (3): a step forward or a turn-about | event, state |
+//! | [`cast`] | step (4): the skills' effects, one function each; hupraise's graph as scratch | event, game, geometry, grid, matching, outcome, respawn, skill, state |
+//! | [`fight`] | step (5): the duels in a cell; the per-cell table and lists as scratch | event, game, gcc_sort, grid, rules, state, strength |
+//! | [`sim`] | the round loop: the order of the steps | cast, event, fight, game, grid, movement, outcome, respawn, rules, state |
+//! | the crate root | [`judge`]: reads, plays and prints every game | grid, io, outcome, rules, sim |
 //!
 //! # Input limits
 //!
@@ -39,12 +62,17 @@ pub mod fight;
 pub mod game;
 pub mod gcc_sort;
 pub mod generate;
+pub mod geometry;
 pub mod grid;
 pub mod io;
 pub mod matching;
+pub mod movement;
+pub mod outcome;
+pub mod respawn;
 pub mod rules;
 pub mod sim;
 pub mod skill;
+pub mod state;
 pub mod strength;
 
 use arbiter_scan::{Position, ScanError, Scanner, Source};
@@ -52,8 +80,8 @@ use serde::Serialize;
 
 use crate::grid::Pos;
 use crate::io::Games;
+use crate::outcome::{Outcome, RunError};
 use crate::rules::Rules;
-use crate::sim::{Outcome, RunError};
 
 /// Why judging stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -1,4 +1,4 @@
-//! Maximum bipartite matching, for hupraise.
+//! Maximum bipartite matching, and hupraise's red–blue graph kept up to date between casts.
 //!
 //! ```
 //! use arbiter_arena::matching::{Matching, max_matching};
@@ -32,6 +32,8 @@
 //! A search first looks for an unpaired neighbour of the vertex it stands on (one bitset of the
 //! unpaired right vertices is kept) before it follows pairs deeper: most searches then end one
 //! or two steps from where they start instead of at the end of a long path.
+
+use crate::game::{Game, Team};
 
 const NONE: usize = usize::MAX;
 
@@ -199,6 +201,80 @@ impl Matching {
             }
         }
         false
+    }
+}
+
+/// Hupraise's graph, kept between casts: only the pieces whose value changed are redone.
+#[derive(Debug, Clone)]
+pub(crate) struct Hupraise {
+    matching: Matching,
+    /// Each piece's team and its index among the pieces of that team.
+    side: Vec<(Team, usize)>,
+    /// The value of each piece at the last update, by piece: few have changed since, and this
+    /// finds them in one pass.
+    seen: Vec<u32>,
+    /// The same values by team, by index within the team; [`Hupraise::ABSENT`] leaves the
+    /// piece out. Kept per team so that redoing a piece's edges reads the other team's values in
+    /// one pass.
+    values: [Vec<u32>; 2],
+}
+
+impl Hupraise {
+    /// The value of a piece left out of the matching (a never comes near it: at most 1000 plus
+    /// 1000 boosts of 1000).
+    const ABSENT: u32 = u32::MAX;
+
+    /// The graph of `game`'s pieces, every piece left out until its first update.
+    pub(crate) fn new(game: &Game) -> Hupraise {
+        let mut counts = [0usize; 2];
+        let side: Vec<(Team, usize)> = game
+            .pieces()
+            .iter()
+            .map(|spec| {
+                let count = &mut counts[spec.team.index()];
+                *count += 1;
+                (spec.team, *count - 1)
+            })
+            .collect();
+        let matching = Matching::new(counts[0], counts[1]);
+        let values = counts.map(|count| vec![Self::ABSENT; count]);
+        let seen = vec![Self::ABSENT; side.len()];
+        Hupraise { matching, side, seen, values }
+    }
+
+    fn pairable(x: u32, y: u32) -> bool {
+        x != Self::ABSENT && y != Self::ABSENT && (x ^ y).is_multiple_of(3)
+    }
+
+    /// Sets piece `j`'s value (`None` leaves it out), redoing its edges if it changed.
+    #[inline]
+    pub(crate) fn update(&mut self, j: usize, value: Option<u32>) {
+        let value = value.unwrap_or(Self::ABSENT);
+        if self.seen[j] != value {
+            self.seen[j] = value;
+            let (team, k) = self.side[j];
+            self.change(team, k, value);
+        }
+    }
+
+    /// Redoes the edges of the `k`-th piece of `team`, whose value becomes `value`.
+    fn change(&mut self, team: Team, k: usize, value: u32) {
+        self.values[team.index()][k] = value;
+        match team {
+            Team::Red => {
+                let blue = &self.values[1];
+                self.matching.set_row(k, |r| Self::pairable(value, blue[r]));
+            }
+            Team::Blue => {
+                let red = &self.values[0];
+                self.matching.set_column(k, |l| Self::pairable(red[l], value));
+            }
+        }
+    }
+
+    /// The size of a maximum matching between the pieces' values as last updated.
+    pub(crate) fn maximize(&mut self) -> usize {
+        self.matching.maximize()
     }
 }
 
