@@ -11,6 +11,7 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::errors::{input_error, scan_error, warn};
+use crate::interrupt::Checked;
 
 /// Judges a Duck Chess game in the official format (a count `Q`, then `Q` commands
 /// `x1 y1 x2 y2`) and returns the official output, one line per command.
@@ -22,7 +23,7 @@ use crate::errors::{input_error, scan_error, warn};
 #[pyfunction]
 #[pyo3(signature = (input, *, explain = false, board = false))]
 pub fn judge_duck(py: Python<'_>, input: String, explain: bool, board: bool) -> PyResult<String> {
-    let mut out = Vec::new();
+    let mut out = Checked::new(Vec::new());
     let result = py.detach(|| {
         if explain || board {
             judge::explain(&input, &mut out, ExplainOptions { board, ansi: false })
@@ -30,6 +31,7 @@ pub fn judge_duck(py: Python<'_>, input: String, explain: bool, board: bool) -> 
             judge::run(&input, &mut out)
         }
     });
+    let out = out.into_inner();
     let output = String::from_utf8_lossy(&out).into_owned();
     match result {
         Ok(Summary { commands, trailing }) => {
@@ -42,7 +44,11 @@ pub fn judge_duck(py: Python<'_>, input: String, explain: bool, board: bool) -> 
             Ok(output)
         }
         Err(DuckError::Input(error)) => Err(scan_error(py, &error, output)),
-        Err(DuckError::Output(error)) => Err(PyOSError::new_err(error.to_string())),
+        // Only a signal handler's exception (Ctrl-C) can stop a write to memory.
+        Err(DuckError::Output(error)) => match error.downcast::<PyErr>() {
+            Ok(raised) => Err(raised),
+            Err(error) => Err(PyOSError::new_err(error.to_string())),
+        },
     }
 }
 

@@ -13,7 +13,7 @@
 //! iterator of per-game reports), [`source`] (where PGN comes from: text, a path, a Python file
 //! object), [`fix`] (rewriting into canonical SAN), [`judges`] (the official judges, text in,
 //! text out), [`errors`] (the exceptions and how library errors become them), [`names`] (the
-//! names of faults and rules).
+//! names of faults and rules), [`interrupt`] (Ctrl-C during long calls).
 //!
 //! Every function copies its input out of Python objects, then releases the GIL
 //! ([`pyo3::Python::detach`]) for the work itself, so Python threads run meanwhile. The package
@@ -27,6 +27,7 @@
 
 mod errors;
 mod fix;
+mod interrupt;
 mod judges;
 mod names;
 mod pgn;

@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 
 use crate::errors::input_error;
+use crate::interrupt::Checked;
 
 /// A stream of PGN, decompressed as it is read.
 pub struct Source {
@@ -28,7 +29,7 @@ impl Source {
     /// PGN text in memory: a `str` (read as UTF-8) or a bytes-like object, compressed or not.
     pub fn text(text: &Bound<'_, PyAny>) -> PyResult<Source> {
         let bytes = text_bytes(text)?;
-        let (compression, reader) = decompressed(Cursor::new(bytes))
+        let (compression, reader) = decompressed(Checked::new(Cursor::new(bytes)))
             .map_err(|error| read_error(text.py(), error, Compression::None, 1, None))?;
         Ok(Source { compression, reader, path: None })
     }
@@ -46,13 +47,13 @@ impl Source {
                 Ok(opened)
             });
             let opened = opened.map_err(|error| os_error(py, &error, Some(&path)))?;
-            let (compression, reader) = decompressed(opened)
+            let (compression, reader) = decompressed(Checked::new(opened))
                 .map_err(|error| read_error(py, error, Compression::None, 1, Some(&path)))?;
             return Ok(Source { compression, reader, path: Some(path) });
         }
         if file.hasattr(intern!(py, "read"))? {
             let reader = FileObject { file: file.clone().unbind(), pending: Vec::new(), used: 0 };
-            let (compression, reader) = decompressed(reader)
+            let (compression, reader) = decompressed(Checked::new(reader))
                 .map_err(|error| read_error(py, error, Compression::None, 1, None))?;
             return Ok(Source { compression, reader, path: None });
         }

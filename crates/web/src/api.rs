@@ -4,13 +4,14 @@
 //! Every endpoint takes and gives JSON. A failure is an HTTP status with `{"error": "..."}`:
 //! 400 for a body that is not the JSON the endpoint reads or an input that breaks its format,
 //! 404 for an unknown path, 405 for a known path with the wrong method, 413 for a body or an
-//! input beyond the limits of [`crate::limits`].
+//! input beyond the limits of [`crate::limits`], 415 for a body not sent as `application/json`,
+//! 403 for a request from another site (see [`crate::guard`]).
 
 use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, any, get};
 use serde::Serialize;
@@ -117,15 +118,23 @@ pub(crate) fn body_too_large() -> ApiError {
     ))
 }
 
-/// A JSON request body read into `T`. Unlike axum's `Json`, any content type is taken (so that
-/// `curl -d` works), every malformed body is a 400 that says what is wrong, and a body over
-/// [`limits::BODY`] is a 413.
+/// A JSON request body read into `T`. It must be sent as `Content-Type: application/json` (a
+/// 415 otherwise: a page on another site can send the other types without asking), every
+/// malformed body is a 400 that says what is wrong, and a body over [`limits::BODY`] is a 413.
 pub(crate) struct Body<T>(pub(crate) T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Body<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        let kind = request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
+        let essence = kind.and_then(|kind| kind.split(';').next()).map(str::trim);
+        if !essence.is_some_and(|essence| essence.eq_ignore_ascii_case("application/json")) {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "the request body must be JSON sent with Content-Type: application/json",
+            ));
+        }
         let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
             if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                 body_too_large()

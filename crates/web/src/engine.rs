@@ -10,6 +10,7 @@
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! let request = Request::post("/api/duck/engine")
+//!     .header("content-type", "application/json")
 //!     .body(Body::from(r#"{"commands": ["0 3 1 4"], "depth": 2}"#))
 //!     .unwrap();
 //! let response = arbiter_web::app().oneshot(request).await.unwrap();

@@ -8,6 +8,7 @@
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! let request = Request::post("/api/duck/move")
+//!     .header("content-type", "application/json")
 //!     .body(Body::from(r#"{"commands": [], "command": "0 3 1 4"}"#))
 //!     .unwrap();
 //! let response = arbiter_web::app().oneshot(request).await.unwrap();
@@ -25,33 +26,40 @@
 //! Modules: [`api`] (the endpoint list, the error type, the body reader), `duck`, `arena` and
 //! `chess` (the endpoints of each game), `engine` (the Duck engine's searches, streamed as JSON
 //! lines), `assets` (the embedded files), [`limits`] (what a request may cost), `work` (the pool
-//! that runs rule work off the async threads) and `searches` (the engine's own pool, with its
-//! queue and the searches' stop flags).
+//! that runs rule work off the async threads), `searches` (the engine's own pool, with its
+//! queue and the searches' stop flags), [`guard`] (the cross-site rules: which `Host` and
+//! `Origin` are served), `admission` (a request's body read within its deadline before it takes
+//! one of the places in progress) and `connection` (the sockets: per-address cap, header timeout,
+//! shutdown).
 
 #![warn(missing_docs)]
 
+mod admission;
 pub mod api;
 mod arena;
 mod assets;
 mod chess;
+mod connection;
 mod duck;
 mod engine;
+pub mod guard;
 pub mod limits;
 mod searches;
 mod work;
 
 use std::io;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::{DefaultBodyLimit, Request};
-use axum::http::header;
 use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Extension, Router};
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, watch};
+
+pub use guard::Hosts;
 
 /// The pages, each an embedded HTML file.
 const PAGES: [(&str, &str); 4] = [
@@ -61,56 +69,115 @@ const PAGES: [(&str, &str); 4] = [
     ("/chess", "chess.html"),
 ];
 
-/// The whole app: pages, assets and API, with the request limits of [`limits`].
+/// The whole app: pages, assets and API, with the request limits of [`limits`], answering to the
+/// loopback names on any port (see [`Hosts`]).
 pub fn app() -> Router {
+    // Never shut down: the sender is dropped at once.
+    let (_, closing) = watch::channel(false);
+    build(Hosts::loopback(), limits::BODY_TIME, closing).0
+}
+
+/// The app answering to `hosts`, with `body_time` for a request's body to arrive and bodies given
+/// up once `closing` turns true, and its searches (to stop them all on shutdown).
+fn build(
+    hosts: Hosts,
+    body_time: Duration,
+    closing: watch::Receiver<bool>,
+) -> (Router, Arc<searches::Searches>) {
     let mut router = Router::new();
     for (path, file) in PAGES {
         router = router.route(path, get(move || async move { assets::serve(file) }));
     }
-    let admitted = Arc::new(Semaphore::new(limits::IN_FLIGHT));
-    router
+    let places = Arc::new(Semaphore::new(limits::IN_FLIGHT));
+    let searches = searches::Searches::new();
+    let router = router
         .route("/assets/{*path}", get(assets::file))
         .merge(api::router())
         .fallback(|| async { assets::not_found() })
-        .layer(Extension(searches::Searches::new()))
+        .layer(Extension(Arc::clone(&searches)))
         .layer(DefaultBodyLimit::max(limits::BODY))
         .layer(middleware::from_fn(move |request: Request, next: Next| {
-            let admitted = Arc::clone(&admitted);
-            async move { admit(&admitted, request, next).await }
+            let (places, closing) = (Arc::clone(&places), closing.clone());
+            async move { admission::admit(&places, body_time, closing, request, next).await }
         }))
+        .layer(middleware::from_fn(move |request: Request, next: Next| {
+            let hosts = hosts.clone();
+            async move { guard::check(&hosts, request, next).await }
+        }));
+    (router, searches)
 }
 
-/// Lets at most [`limits::IN_FLIGHT`] requests in at once; the others wait here, before their
-/// bodies are read. A body announced larger than [`limits::BODY`] is refused at once, unread.
-async fn admit(admitted: &Semaphore, request: Request, next: Next) -> Response {
-    let announced = request
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
-    if announced.is_some_and(|length| length > limits::BODY as u64) {
-        return api::body_too_large().into_response();
-    }
-    // The semaphore is never closed.
-    let _permit = admitted.acquire().await;
-    next.run(request).await
+/// Serves the app on `listener`, answering to `hosts` on the listener's port, until the first
+/// Ctrl-C (SIGINT) or SIGTERM; then shuts down within [`limits::SHUTDOWN`].
+pub async fn serve(listener: TcpListener, hosts: Hosts) -> io::Result<()> {
+    serve_until(listener, hosts, connection::signal()).await
 }
 
-/// Serves the app on `listener` until Ctrl-C.
-pub async fn serve(listener: TcpListener) -> io::Result<()> {
-    axum::serve(listener, app())
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
+/// Serves the app on `listener`, answering to `hosts` on the listener's port, until `shutdown`
+/// completes; then stops every engine search and closes the connections within
+/// [`limits::SHUTDOWN`] (sooner at a second Ctrl-C or SIGTERM).
+pub async fn serve_until(
+    listener: TcpListener,
+    hosts: Hosts,
+    shutdown: impl Future<Output = ()>,
+) -> io::Result<()> {
+    serve_with(listener, hosts, limits::BODY_TIME, shutdown).await
+}
+
+/// [`serve_until`] with `body_time` for each request's body to arrive.
+#[doc(hidden)]
+pub async fn serve_with(
+    listener: TcpListener,
+    hosts: Hosts,
+    body_time: Duration,
+    shutdown: impl Future<Output = ()>,
+) -> io::Result<()> {
+    let hosts = hosts.on_port(listener.local_addr()?.port());
+    let (closing_sender, closing) = watch::channel(false);
+    let (router, searches) = build(hosts, body_time, closing);
+    let stop = move || {
+        searches.stop_all();
+        closing_sender.send_replace(true);
+    };
+    connection::serve(listener, router, shutdown, stop, connection::signal()).await
 }
 
 /// Binds `host:port`, calls `ready` with the address bound (the port chosen by the system when
-/// `port` is 0), and serves until Ctrl-C, on a runtime of its own.
-pub fn run(host: &str, port: u16, ready: impl FnOnce(SocketAddr)) -> io::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    runtime.block_on(async {
+/// `port` is 0), and serves until Ctrl-C or SIGTERM, on a runtime of its own. Requests must name
+/// the server by a loopback name, by `host`, or by one of `allowed`, with the port bound.
+pub fn run(
+    host: &str,
+    port: u16,
+    allowed: &[String],
+    ready: impl FnOnce(SocketAddr),
+) -> io::Result<()> {
+    // Few threads: each one that allocates gets an allocator arena of its own, which keeps
+    // the memory it once held; rule work and searches are bounded by cores anyway.
+    let cores = limits::search_slots();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(cores)
+        .max_blocking_threads(2 * cores + 2)
+        .enable_all()
+        .build()?;
+    let mut hosts = Hosts::loopback();
+    hosts.allow(&host_name(host));
+    for name in allowed {
+        hosts.allow(name);
+    }
+    let served = runtime.block_on(async {
         let listener = TcpListener::bind((host, port)).await?;
         ready(listener.local_addr()?);
-        serve(listener).await
-    })
+        serve(listener, hosts).await
+    });
+    // Rule work and stopped searches still on blocking threads are not waited for.
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    served
+}
+
+/// `host` as it appears in a `Host` header: an IPv6 address in brackets.
+fn host_name(host: &str) -> String {
+    match host.parse::<IpAddr>() {
+        Ok(IpAddr::V6(v6)) => format!("[{v6}]"),
+        _ => host.to_owned(),
+    }
 }

@@ -4,7 +4,15 @@
 //! | limit | value | why |
 //! | --- | --- | --- |
 //! | request body | 1 MiB | the official data files are at most 210 kB |
-//! | requests in progress | 64 | later ones wait for a slot before their body is read |
+//! | request headers | 5 s | to send them, or the next request's on a kept-alive connection; then the connection is closed |
+//! | request body | 10 s | to send it all; then a 408 with `Connection: close` |
+//! | requests in progress | 64 | a request takes its place once its body is read whole, so slow senders hold none |
+//! | connections per client address | 32 | a connection beyond them is closed at once |
+//! | connections | 1,024 | a connection beyond them is closed at once |
+//! | `Host` header | loopback names, `--host`, `--allow-host`, with the port | else a 403: a site that resolves to this machine (DNS rebinding) is not served |
+//! | `Origin` of an API request | none, or this server's | else a 403: other sites' pages cannot use the API |
+//! | API body type | `application/json` | else a 415: the types other sites' pages may send freely are refused |
+//! | shutdown | 2 s | after Ctrl-C or SIGTERM: searches stopped, idle connections closed, the rest dropped |
 //! | rule work at once | the number of cores | CPU-bound work runs off the async threads |
 //! | Duck commands per game | 100,000 | a game's replay and its list of results |
 //! | chess plies per record or game | 10,000 | one board per ply is sent back |
@@ -18,11 +26,29 @@
 //! | engine depth | 64 plies | the engine's deepest iteration |
 //! | engine hash | 16 MiB per engine, one engine per core | engines are kept and lent to one search at a time |
 
+use std::time::Duration;
+
 /// The largest request body read, in bytes (1 MiB).
 pub const BODY: usize = 1 << 20;
 
-/// Requests handled at once; the others wait.
+/// Requests handled at once, once their bodies are read; the others wait.
 pub const IN_FLIGHT: usize = 64;
+
+/// The time a client has to send a request's headers, or the next request's on a connection
+/// kept alive.
+pub const HEADER_TIME: Duration = Duration::from_secs(5);
+
+/// The time a client has to send a request's body.
+pub const BODY_TIME: Duration = Duration::from_secs(10);
+
+/// Connections open at once from one client address.
+pub const CONNECTIONS_PER_ADDRESS: usize = 32;
+
+/// Connections open at once.
+pub const CONNECTIONS: usize = 1024;
+
+/// The longest a shutdown waits for requests under way.
+pub const SHUTDOWN: Duration = Duration::from_secs(2);
 
 /// Commands in one Duck game.
 pub const DUCK_COMMANDS: usize = 100_000;

@@ -93,6 +93,12 @@ impl Searches {
         self.flags().get(id).map(StopFlag::stop).is_some()
     }
 
+    /// Raises the stop flag of every search admitted, running or waiting (the server is
+    /// shutting down).
+    pub(crate) fn stop_all(&self) {
+        self.flags().values().for_each(StopFlag::stop);
+    }
+
     /// The stop flag of the search `id`, while it is admitted.
     #[cfg(test)]
     pub(crate) fn flag(&self, id: &str) -> Option<StopFlag> {

@@ -18,7 +18,12 @@ fn read(path: String) -> String {
 
 /// Sends a request and returns the status, the content type and the body.
 async fn send(method: Method, uri: &str, body: impl Into<Body>) -> (StatusCode, String, Vec<u8>) {
-    let request = Request::builder().method(method).uri(uri).body(body.into()).unwrap();
+    let request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body.into())
+        .unwrap();
     let response = arbiter_web::app().oneshot(request).await.unwrap();
     let status = response.status();
     let kind = response
@@ -417,7 +422,10 @@ struct Lines {
 impl Lines {
     /// Sends `body` to the engine through `app`; returns the status and, on success, the lines.
     async fn search(app: &Router, body: Value) -> (StatusCode, Lines) {
-        let request = Request::post("/api/duck/engine").body(Body::from(body.to_string())).unwrap();
+        let request = Request::post("/api/duck/engine")
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap();
         let response = app.clone().oneshot(request).await.unwrap();
         let status = response.status();
         if status == StatusCode::OK {
@@ -575,6 +583,7 @@ async fn a_stopped_search_answers_its_best_move_so_far() {
     // Wait for the first iteration, so that the search is surely under way.
     assert_eq!(lines.next().await.unwrap()["depth"], 1);
     let stop = Request::post("/api/duck/engine/stop")
+        .header(header::CONTENT_TYPE, "application/json")
         .body(Body::from(json!({"id": start["id"]}).to_string()))
         .unwrap();
     let response = app.clone().oneshot(stop).await.unwrap();
@@ -593,6 +602,7 @@ async fn a_stopped_search_answers_its_best_move_so_far() {
         .clone()
         .oneshot(
             Request::post("/api/duck/engine/stop")
+                .header(header::CONTENT_TYPE, "application/json")
                 .body(Body::from(json!({"id": start["id"]}).to_string()))
                 .unwrap(),
         )
