@@ -1310,6 +1310,21 @@ mod tests {
     }
 
     #[test]
+    fn one_thread_searches_the_same_nodes_at_a_given_depth() {
+        // The search on one thread is deterministic: a change in these counts is a change in
+        // what the search does, not only in how it is organised.
+        let mut played = Position::new();
+        for mv in ["e4e5", "e7e6", "b1c3"] {
+            let _ = played.make(mv.parse().unwrap());
+        }
+        for (position, depth, nodes) in [(Position::new(), 10, 14_837), (played, 9, 4_305)] {
+            let result =
+                Engine::new(16).search(&position, &Limits::depth(depth), &StopFlag::new(), |_| {});
+            assert_eq!(result.nodes, nodes, "{position} at depth {depth}");
+        }
+    }
+
+    #[test]
     fn a_raised_flag_still_gives_a_move() {
         let stop = StopFlag::new();
         stop.stop();
