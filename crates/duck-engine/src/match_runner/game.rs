@@ -32,10 +32,45 @@ use arbiter_duck::{Color, Game, Invalid, Move, Outcome, UciMove};
 use super::clock::{Clocks, Limits};
 use super::engine::{Engine, Next};
 use super::opening::Opening;
+use super::tally::Points;
 use crate::protocol::{EngineMessage, GuiCommand};
 
 /// The ply cap of SPEC §7: a game still going after this many plies is a draw.
 pub const MAX_PLIES: u32 = 300;
+
+/// A finished game of the match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finished {
+    /// Its number, from 1.
+    pub number: u64,
+    /// Its pair's number, from 1.
+    pub pair: u64,
+    /// The engine that played red: 0 for the first, 1 for the second.
+    pub red: usize,
+    /// The game.
+    pub record: GameRecord,
+}
+
+impl Finished {
+    /// What the game is worth to the first engine.
+    pub fn points(&self) -> Points {
+        match self.record.result.winner {
+            None => Points::Draw,
+            Some(winner) if (winner == arbiter_duck::Color::Red) == (self.red == 0) => Points::Win,
+            Some(_) => Points::Loss,
+        }
+    }
+
+    /// The engine (0 or 1) that lost by a fault, if one did.
+    pub fn faulty_engine(&self) -> Option<usize> {
+        let winner = self.record.result.winner?;
+        if !self.record.result.termination.is_fault() {
+            return None;
+        }
+        let red_won = winner == arbiter_duck::Color::Red;
+        Some(if red_won { 1 - self.red } else { self.red })
+    }
+}
 
 /// How a game ended.
 #[derive(Debug, Clone, PartialEq, Eq)]

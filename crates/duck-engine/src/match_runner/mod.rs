@@ -55,5 +55,6 @@ pub mod sprt;
 pub mod tally;
 
 pub use engine::EngineSpec;
+pub use game::Finished;
 pub use report::Report;
-pub use runner::{Event, Finished, MatchConfig, MatchError, Openings, run};
+pub use runner::{Event, MatchConfig, MatchError, Openings, run};

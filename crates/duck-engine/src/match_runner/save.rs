@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use arbiter_duck::{Color, Move, UciMove};
 use serde::Serialize;
 
-use super::runner::Finished;
+use super::game::Finished;
 
 /// The official command format for `moves`, and the refused move that ended the game if any.
 pub fn commands(moves: &[Move], illegal: Option<Move>) -> String {
