@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use arbiter_duck::judge::render_board;
 use arbiter_duck::{Color, Game, Move, Outcome, Position};
-use arbiter_duck_engine::protocol::Score;
 use arbiter_duck_engine::search::{Engine, Features, Limits, SearchResult, StopFlag};
 use arbiter_duck_engine::uci::{self, Player};
+use arbiter_duck_protocol::Score;
 use serde_json::json;
 
 use crate::duck::fen_error;

@@ -6,7 +6,7 @@
 //! - [`eval`]: the evaluation written for this game, with tuned weights; [`see`]: static exchange
 //!   evaluation; [`movepick`]: move ordering; [`tt`]: the transposition table; [`timeman`]: how
 //!   long to think; [`value`]: search values and mate scores.
-//! - [`protocol`] is the Universal Chess Interface as engines and GUIs speak it for this game: the
+//! - [`arbiter_duck_protocol`] is the Universal Chess Interface as engines and GUIs speak it for this game: the
 //!   commands a GUI sends and the messages an engine answers, each a type that is parsed and
 //!   printed in one place, so the engine's front end and the match runner that hosts engines read
 //!   and write exactly the same lines; [`uci`] is the engine's side of it.
@@ -36,7 +36,6 @@
 pub mod eval;
 pub mod match_runner;
 pub mod movepick;
-pub mod protocol;
 pub mod random;
 pub mod search;
 pub mod see;

@@ -17,7 +17,7 @@
 //!
 //! ```
 //! use arbiter_duck::Position;
-//! use arbiter_duck_engine::protocol::Score;
+//! use arbiter_duck_protocol::Score;
 //! use arbiter_duck_engine::search::{Engine, Limits, StopFlag};
 //!
 //! // Blue's captain on e10 stands on the file of red's car on e2: take it.
@@ -51,10 +51,10 @@ use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 use arbiter_duck::{Color, Move, MoveList, Position};
+use arbiter_duck_protocol::{Go, Info, Score};
 
 use crate::eval;
 use crate::movepick::{History, MovePicker, Previous, is_capture};
-use crate::protocol::{Go, Info, Score};
 use crate::see;
 use crate::timeman::{Budget, Clock};
 use crate::tt::{Bound, Table};

@@ -27,8 +27,8 @@ use std::thread::{self, Scope, ScopedJoinHandle};
 use std::time::Duration;
 
 use arbiter_duck::{Game, Move, Position, UciMove};
+use arbiter_duck_protocol::{EngineMessage, Go, GuiCommand, IdField, Info, OptionDecl, OptionKind};
 
-use crate::protocol::{EngineMessage, Go, GuiCommand, IdField, Info, OptionDecl, OptionKind};
 use crate::random::RandomMover;
 use crate::search::{Engine, Features, Limits, StopFlag};
 use crate::tt::Table;

@@ -2,7 +2,7 @@
 //! lost games, which this game reaches by capturing a captain.
 //!
 //! ```
-//! use arbiter_duck_engine::protocol::Score;
+//! use arbiter_duck_protocol::Score;
 //! use arbiter_duck_engine::value::{self, MATE};
 //!
 //! // The side to move captures the captain with its first move: mate in 1.
@@ -13,7 +13,7 @@
 //! assert!(value::won_in(1) < MATE);
 //! ```
 
-use crate::protocol::Score;
+use arbiter_duck_protocol::Score;
 
 /// A search value in centipawns (hundredths of a soldier, as UCI counts), or a won or lost game.
 pub type Value = i32;

@@ -46,8 +46,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arbiter_duck::{Color, Move, Outcome, Position};
-use arbiter_duck_engine::protocol::{self, Info, Score};
 use arbiter_duck_engine::search::{Limits, SearchResult, StopFlag};
+use arbiter_duck_protocol::{self as protocol, Info, Score};
 use axum::body::{self, Bytes};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};

@@ -34,8 +34,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use arbiter_duck::Color;
-
-use crate::protocol::Go;
+use arbiter_duck_protocol::Go;
 
 /// A time control.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -26,7 +26,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::protocol::{EngineMessage, GuiCommand, IdField, OptionDecl};
+use arbiter_duck_protocol::{EngineMessage, GuiCommand, IdField, OptionDecl};
 
 /// The longest line read from an engine, in bytes; the rest of a longer line is dropped.
 pub const MAX_LINE: usize = 64 * 1024;

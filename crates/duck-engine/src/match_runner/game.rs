@@ -28,12 +28,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use arbiter_duck::{Color, Game, Invalid, Move, Outcome, UciMove};
+use arbiter_duck_protocol::{EngineMessage, GuiCommand};
 
 use super::clock::{Clocks, Limits};
 use super::engine::{Engine, Next};
 use super::opening::Opening;
 use super::tally::Points;
-use crate::protocol::{EngineMessage, GuiCommand};
 
 /// The ply cap of SPEC §7: a game still going after this many plies is a draw.
 pub const MAX_PLIES: u32 = 300;
