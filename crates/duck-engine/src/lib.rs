@@ -34,7 +34,6 @@
 #![warn(missing_docs)]
 
 pub mod eval;
-pub mod match_runner;
 pub mod movepick;
 pub mod random;
 pub mod search;

@@ -20,9 +20,9 @@ use std::sync::mpsc;
 use std::thread;
 
 use super::clock::Limits;
-use super::engine::{Engine, EngineError, EngineSpec};
 use super::game::{self, Finished, GameRecord, GameResult, Setup, Termination};
 use super::opening::Opening;
+use super::process::{EngineError, EngineProcess, EngineSpec};
 use super::report::{Report, SprtState};
 use super::save::{ResultLine, Saver};
 use super::sprt::Sprt;
@@ -242,7 +242,7 @@ struct Worker<'a> {
 
 impl Worker<'_> {
     fn run(self) {
-        let mut engines: [Option<Engine>; 2] = [None, None];
+        let mut engines: [Option<EngineProcess>; 2] = [None, None];
         for (index, slot) in engines.iter_mut().enumerate() {
             match self.start(index) {
                 Ok(engine) => *slot = Some(engine),
@@ -293,7 +293,7 @@ impl Worker<'_> {
         let _ = self.send.send(Message::Failed(error));
     }
 
-    fn start(&self, index: usize) -> Result<Engine, MatchError> {
+    fn start(&self, index: usize) -> Result<EngineProcess, MatchError> {
         let spec = &self.config.engines[index];
         let stderr = match &self.config.save {
             Some(dir) => Some(
@@ -302,17 +302,14 @@ impl Worker<'_> {
             ),
             None => None,
         };
-        Engine::start(spec, stderr, self.config.limits.timeout).map_err(|error| MatchError::Start {
-            engine: index,
-            command: spec.to_string(),
-            error,
-        })
+        EngineProcess::start(spec, stderr, self.config.limits.timeout)
+            .map_err(|error| MatchError::Start { engine: index, command: spec.to_string(), error })
     }
 
     /// Plays game `index` (from 0); `None` if the match stopped meanwhile.
     fn play(
         &self,
-        engines: &mut [Option<Engine>; 2],
+        engines: &mut [Option<EngineProcess>; 2],
         index: u64,
     ) -> Result<Option<Finished>, MatchError> {
         let pair = index / 2;

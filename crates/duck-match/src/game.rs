@@ -2,7 +2,7 @@
 //!
 //! ```
 //! use arbiter_duck::Color;
-//! use arbiter_duck_engine::match_runner::game::{GameResult, Termination};
+//! use arbiter_duck_match::game::{GameResult, Termination};
 //!
 //! let result = GameResult { winner: Some(Color::Red), termination: Termination::CaptainCaptured };
 //! assert_eq!(result.score(), "1-0");
@@ -31,8 +31,8 @@ use arbiter_duck::{Color, Game, Invalid, Move, Outcome, UciMove};
 use arbiter_duck_protocol::{EngineMessage, GuiCommand};
 
 use super::clock::{Clocks, Limits};
-use super::engine::{Engine, Next};
 use super::opening::Opening;
+use super::process::{EngineProcess, Next};
 use super::tally::Points;
 
 /// The ply cap of SPEC §7: a game still going after this many plies is a draw.
@@ -259,8 +259,12 @@ pub struct Setup<'a> {
 
 /// Plays a game, `red` against `blue`; `None` if [`Setup::stop`] was set before it ended.
 ///
-/// The engines must be ready (see [`Engine::new_game`]).
-pub fn play(red: &mut Engine, blue: &mut Engine, setup: &Setup<'_>) -> Option<GameRecord> {
+/// The engines must be ready (see [`EngineProcess::new_game`]).
+pub fn play(
+    red: &mut EngineProcess,
+    blue: &mut EngineProcess,
+    setup: &Setup<'_>,
+) -> Option<GameRecord> {
     let mut game = setup.opening.game();
     let mut moves = setup.opening.moves.clone();
     let mut clocks = Clocks::new(setup.limits);
@@ -308,13 +312,13 @@ pub fn play(red: &mut Engine, blue: &mut Engine, setup: &Setup<'_>) -> Option<Ga
 
 /// Asks `engine`, playing `side`, for its move: the move, or the fault that loses the game.
 fn ask(
-    engine: &mut Engine,
+    engine: &mut EngineProcess,
     position: &GuiCommand,
     clocks: &mut Clocks,
     side: Color,
     game: &Game,
 ) -> Result<Move, Termination> {
-    let crash = |engine: &mut Engine| Termination::Crash { status: engine.exit_status() };
+    let crash = |engine: &mut EngineProcess| Termination::Crash { status: engine.exit_status() };
     engine.drain();
     if engine.send(position).is_err() {
         return Err(crash(engine));

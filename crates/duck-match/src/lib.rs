@@ -5,11 +5,11 @@
 //!
 //! ```no_run
 //! use std::time::Duration;
-//! use arbiter_duck_engine::match_runner::{self, Event, MatchConfig, Openings};
-//! use arbiter_duck_engine::match_runner::clock::{Limits, TimeControl};
-//! use arbiter_duck_engine::match_runner::elo::Estimate;
+//! use arbiter_duck_match::clock::{Limits, TimeControl};
+//! use arbiter_duck_match::elo::Estimate;
+//! use arbiter_duck_match::{EngineSpec, Event, MatchConfig, Openings};
 //!
-//! let mut fairy: match_runner::EngineSpec = "/usr/games/fairy-stockfish".parse().unwrap();
+//! let mut fairy: EngineSpec = "/usr/games/fairy-stockfish".parse().unwrap();
 //! fairy.options = vec![
 //!     ("VariantPath".into(), "crates/duck/tests/fixtures/duck-variants.ini".into()),
 //!     ("UCI_Variant".into(), "duck".into()),
@@ -22,12 +22,12 @@
 //!         clock: Some(TimeControl::MoveTime(Duration::from_millis(50))),
 //!         ..Limits::default()
 //!     },
-//!     max_plies: match_runner::game::MAX_PLIES,
+//!     max_plies: arbiter_duck_match::game::MAX_PLIES,
 //!     concurrency: 2,
 //!     sprt: None,
 //!     save: None,
 //! };
-//! let report = match_runner::run(&config, |event| {
+//! let report = arbiter_duck_match::run(&config, |event| {
 //!     if let Event::Finished { line, .. } = event {
 //!         println!("game {}: {}", line.game, line.result);
 //!     }
@@ -37,24 +37,37 @@
 //! println!("Elo {:+.1} ± {:.1}", elo.elo, elo.margin());
 //! ```
 //!
-//! The parts, one concept each: [`engine`] (an engine process spoken to in UCI, with deadlines),
-//! [`opening`] (the openings file and random openings), [`clock`] (time controls and the
-//! forfeit margin), [`game`] (one game and how it ends), [`tally`], [`elo`] and [`sprt`] (the
-//! statistics), [`report`] (the summary as text and JSON), [`save`] (the games and results on disk) and [`runner`] (the match: workers,
-//! pairs, counting, stopping).
+//! The runner knows the rules ([`arbiter_duck`]) and the protocol ([`arbiter_duck_protocol`]),
+//! not any engine's search: the engines it hosts, arbiter's own included, are processes.
+//!
+//! The parts, one concept each, each importing only those listed before it:
+//!
+//! - [`tally`]: a match's games counted as results and as pairs; [`elo`]: the Elo difference and
+//!   the likelihood of superiority from a tally; [`sprt`]: the sequential test that can stop the
+//!   match; [`report`]: the summary as text and JSON.
+//! - [`process`]: an [`EngineProcess`](process::EngineProcess), a child process spoken to in
+//!   UCI with a deadline on every answer, started from an [`EngineSpec`].
+//! - [`opening`]: the openings file and random openings; [`clock`]: time controls and the
+//!   forfeit margin.
+//! - [`game`]: one game between two engine processes and how it ends, and a
+//!   [`Finished`] game of a match.
+//! - [`save`]: the games and results on disk.
+//! - [`runner`]: the match: workers, pairs, counting, stopping.
+
+#![warn(missing_docs)]
 
 pub mod clock;
 pub mod elo;
-pub mod engine;
 pub mod game;
 pub mod opening;
+pub mod process;
 pub mod report;
 pub mod runner;
 pub mod save;
 pub mod sprt;
 pub mod tally;
 
-pub use engine::EngineSpec;
 pub use game::Finished;
+pub use process::EngineSpec;
 pub use report::Report;
 pub use runner::{Event, MatchConfig, MatchError, Openings, run};

@@ -4,7 +4,7 @@
 //! ```
 //! use std::time::Duration;
 //! use arbiter_duck::Color;
-//! use arbiter_duck_engine::match_runner::clock::{Clocks, Limits, TimeControl};
+//! use arbiter_duck_match::clock::{Clocks, Limits, TimeControl};
 //!
 //! let tc: TimeControl = "10+0.1".parse().unwrap();
 //! assert_eq!(tc, TimeControl::Increment {
