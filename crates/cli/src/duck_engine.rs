@@ -179,7 +179,7 @@ pub fn bestmove(args: BestMoveArgs) -> Result<(), CliError> {
     let result = engine.search(game.position(), &args.thinking.limits(), &StopFlag::new(), |_| {});
     let mut out = io::stdout().lock();
     if args.json {
-        let score = match result.score {
+        let score = match Score::from(result.score) {
             Score::Centipawns(cp) => json!({ "cp": cp }),
             Score::Mate(moves) => json!({ "mate": moves }),
         };
@@ -203,7 +203,7 @@ pub fn bestmove(args: BestMoveArgs) -> Result<(), CliError> {
         writeln!(
             out,
             "score {} depth {} nodes {} time {}",
-            result.score,
+            Score::from(result.score),
             result.depth,
             result.nodes,
             result.time.as_millis()
@@ -347,7 +347,7 @@ fn announce(out: &mut impl Write, turn: Color, mv: Move, result: &SearchResult) 
         out,
         "{turn} plays {mv} ({}), score {}, depth {}",
         mv.uci(),
-        result.score,
+        Score::from(result.score),
         result.depth
     )
 }

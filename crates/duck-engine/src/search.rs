@@ -5,7 +5,9 @@
 //! [`Engine`] keeps what outlives one search (the transposition table, the move history) and
 //! runs [`Engine::search`] on a [`Position`] within [`Limits`]: a depth, a node count, a time per
 //! move, a clock, or until a [`StopFlag`] is raised from another thread. Each finished iteration
-//! is reported as a UCI [`Info`]; the answer is a [`SearchResult`].
+//! is reported as a [`SearchInfo`]; the answer is a [`SearchResult`]. The search knows no
+//! protocol: a front end turns its own commands into [`Limits`] and writes the reports in its own
+//! form (UCI's `info` lines: [`uci`](crate::uci)).
 //!
 //! With more than one thread ([`Engine::set_threads`]) the search is *Lazy SMP*: helper threads
 //! search the same root, each with its own move history, and share only the transposition table,
@@ -17,19 +19,19 @@
 //!
 //! ```
 //! use arbiter_duck::Position;
-//! use arbiter_duck_protocol::Score;
 //! use arbiter_duck_engine::search::{Engine, Limits, StopFlag};
+//! use arbiter_duck_engine::value::Score;
 //!
 //! // Blue's captain on e10 stands on the file of red's car on e2: take it.
 //! let position: Position = "4c4/9/9/9/9/9/9/9/4R4/3C5 w".parse().unwrap();
 //! let mut engine = Engine::new(16);
-//! let mut lines = Vec::new();
+//! let mut depths = Vec::new();
 //! let result = engine.search(&position, &Limits::depth(3), &StopFlag::new(), |info| {
-//!     lines.push(info.to_string());
+//!     depths.push(info.depth);
 //! });
 //! assert_eq!(result.best.unwrap().to_string(), "1 4 9 4");
 //! assert_eq!(result.score, Score::Mate(1));
-//! assert!(lines[0].starts_with("info depth 1 seldepth"));
+//! assert_eq!(depths, [1, 2, 3]);
 //! ```
 //!
 //! # Game-specific decisions
@@ -50,8 +52,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
-use arbiter_duck::{Color, Move, MoveList, Position};
-use arbiter_duck_protocol::{Go, Info, Score};
+use arbiter_duck::{Move, MoveList, Position};
 
 use crate::eval;
 use crate::movepick::{History, MovePicker, Previous, is_capture};
@@ -59,8 +60,8 @@ use crate::see;
 use crate::timeman::{Budget, Clock};
 use crate::tt::{Bound, Table};
 use crate::value::{
-    self, DRAW, INFINITE, MATE_BOUND, MAX_PLY, Value, from_table, is_decisive, lost_in, to_table,
-    won_in,
+    self, DRAW, INFINITE, MATE_BOUND, MAX_PLY, Score, Value, from_table, is_decisive, lost_in,
+    to_table, won_in,
 };
 
 /// What bounds a search. With none of them, the search goes on until it is stopped.
@@ -96,28 +97,6 @@ impl Limits {
     /// Search `nodes` nodes.
     pub fn nodes(nodes: u64) -> Limits {
         Limits { nodes: Some(nodes), ..Limits::default() }
-    }
-
-    /// The limits of a UCI `go` for `turn` to move (red reads `wtime`, blue `btime`).
-    pub fn from_go(go: &Go, turn: Color) -> Limits {
-        let (time, increment) = match turn {
-            Color::Red => (go.wtime, go.winc),
-            Color::Blue => (go.btime, go.binc),
-        };
-        let clock = time.map(|time| Clock {
-            time: Duration::from_millis(time),
-            increment: Duration::from_millis(increment.unwrap_or(0)),
-            moves_to_go: go.movestogo,
-        });
-        Limits {
-            depth: go.depth,
-            nodes: go.nodes,
-            movetime: go.movetime.map(Duration::from_millis),
-            clock,
-            mate: go.mate,
-            infinite: go.infinite || go.ponder,
-            searchmoves: go.searchmoves.clone(),
-        }
     }
 
     /// The time budget, if the search is timed.
@@ -237,6 +216,27 @@ impl Features {
     };
 }
 
+/// What an iteration of the search found, reported when it is done.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The depth of the iteration, in plies.
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// The value of the position for the side to move.
+    pub score: Score,
+    /// The nodes searched so far, by every thread.
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// The transposition table's fill, in permille.
+    pub hashfull: u32,
+    /// The time since the search started.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
 /// What a search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchResult {
@@ -246,7 +246,7 @@ pub struct SearchResult {
     pub ponder: Option<Move>,
     /// The value of the position for the side to move.
     pub value: Value,
-    /// The same value as UCI reports it.
+    /// The same value as a score: centipawns or moves to a captured captain.
     pub score: Score,
     /// The principal variation, starting with `best`.
     pub pv: Vec<Move>,
@@ -335,7 +335,7 @@ impl Engine {
         position: &Position,
         limits: &Limits,
         stop: &StopFlag,
-        on_info: impl FnMut(&Info),
+        on_info: impl FnMut(&SearchInfo),
     ) -> SearchResult {
         let start = Instant::now();
         self.table.new_search();
@@ -389,7 +389,7 @@ impl Search<'_> {
         limits: &Limits,
         move_overhead: Duration,
         max_depth: i32,
-        mut on_info: impl FnMut(&Info),
+        mut on_info: impl FnMut(&SearchInfo),
     ) -> SearchResult {
         let search = self;
         let start = search.start;
@@ -439,16 +439,15 @@ impl Search<'_> {
             result.depth = depth as u32;
             result.seldepth = search.seldepth as u32;
             let elapsed = start.elapsed();
-            on_info(&Info {
-                depth: Some(depth as u32),
-                seldepth: Some(search.seldepth as u32),
-                score: Some(value::score(value)),
-                nodes: Some(search.all_nodes()),
-                nps: Some(nps(search.all_nodes(), elapsed)),
-                hashfull: Some(search.table.hashfull()),
-                time: Some(elapsed.as_millis() as u64),
+            on_info(&SearchInfo {
+                depth: depth as u32,
+                seldepth: search.seldepth as u32,
+                score: value::score(value),
+                nodes: search.all_nodes(),
+                nps: nps(search.all_nodes(), elapsed),
+                hashfull: search.table.hashfull(),
+                time: elapsed,
                 pv: result.pv.clone(),
-                ..Info::default()
             });
             if let Some(moves) = limits.mate
                 && value >= MATE_BOUND
@@ -1258,8 +1257,8 @@ mod tests {
         let limits = Limits { infinite: true, ..Limits::default() };
         let mut depths = Vec::new();
         let result = engine.search(&Position::new(), &limits, &stop, |info| {
-            depths.push(info.depth.unwrap());
-            if info.depth >= Some(5) {
+            depths.push(info.depth);
+            if info.depth >= 5 {
                 raise.stop();
             }
         });

@@ -46,7 +46,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arbiter_duck::{Color, Move, Outcome, Position};
-use arbiter_duck_engine::search::{Limits, SearchResult, StopFlag};
+use arbiter_duck_engine::search::{Limits, SearchInfo, SearchResult, StopFlag};
+use arbiter_duck_engine::uci;
 use arbiter_duck_protocol::{self as protocol, Info, Score};
 use axum::body::{self, Bytes};
 use axum::http::header;
@@ -191,7 +192,8 @@ struct InfoLine {
 }
 
 impl InfoLine {
-    fn new(info: &Info, turn: Color) -> InfoLine {
+    fn new(info: &SearchInfo, turn: Color) -> InfoLine {
+        let info: Info = uci::info(info);
         InfoLine {
             depth: info.depth,
             seldepth: info.seldepth,
@@ -241,7 +243,7 @@ impl BestLine {
             reason: result.best.is_none().then(|| "the engine found no move".to_owned()),
             search: Some(Searched {
                 ponder: result.ponder.map(MoveView::from),
-                score: RedScore::new(result.score, turn),
+                score: RedScore::new(result.score.into(), turn),
                 depth: result.depth,
                 seldepth: result.seldepth,
                 nodes: result.nodes,
