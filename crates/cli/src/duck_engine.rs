@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use arbiter_duck::judge::render_board;
 use arbiter_duck::{Color, Game, Move, Outcome, Position};
-use arbiter_duck_engine::search::{Engine, Features, Limits, SearchResult, StopFlag};
+use arbiter_duck_engine::engine::Engine;
+use arbiter_duck_engine::search::{Features, Limits, SearchResult, StopFlag};
 use arbiter_duck_engine::uci::{self, Player};
 use arbiter_duck_protocol::Score;
 use serde_json::json;
@@ -176,7 +177,8 @@ pub fn bestmove(args: BestMoveArgs) -> Result<(), CliError> {
         })?;
     }
     let mut engine = args.thinking.engine();
-    let result = engine.search(game.position(), &args.thinking.limits(), &StopFlag::new(), |_| {});
+    engine.set_position(game.position().clone());
+    let result = engine.go(&args.thinking.limits(), &StopFlag::new(), |_| {});
     let mut out = io::stdout().lock();
     if args.json {
         let score = match Score::from(result.score) {
@@ -317,8 +319,8 @@ pub fn play(args: PlayArgs) -> Result<(), CliError> {
         let turn = game.turn();
         let mv = match controller(turn) {
             Controller::Engine => {
-                let result =
-                    engine.search(position, &args.thinking.limits(), &StopFlag::new(), |_| {});
+                engine.set_position(position.clone());
+                let result = engine.go(&args.thinking.limits(), &StopFlag::new(), |_| {});
                 let Some(mv) = result.best else { break };
                 announce(&mut out, turn, mv, &result)?;
                 mv

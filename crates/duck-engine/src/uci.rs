@@ -34,8 +34,9 @@ use arbiter_duck_protocol::{
     EngineMessage, Go, GuiCommand, IdField, Info, OptionDecl, OptionKind, Score,
 };
 
+use crate::engine::Engine;
 use crate::random::RandomMover;
-use crate::search::{Engine, Features, Limits, SearchInfo, StopFlag};
+use crate::search::{Features, Limits, SearchInfo, StopFlag};
 use crate::timeman::Clock;
 use crate::tt::Table;
 use crate::value;
@@ -386,7 +387,7 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
             Change::Hash(megabytes) => engine.set_hash(megabytes),
             Change::Threads(threads) => engine.set_threads(threads),
             Change::MoveOverhead(overhead) => engine.set_move_overhead(overhead),
-            Change::Clear => engine.clear(),
+            Change::Clear => engine.new_game(),
         }
     }
 
@@ -515,7 +516,8 @@ fn think(
                 game_over(position, out);
                 (None, None)
             } else {
-                let result = engine.search(position, &limits, stop, |info| {
+                engine.set_position(position.clone());
+                let result = engine.go(&limits, stop, |info| {
                     out.send(&EngineMessage::Info(self::info(info)));
                 });
                 (result.best, result.ponder)

@@ -381,7 +381,8 @@ async fn think(
     let gone = sender.clone();
     let result = ticket
         .run(cap, async move { gone.closed().await }, move |engine, stop| {
-            engine.search(&position, &bounds, stop, |info| {
+            engine.set_position(position);
+            engine.go(&bounds, stop, |info| {
                 // The channel has room for every iteration unless the client has stopped
                 // reading; a line is then better dropped than waited for.
                 let _ = infos.try_send(encode(&Line::Info(InfoLine::new(info, turn))));
