@@ -17,7 +17,7 @@
 //! - Front ends: [`uci`], the Universal Chess Interface, which turns a `go` into limits and the
 //!   search's reports into `info` lines, in the protocol's text forms of
 //!   [`arbiter_duck_protocol`] (shared with the match runner, `arbiter_duck_match`, which hosts
-//!   engines as processes and does not use this crate).
+//!   engines as processes and does not use this crate); [`play`], a game at the terminal.
 //!
 //! ```
 //! use std::time::Duration;
@@ -42,6 +42,7 @@
 pub mod engine;
 pub mod eval;
 pub mod movepick;
+pub mod play;
 pub mod random;
 pub mod search;
 pub mod see;
