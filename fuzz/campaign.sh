@@ -27,7 +27,7 @@ fi
 fixtures() {
     case "$1" in
         duck_judge) echo ../crates/duck/tests/fixtures/sample ../crates/duck/tests/fixtures/official ;;
-        match_openings) echo ../crates/duck-engine/tests/fixtures/openings.txt ;;
+        match_openings) echo ../crates/duck-match/tests/fixtures/openings.txt ;;
         chess_record) echo ../crates/chess-record/tests/fixtures/sample ;;
         chess_pgn | chess_fix) echo ../crates/chess-record/tests/fixtures/pgn ;;
         arena_judge | arena_trace)

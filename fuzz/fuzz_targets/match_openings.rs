@@ -4,7 +4,7 @@
 
 #![no_main]
 
-use arbiter_duck_engine::match_runner::opening::parse_openings;
+use arbiter_duck_match::opening::parse_openings;
 use libfuzzer_sys::fuzz_target;
 
 /// Each line is read and played; longer files add nothing the reader has not seen.

@@ -6,7 +6,7 @@
 
 #![no_main]
 
-use arbiter_duck_engine::protocol::{EngineMessage, GuiCommand};
+use arbiter_duck_protocol::{EngineMessage, GuiCommand};
 use arbiter_duck_engine::uci::position_after;
 use libfuzzer_sys::fuzz_target;
 

@@ -1,16 +1,17 @@
 //! `arbiter duck uci`, `arbiter duck bestmove` and `arbiter duck play`: the Duck Chess engine
-//! over the Universal Chess Interface, for one position, and in a game at the terminal.
+//! over the Universal Chess Interface, for one position, and in a game at the terminal. The
+//! arguments are read here; the protocol and the game loop are the engine crate's.
 
-use std::fs;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use arbiter_duck::judge::render_board;
-use arbiter_duck::{Color, Game, Move, Outcome, Position};
-use arbiter_duck_engine::protocol::Score;
-use arbiter_duck_engine::search::{Engine, Features, Limits, SearchResult, StopFlag};
+use arbiter_duck::{Game, Move, Position};
+use arbiter_duck_engine::engine::Engine;
+use arbiter_duck_engine::play::{self, PlayError};
+use arbiter_duck_engine::search::{Features, Limits, StopFlag};
 use arbiter_duck_engine::uci::{self, Player};
+use arbiter_duck_protocol::Score;
 use serde_json::json;
 
 use crate::duck::fen_error;
@@ -176,10 +177,11 @@ pub fn bestmove(args: BestMoveArgs) -> Result<(), CliError> {
         })?;
     }
     let mut engine = args.thinking.engine();
-    let result = engine.search(game.position(), &args.thinking.limits(), &StopFlag::new(), |_| {});
+    engine.set_position(game.position().clone());
+    let result = engine.go(&args.thinking.limits(), &StopFlag::new(), |_| {});
     let mut out = io::stdout().lock();
     if args.json {
-        let score = match result.score {
+        let score = match Score::from(result.score) {
             Score::Centipawns(cp) => json!({ "cp": cp }),
             Score::Mate(moves) => json!({ "mate": moves }),
         };
@@ -203,7 +205,7 @@ pub fn bestmove(args: BestMoveArgs) -> Result<(), CliError> {
         writeln!(
             out,
             "score {} depth {} nodes {} time {}",
-            result.score,
+            Score::from(result.score),
             result.depth,
             result.nodes,
             result.time.as_millis()
@@ -259,6 +261,15 @@ enum Controller {
     Engine,
 }
 
+impl From<Controller> for play::Controller {
+    fn from(controller: Controller) -> play::Controller {
+        match controller {
+            Controller::Human => play::Controller::Human,
+            Controller::Engine => play::Controller::Engine,
+        }
+    }
+}
+
 /// Arguments of `arbiter duck play`.
 #[derive(Debug, clap::Args)]
 pub struct PlayArgs {
@@ -282,145 +293,19 @@ pub struct PlayArgs {
 /// Plays a game at the terminal: the board after each move, moves typed or searched, each with
 /// the official verdict line.
 pub fn play(args: PlayArgs) -> Result<(), CliError> {
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let mut out = io::stdout().lock();
-    let mut game = Game::new();
-    let mut engine = args.thinking.engine();
-    let controller = |color: Color| match color {
-        Color::Red => args.red,
-        Color::Blue => args.blue,
+    let setup = play::Setup {
+        red: args.red.into(),
+        blue: args.blue.into(),
+        limits: args.thinking.limits(),
+        max_plies: args.max_plies,
+        save: args.save,
+        input_name: "<stdin>".to_owned(),
     };
-    let mut line_number = 0;
-    let mut board = Vec::new();
-    save(&args, &game)?;
-    loop {
-        board.clear();
-        render_board(&mut board, game.board(), false);
-        out.write_all(&board)?;
-        let position = game.position();
-        match position.outcome() {
-            Some(Outcome::CaptainCaptured { winner }) => {
-                writeln!(out, "{winner} wins: the {} captain is captured", !winner)?;
-                break;
-            }
-            Some(Outcome::NoMove { side }) => {
-                writeln!(out, "{side} has no valid move: a draw")?;
-                break;
-            }
-            None => {}
+    let mut engine = args.thinking.engine();
+    play::play(&mut engine, &setup, io::stdin().lock(), io::stdout().lock()).map_err(|error| {
+        match error {
+            PlayError::Write(error) => CliError::from(error),
+            error => CliError::Message(error.to_string()),
         }
-        if game.history().len() >= args.max_plies as usize {
-            writeln!(out, "a draw: {} moves without a captured captain", args.max_plies)?;
-            break;
-        }
-        let turn = game.turn();
-        let mv = match controller(turn) {
-            Controller::Engine => {
-                let result =
-                    engine.search(position, &args.thinking.limits(), &StopFlag::new(), |_| {});
-                let Some(mv) = result.best else { break };
-                announce(&mut out, turn, mv, &result)?;
-                mv
-            }
-            Controller::Human => {
-                match ask(&mut input, &mut out, &mut line_number, &mut game, &args, controller)? {
-                    Some(mv) => mv,
-                    None => break,
-                }
-            }
-        };
-        let played = game.play(mv.from, mv.to).map_err(|invalid| {
-            CliError::Message(format!("the engine chose an invalid move {mv}: {invalid}"))
-        })?;
-        writeln!(out, "{played}")?;
-        out.flush()?;
-        save(&args, &game)?;
-    }
-    out.flush()?;
-    Ok(())
-}
-
-/// Prints the engine's move with its score.
-fn announce(out: &mut impl Write, turn: Color, mv: Move, result: &SearchResult) -> io::Result<()> {
-    writeln!(
-        out,
-        "{turn} plays {mv} ({}), score {}, depth {}",
-        mv.uci(),
-        result.score,
-        result.depth
-    )
-}
-
-/// Asks the human to move until a valid move comes; `None` at the end of the input or on
-/// `quit`. `undo` takes back moves until it is a human's turn again.
-fn ask(
-    input: &mut impl BufRead,
-    out: &mut impl Write,
-    line_number: &mut usize,
-    game: &mut Game,
-    args: &PlayArgs,
-    controller: impl Fn(Color) -> Controller,
-) -> Result<Option<Move>, CliError> {
-    loop {
-        write!(out, "{} to move (x1 y1 x2 y2 or e1e2; undo, quit): ", game.turn())?;
-        out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line).map_err(|error| {
-            CliError::Message(format!("<stdin>: cannot read the moves: {error}"))
-        })? == 0
-        {
-            writeln!(out)?;
-            return Ok(None);
-        }
-        *line_number += 1;
-        let entry = line.trim();
-        match entry {
-            "" => continue,
-            "quit" => return Ok(None),
-            "undo" => {
-                let mut undone = game.undo().is_some();
-                while undone && controller(game.turn()) == Controller::Engine {
-                    undone = game.undo().is_some();
-                }
-                if !undone {
-                    writeln!(out, "# nothing to take back")?;
-                }
-                save(args, game)?;
-                let mut board = Vec::new();
-                render_board(&mut board, game.board(), false);
-                out.write_all(&board)?;
-                continue;
-            }
-            _ => {}
-        }
-        let column = line.len() - line.trim_start().len() + 1;
-        match entry.parse::<Move>() {
-            Err(error) => writeln!(
-                out,
-                "# <stdin>:{line_number}:{}: expected {}, found {}",
-                column + error.index,
-                error.expected,
-                error.found
-            )?,
-            Ok(mv) => match game.validate(mv.from, mv.to) {
-                Ok(_) => return Ok(Some(mv)),
-                Err(invalid) => {
-                    writeln!(out, "# <stdin>:{line_number}:{column}: {entry}: {invalid}")?
-                }
-            },
-        }
-    }
-}
-
-/// Writes the game so far to `--save`, if given.
-fn save(args: &PlayArgs, game: &Game) -> Result<(), CliError> {
-    let Some(path) = &args.save else { return Ok(()) };
-    let mut text = format!("{}\n", game.history().len());
-    for mv in game.history() {
-        text.push_str(&format!("{mv}\n"));
-    }
-    fs::write(path, text).map_err(|error| {
-        CliError::Message(format!("{}: cannot save the game: {error}", path.display()))
     })
 }

@@ -4,11 +4,11 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use arbiter_duck_engine::match_runner::clock::{Limits, TimeControl};
-use arbiter_duck_engine::match_runner::game::MAX_PLIES;
-use arbiter_duck_engine::match_runner::opening::parse_openings;
-use arbiter_duck_engine::match_runner::sprt::Sprt;
-use arbiter_duck_engine::match_runner::{self, EngineSpec, Event, MatchConfig, Openings};
+use arbiter_duck_match::clock::{Limits, TimeControl};
+use arbiter_duck_match::game::MAX_PLIES;
+use arbiter_duck_match::opening::parse_openings;
+use arbiter_duck_match::sprt::Sprt;
+use arbiter_duck_match::{EngineSpec, Event, MatchConfig, Openings};
 use clap::{ArgMatches, FromArgMatches};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -161,11 +161,12 @@ fn parse_games(text: &str) -> Result<u64, String> {
 }
 
 fn parse_time_control(text: &str) -> Result<TimeControl, String> {
-    text.parse().map_err(|error: match_runner::clock::ParseTimeControlError| error.to_string())
+    text.parse()
+        .map_err(|error: arbiter_duck_match::clock::ParseTimeControlError| error.to_string())
 }
 
 fn parse_sprt(text: &str) -> Result<Sprt, String> {
-    text.parse().map_err(|error: match_runner::sprt::ParseSprtError| error.to_string())
+    text.parse().map_err(|error: arbiter_duck_match::sprt::ParseSprtError| error.to_string())
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {
@@ -297,7 +298,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     let mut stdout = io::stdout().lock();
     let mut written = Ok(());
-    let result = match_runner::run(&config, |event| match event {
+    let result = arbiter_duck_match::run(&config, |event| match event {
         Event::Ready { names, warnings } => {
             for warning in warnings {
                 let line = format!("warning: {warning}");

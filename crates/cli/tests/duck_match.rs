@@ -42,7 +42,7 @@ fn python() -> &'static str {
 
 /// The scripted engine of the match runner's tests, with its arguments.
 fn fake(arguments: &str) -> String {
-    let script = root().join("crates/duck-engine/tests/fixtures/fake_engine.py");
+    let script = root().join("crates/duck-match/tests/fixtures/fake_engine.py");
     format!("{} {} {arguments}", python(), script.display())
 }
 

@@ -7,7 +7,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use arbiter_duck::{Move, Position};
-use arbiter_duck_engine::protocol::{EngineMessage, Info, Score};
+use arbiter_duck_protocol::{EngineMessage, Info, Score};
 
 /// Far more than any answer takes: only guards the test against a hang.
 const PATIENCE: Duration = Duration::from_secs(120);

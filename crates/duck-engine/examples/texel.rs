@@ -34,7 +34,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use arbiter_duck::{Color, Outcome, Position};
 use arbiter_duck_engine::eval::{self, Trace};
 use arbiter_duck_engine::random::RandomMover;
-use arbiter_duck_engine::search::{Engine, Limits, StopFlag};
+use arbiter_duck_engine::search::{Limits, Searcher, StopFlag};
 use arbiter_duck_engine::value;
 
 /// Games end as a draw after this many plies, as matches adjudicate them.
@@ -108,7 +108,7 @@ fn selfplay(options: &Options) -> Result<(), String> {
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
-                let mut engine = Engine::new(8);
+                let mut engine = Searcher::new(8);
                 loop {
                     let game = next.fetch_add(1, Ordering::Relaxed);
                     if game >= games {
@@ -160,7 +160,7 @@ fn selfplay(options: &Options) -> Result<(), String> {
 
 /// Plays one game; returns the quiet positions met and the winner (`None` for a draw).
 fn play_game(
-    engine: &mut Engine,
+    engine: &mut Searcher,
     seed: u64,
     nodes: u64,
     random_plies: usize,

@@ -2,12 +2,14 @@
 //! windows, a transposition table, staged move ordering, quiescence on captures, and the usual
 //! pruning (reverse futility, null move, late-move reductions and pruning).
 //!
-//! [`Engine`] keeps what outlives one search (the transposition table, the move history) and
-//! runs [`Engine::search`] on a [`Position`] within [`Limits`]: a depth, a node count, a time per
+//! [`Searcher`] keeps what outlives one search (the transposition table, the move history) and
+//! runs [`Searcher::search`] on a [`Position`] within [`Limits`]: a depth, a node count, a time per
 //! move, a clock, or until a [`StopFlag`] is raised from another thread. Each finished iteration
-//! is reported as a UCI [`Info`]; the answer is a [`SearchResult`].
+//! is reported as a [`SearchInfo`]; the answer is a [`SearchResult`]. The search knows no
+//! protocol: a front end turns its own commands into [`Limits`] and writes the reports in its own
+//! form (UCI's `info` lines, in `uci`).
 //!
-//! With more than one thread ([`Engine::set_threads`]) the search is *Lazy SMP*: helper threads
+//! With more than one thread ([`Searcher::set_threads`]) the search is *Lazy SMP*: helper threads
 //! search the same root, each with its own move history, and share only the transposition table,
 //! where what each finds orders and cuts the others' search. Every other helper searches one ply
 //! deeper than the iteration it is on, so that the threads do not all walk the same tree in step.
@@ -17,19 +19,19 @@
 //!
 //! ```
 //! use arbiter_duck::Position;
-//! use arbiter_duck_engine::protocol::Score;
-//! use arbiter_duck_engine::search::{Engine, Limits, StopFlag};
+//! use arbiter_duck_engine::search::{Searcher, Limits, StopFlag};
+//! use arbiter_duck_engine::value::Score;
 //!
 //! // Blue's captain on e10 stands on the file of red's car on e2: take it.
 //! let position: Position = "4c4/9/9/9/9/9/9/9/4R4/3C5 w".parse().unwrap();
-//! let mut engine = Engine::new(16);
-//! let mut lines = Vec::new();
+//! let mut engine = Searcher::new(16);
+//! let mut depths = Vec::new();
 //! let result = engine.search(&position, &Limits::depth(3), &StopFlag::new(), |info| {
-//!     lines.push(info.to_string());
+//!     depths.push(info.depth);
 //! });
 //! assert_eq!(result.best.unwrap().to_string(), "1 4 9 4");
 //! assert_eq!(result.score, Score::Mate(1));
-//! assert!(lines[0].starts_with("info depth 1 seldepth"));
+//! assert_eq!(depths, [1, 2, 3]);
 //! ```
 //!
 //! # Game-specific decisions
@@ -50,17 +52,16 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
-use arbiter_duck::{Color, Move, MoveList, Position};
+use arbiter_duck::{Move, MoveList, Position};
 
 use crate::eval;
 use crate::movepick::{History, MovePicker, Previous, is_capture};
-use crate::protocol::{Go, Info, Score};
 use crate::see;
 use crate::timeman::{Budget, Clock};
 use crate::tt::{Bound, Table};
 use crate::value::{
-    self, DRAW, INFINITE, MATE_BOUND, MAX_PLY, Value, from_table, is_decisive, lost_in, to_table,
-    won_in,
+    self, DRAW, INFINITE, MATE_BOUND, MAX_PLY, Score, Value, from_table, is_decisive, lost_in,
+    to_table, won_in,
 };
 
 /// What bounds a search. With none of them, the search goes on until it is stopped.
@@ -96,28 +97,6 @@ impl Limits {
     /// Search `nodes` nodes.
     pub fn nodes(nodes: u64) -> Limits {
         Limits { nodes: Some(nodes), ..Limits::default() }
-    }
-
-    /// The limits of a UCI `go` for `turn` to move (red reads `wtime`, blue `btime`).
-    pub fn from_go(go: &Go, turn: Color) -> Limits {
-        let (time, increment) = match turn {
-            Color::Red => (go.wtime, go.winc),
-            Color::Blue => (go.btime, go.binc),
-        };
-        let clock = time.map(|time| Clock {
-            time: Duration::from_millis(time),
-            increment: Duration::from_millis(increment.unwrap_or(0)),
-            moves_to_go: go.movestogo,
-        });
-        Limits {
-            depth: go.depth,
-            nodes: go.nodes,
-            movetime: go.movetime.map(Duration::from_millis),
-            clock,
-            mate: go.mate,
-            infinite: go.infinite || go.ponder,
-            searchmoves: go.searchmoves.clone(),
-        }
     }
 
     /// The time budget, if the search is timed.
@@ -237,6 +216,27 @@ impl Features {
     };
 }
 
+/// What an iteration of the search found, reported when it is done.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The depth of the iteration, in plies.
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// The value of the position for the side to move.
+    pub score: Score,
+    /// The nodes searched so far, by every thread.
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// The transposition table's fill, in permille.
+    pub hashfull: u32,
+    /// The time since the search started.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
 /// What a search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchResult {
@@ -246,7 +246,7 @@ pub struct SearchResult {
     pub ponder: Option<Move>,
     /// The value of the position for the side to move.
     pub value: Value,
-    /// The same value as UCI reports it.
+    /// The same value as a score: centipawns or moves to a captured captain.
     pub score: Score,
     /// The principal variation, starting with `best`.
     pub pv: Vec<Move>,
@@ -260,10 +260,11 @@ pub struct SearchResult {
     pub time: Duration,
 }
 
-/// The engine: a transposition table and move histories (one a thread) that persist from one
-/// search to the next (within a game), and its settings.
+/// What outlives one search: a transposition table and move histories (one a thread) that
+/// persist from one search to the next (within a game), and the search's settings. Front ends
+/// drive it through the engine (`engine::Engine`).
 #[derive(Debug)]
-pub struct Engine {
+pub struct Searcher {
     table: Table,
     history: History,
     /// The helper threads' histories: one for each thread but the main one.
@@ -275,7 +276,7 @@ pub struct Engine {
 /// The deepest iteration.
 const MAX_DEPTH: i32 = 64;
 
-impl Engine {
+impl Searcher {
     /// The default size of the transposition table, in MiB.
     pub const DEFAULT_HASH: usize = 16;
 
@@ -283,8 +284,8 @@ impl Engine {
     pub const MAX_THREADS: usize = 256;
 
     /// An engine with a transposition table of `hash_mb` MiB, searching on one thread.
-    pub fn new(hash_mb: usize) -> Engine {
-        Engine {
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher {
             table: Table::new(hash_mb),
             history: History::new(),
             helpers: Vec::new(),
@@ -294,9 +295,9 @@ impl Engine {
     }
 
     /// Searches on `threads` threads from the next search on (clamped to
-    /// 1..=[`MAX_THREADS`](Engine::MAX_THREADS)). New helpers start with an empty history.
+    /// 1..=[`MAX_THREADS`](Searcher::MAX_THREADS)). New helpers start with an empty history.
     pub fn set_threads(&mut self, threads: usize) {
-        let helpers = threads.clamp(1, Engine::MAX_THREADS) - 1;
+        let helpers = threads.clamp(1, Searcher::MAX_THREADS) - 1;
         self.helpers.truncate(helpers);
         self.helpers.resize_with(helpers, History::new);
     }
@@ -335,7 +336,7 @@ impl Engine {
         position: &Position,
         limits: &Limits,
         stop: &StopFlag,
-        on_info: impl FnMut(&Info),
+        on_info: impl FnMut(&SearchInfo),
     ) -> SearchResult {
         let start = Instant::now();
         self.table.new_search();
@@ -343,7 +344,7 @@ impl Engine {
         self.helpers.iter_mut().for_each(History::age);
         let root_moves = root_moves(position, &limits.searchmoves);
         let max_depth = limits.depth.map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
-        let Engine { table, history, helpers, move_overhead, features } = self;
+        let Searcher { table, history, helpers, move_overhead, features } = self;
         let (table, move_overhead, features) = (&*table, *move_overhead, *features);
         let mut search = Search::new(position, table, history, stop, start);
         search.features = features;
@@ -389,7 +390,7 @@ impl Search<'_> {
         limits: &Limits,
         move_overhead: Duration,
         max_depth: i32,
-        mut on_info: impl FnMut(&Info),
+        mut on_info: impl FnMut(&SearchInfo),
     ) -> SearchResult {
         let search = self;
         let start = search.start;
@@ -439,16 +440,15 @@ impl Search<'_> {
             result.depth = depth as u32;
             result.seldepth = search.seldepth as u32;
             let elapsed = start.elapsed();
-            on_info(&Info {
-                depth: Some(depth as u32),
-                seldepth: Some(search.seldepth as u32),
-                score: Some(value::score(value)),
-                nodes: Some(search.all_nodes()),
-                nps: Some(nps(search.all_nodes(), elapsed)),
-                hashfull: Some(search.table.hashfull()),
-                time: Some(elapsed.as_millis() as u64),
+            on_info(&SearchInfo {
+                depth: depth as u32,
+                seldepth: search.seldepth as u32,
+                score: value::score(value),
+                nodes: search.all_nodes(),
+                nps: nps(search.all_nodes(), elapsed),
+                hashfull: search.table.hashfull(),
+                time: elapsed,
                 pv: result.pv.clone(),
-                ..Info::default()
             });
             if let Some(moves) = limits.mate
                 && value >= MATE_BOUND
@@ -1117,7 +1117,7 @@ mod tests {
 
     fn search(fen: &str, limits: &Limits) -> SearchResult {
         let position: Position = fen.parse().unwrap();
-        Engine::new(4).search(&position, limits, &StopFlag::new(), |_| {})
+        Searcher::new(4).search(&position, limits, &StopFlag::new(), |_| {})
     }
 
     /// Blue's captain on a10 is shut in by its own elephant on a9: red's car reaching rank 10
@@ -1148,7 +1148,7 @@ mod tests {
     fn mate_scores_agree_along_the_line() {
         let mut position: Position = MATE_IN_TWO.parse().unwrap();
         let _ = position.make("i1i10".parse().unwrap());
-        let mut engine = Engine::new(4);
+        let mut engine = Searcher::new(4);
         let blue = engine.search(&position, &Limits::depth(4), &StopFlag::new(), |_| {});
         assert_eq!(blue.score, Score::Mate(-1));
         assert_eq!(blue.value, lost_in(2));
@@ -1202,9 +1202,9 @@ mod tests {
         let unordered = Features { killers: false, history: false, ..Features::EXACT };
         let mut nodes = (0, 0);
         for position in &positions {
-            let mut with_table = Engine::new(8);
+            let mut with_table = Searcher::new(8);
             with_table.set_features(ordered);
-            let mut without = Engine::new(0);
+            let mut without = Searcher::new(0);
             without.set_features(unordered);
             let stop = StopFlag::new();
             let a = with_table.search(position, &Limits::depth(3), &stop, |_| {});
@@ -1227,9 +1227,9 @@ mod tests {
             positions.push(position.clone());
         }
         for position in &positions {
-            let mut alone = Engine::new(8);
+            let mut alone = Searcher::new(8);
             alone.set_features(Features::EXACT);
-            let mut shared = Engine::new(8);
+            let mut shared = Searcher::new(8);
             shared.set_features(Features::EXACT);
             shared.set_threads(3);
             let stop = StopFlag::new();
@@ -1243,7 +1243,7 @@ mod tests {
 
     #[test]
     fn threads_find_the_forced_capture_and_stop_together() {
-        let mut engine = Engine::new(4);
+        let mut engine = Searcher::new(4);
         engine.set_threads(4);
         assert_eq!(engine.threads(), 4);
         for depth in 3..=6 {
@@ -1258,8 +1258,8 @@ mod tests {
         let limits = Limits { infinite: true, ..Limits::default() };
         let mut depths = Vec::new();
         let result = engine.search(&Position::new(), &limits, &stop, |info| {
-            depths.push(info.depth.unwrap());
-            if info.depth >= Some(5) {
+            depths.push(info.depth);
+            if info.depth >= 5 {
                 raise.stop();
             }
         });
@@ -1269,7 +1269,7 @@ mod tests {
 
     #[test]
     fn a_node_limit_counts_every_thread() {
-        let mut engine = Engine::new(4);
+        let mut engine = Searcher::new(4);
         engine.set_threads(2);
         let limits = Limits::nodes(200_000);
         let result = engine.search(&Position::new(), &limits, &StopFlag::new(), |_| {});
@@ -1283,12 +1283,12 @@ mod tests {
 
     #[test]
     fn threads_are_clamped() {
-        let mut engine = Engine::new(1);
+        let mut engine = Searcher::new(1);
         assert_eq!(engine.threads(), 1);
         engine.set_threads(0);
         assert_eq!(engine.threads(), 1);
         engine.set_threads(1000);
-        assert_eq!(engine.threads(), Engine::MAX_THREADS);
+        assert_eq!(engine.threads(), Searcher::MAX_THREADS);
         engine.set_threads(2);
         assert_eq!(engine.threads(), 2);
     }
@@ -1310,11 +1310,30 @@ mod tests {
     }
 
     #[test]
+    fn one_thread_searches_the_same_nodes_at_a_given_depth() {
+        // The search on one thread is deterministic: a change in these counts is a change in
+        // what the search does, not only in how it is organised.
+        let mut played = Position::new();
+        for mv in ["e4e5", "e7e6", "b1c3"] {
+            let _ = played.make(mv.parse().unwrap());
+        }
+        for (position, depth, nodes) in [(Position::new(), 10, 14_837), (played, 9, 4_305)] {
+            let result = Searcher::new(16).search(
+                &position,
+                &Limits::depth(depth),
+                &StopFlag::new(),
+                |_| {},
+            );
+            assert_eq!(result.nodes, nodes, "{position} at depth {depth}");
+        }
+    }
+
+    #[test]
     fn a_raised_flag_still_gives_a_move() {
         let stop = StopFlag::new();
         stop.stop();
         let limits = Limits { infinite: true, ..Limits::default() };
-        let result = Engine::new(1).search(&Position::new(), &limits, &stop, |_| {});
+        let result = Searcher::new(1).search(&Position::new(), &limits, &stop, |_| {});
         assert!(Position::new().is_legal(result.best.unwrap()));
         assert_eq!(result.depth, 1);
     }

@@ -2,6 +2,9 @@
 //! answers with [`EngineMessage`]s, searching on a thread of its own so that `stop` and
 //! `isready` are answered during a search.
 //!
+//! This is where the protocol meets the search, in one direction: [`limits`] turns a `go` into
+//! the search's [`Limits`], and [`info`] turns what the search reports into an `info` line.
+//!
 //! A line that is not a command, a move that is not valid in the position, an unknown option or
 //! a value out of range gets an `info string` that says why, and changes nothing. The end of the
 //! input is read as `quit`, once a running search with limits has answered (an infinite search
@@ -26,13 +29,64 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, Scope, ScopedJoinHandle};
 use std::time::Duration;
 
-use arbiter_duck::{Game, Move, Position, UciMove};
+use arbiter_duck::{Color, Game, Move, Position, UciMove};
+use arbiter_duck_protocol::{
+    EngineMessage, Go, GuiCommand, IdField, Info, OptionDecl, OptionKind, Score,
+};
 
-use crate::protocol::{EngineMessage, Go, GuiCommand, IdField, Info, OptionDecl, OptionKind};
+use crate::engine::Engine;
 use crate::random::RandomMover;
-use crate::search::{Engine, Features, Limits, StopFlag};
+use crate::search::{Features, Limits, SearchInfo, StopFlag};
+use crate::timeman::Clock;
 use crate::tt::Table;
 use crate::value;
+
+/// The search's limits for a `go` with `turn` to move (red reads `wtime`, blue `btime`).
+pub fn limits(go: &Go, turn: Color) -> Limits {
+    let (time, increment) = match turn {
+        Color::Red => (go.wtime, go.winc),
+        Color::Blue => (go.btime, go.binc),
+    };
+    let clock = time.map(|time| Clock {
+        time: Duration::from_millis(time),
+        increment: Duration::from_millis(increment.unwrap_or(0)),
+        moves_to_go: go.movestogo,
+    });
+    Limits {
+        depth: go.depth,
+        nodes: go.nodes,
+        movetime: go.movetime.map(Duration::from_millis),
+        clock,
+        mate: go.mate,
+        infinite: go.infinite || go.ponder,
+        searchmoves: go.searchmoves.clone(),
+    }
+}
+
+/// The `info` line of an iteration the search reports.
+pub fn info(info: &SearchInfo) -> Info {
+    Info {
+        depth: Some(info.depth),
+        seldepth: Some(info.seldepth),
+        score: Some(info.score.into()),
+        nodes: Some(info.nodes),
+        nps: Some(info.nps),
+        hashfull: Some(info.hashfull),
+        time: Some(info.time.as_millis() as u64),
+        pv: info.pv.clone(),
+        ..Info::default()
+    }
+}
+
+impl From<value::Score> for Score {
+    /// The score as UCI writes it: `cp N` or `mate N`.
+    fn from(score: value::Score) -> Score {
+        match score {
+            value::Score::Centipawns(cp) => Score::Centipawns(cp),
+            value::Score::Mate(moves) => Score::Mate(moves),
+        }
+    }
+}
 
 /// Who answers `go`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -333,7 +387,7 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
             Change::Hash(megabytes) => engine.set_hash(megabytes),
             Change::Threads(threads) => engine.set_threads(threads),
             Change::MoveOverhead(overhead) => engine.set_move_overhead(overhead),
-            Change::Clear => engine.clear(),
+            Change::Clear => engine.new_game(),
         }
     }
 
@@ -457,13 +511,14 @@ fn think(
     let endless = is_endless(go);
     let (best, ponder) = match &mut brain {
         Brain::Search(engine) => {
-            let limits = Limits::from_go(go, position.turn());
+            let limits = limits(go, position.turn());
             if position.outcome().is_some() {
                 game_over(position, out);
                 (None, None)
             } else {
-                let result = engine.search(position, &limits, stop, |info| {
-                    out.send(&EngineMessage::Info(info.clone()));
+                engine.set_position(position.clone());
+                let result = engine.go(&limits, stop, |info| {
+                    out.send(&EngineMessage::Info(self::info(info)));
                 });
                 (result.best, result.ponder)
             }
@@ -490,7 +545,7 @@ fn game_over(position: &Position, out: &Out<impl Write>) {
     let value = if position.is_over() { value::lost_in(0) } else { value::DRAW };
     out.send(&EngineMessage::Info(Info {
         depth: Some(0),
-        score: Some(value::score(value)),
+        score: Some(value::score(value).into()),
         ..Info::default()
     }));
 }

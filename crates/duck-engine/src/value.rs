@@ -2,8 +2,7 @@
 //! lost games, which this game reaches by capturing a captain.
 //!
 //! ```
-//! use arbiter_duck_engine::protocol::Score;
-//! use arbiter_duck_engine::value::{self, MATE};
+//! use arbiter_duck_engine::value::{self, MATE, Score};
 //!
 //! // The side to move captures the captain with its first move: mate in 1.
 //! assert_eq!(value::score(value::won_in(1)), Score::Mate(1));
@@ -12,8 +11,6 @@
 //! assert_eq!(value::score(35), Score::Centipawns(35));
 //! assert!(value::won_in(1) < MATE);
 //! ```
-
-use crate::protocol::Score;
 
 /// A search value in centipawns (hundredths of a soldier, as UCI counts), or a won or lost game.
 pub type Value = i32;
@@ -52,8 +49,20 @@ pub const fn is_decisive(value: Value) -> bool {
     value >= MATE_BOUND || value <= -MATE_BOUND
 }
 
-/// The value as UCI reports it: centipawns, or `mate N` with N the moves (of the side to move)
-/// until a captain is captured, negative when the side to move loses.
+/// A value as the search reports it, from the point of view of the side to move: centipawns, or
+/// the moves until a captain is captured (a front end writes it in its own form, UCI's `cp 35`
+/// or `mate -2`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// Hundredths of a soldier.
+    Centipawns(i32),
+    /// A captain is captured in this many moves of the side to move; negative when the side to
+    /// move loses (its captain is captured after this many of its own moves).
+    Mate(i32),
+}
+
+/// The score of `value`: centipawns, or the moves (of the side to move) until a captain is
+/// captured, negative when the side to move loses.
 pub fn score(value: Value) -> Score {
     if value >= MATE_BOUND {
         Score::Mate((MATE - value + 1) / 2)

@@ -47,8 +47,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arbiter_duck::{Color, Move, Outcome, Position};
-use arbiter_duck_engine::protocol::{self, Info, Score};
-use arbiter_duck_engine::search::{Limits, SearchResult, StopFlag};
+use arbiter_duck_engine::search::{Limits, SearchInfo, SearchResult, StopFlag};
+use arbiter_duck_engine::uci;
+use arbiter_duck_protocol::{self as protocol, Info, Score};
 use axum::body::{self, Bytes};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -192,7 +193,8 @@ struct InfoLine {
 }
 
 impl InfoLine {
-    fn new(info: &Info, turn: Color) -> InfoLine {
+    fn new(info: &SearchInfo, turn: Color) -> InfoLine {
+        let info: Info = uci::info(info);
         InfoLine {
             depth: info.depth,
             seldepth: info.seldepth,
@@ -242,7 +244,7 @@ impl BestLine {
             reason: result.best.is_none().then(|| "the engine found no move".to_owned()),
             search: Some(Searched {
                 ponder: result.ponder.map(MoveView::from),
-                score: RedScore::new(result.score, turn),
+                score: RedScore::new(result.score.into(), turn),
                 depth: result.depth,
                 seldepth: result.seldepth,
                 nodes: result.nodes,
@@ -380,7 +382,8 @@ async fn think(
     let gone = sender.clone();
     let result = ticket
         .run(cap, async move { gone.closed().await }, move |engine, stop| {
-            engine.search(&position, &bounds, stop, |info| {
+            engine.set_position(position);
+            engine.go(&bounds, stop, |info| {
                 // The channel has room for every iteration unless the client has stopped
                 // reading; a line is then better dropped than waited for.
                 let _ = infos.try_send(encode(&Line::Info(InfoLine::new(info, turn))));

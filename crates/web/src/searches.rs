@@ -20,7 +20,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use arbiter_duck_engine::search::{Engine, StopFlag};
+use arbiter_duck_engine::engine::Engine;
+use arbiter_duck_engine::search::StopFlag;
 use axum::http::StatusCode;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -169,7 +170,7 @@ impl Ticket {
             let mut engine = engine.map_or_else(
                 || Engine::new(limits::SEARCH_HASH_MB),
                 |mut engine| {
-                    engine.clear();
+                    engine.new_game();
                     engine
                 },
             );

@@ -8,13 +8,13 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use arbiter_duck::{Color, judge};
-use arbiter_duck_engine::match_runner::clock::{Limits, TimeControl};
-use arbiter_duck_engine::match_runner::engine::EngineError;
-use arbiter_duck_engine::match_runner::game::{MAX_PLIES, Termination};
-use arbiter_duck_engine::match_runner::opening::{Opening, parse_openings};
-use arbiter_duck_engine::match_runner::sprt::{Decision, Sprt};
-use arbiter_duck_engine::match_runner::tally::Pentanomial;
-use arbiter_duck_engine::match_runner::{
+use arbiter_duck_match::clock::{Limits, TimeControl};
+use arbiter_duck_match::game::{MAX_PLIES, Termination};
+use arbiter_duck_match::opening::{Opening, parse_openings};
+use arbiter_duck_match::process::EngineError;
+use arbiter_duck_match::sprt::{Decision, Sprt};
+use arbiter_duck_match::tally::Pentanomial;
+use arbiter_duck_match::{
     EngineSpec, Event, Finished, MatchConfig, MatchError, Openings, Report, run,
 };
 

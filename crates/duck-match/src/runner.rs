@@ -20,9 +20,9 @@ use std::sync::mpsc;
 use std::thread;
 
 use super::clock::Limits;
-use super::engine::{Engine, EngineError, EngineSpec};
-use super::game::{self, GameRecord, GameResult, Setup, Termination};
+use super::game::{self, Finished, GameRecord, GameResult, Setup, Termination};
 use super::opening::Opening;
+use super::process::{EngineError, EngineProcess, EngineSpec};
 use super::report::{Report, SprtState};
 use super::save::{ResultLine, Saver};
 use super::sprt::Sprt;
@@ -75,40 +75,6 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// Where to save the games, the results and the engines' standard error.
     pub save: Option<PathBuf>,
-}
-
-/// A finished game of the match.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finished {
-    /// Its number, from 1.
-    pub number: u64,
-    /// Its pair's number, from 1.
-    pub pair: u64,
-    /// The engine that played red: 0 for the first, 1 for the second.
-    pub red: usize,
-    /// The game.
-    pub record: GameRecord,
-}
-
-impl Finished {
-    /// What the game is worth to the first engine.
-    pub fn points(&self) -> Points {
-        match self.record.result.winner {
-            None => Points::Draw,
-            Some(winner) if (winner == arbiter_duck::Color::Red) == (self.red == 0) => Points::Win,
-            Some(_) => Points::Loss,
-        }
-    }
-
-    /// The engine (0 or 1) that lost by a fault, if one did.
-    pub fn faulty_engine(&self) -> Option<usize> {
-        let winner = self.record.result.winner?;
-        if !self.record.result.termination.is_fault() {
-            return None;
-        }
-        let red_won = winner == arbiter_duck::Color::Red;
-        Some(if red_won { 1 - self.red } else { self.red })
-    }
 }
 
 /// What the runner reports as the match goes.
@@ -276,7 +242,7 @@ struct Worker<'a> {
 
 impl Worker<'_> {
     fn run(self) {
-        let mut engines: [Option<Engine>; 2] = [None, None];
+        let mut engines: [Option<EngineProcess>; 2] = [None, None];
         for (index, slot) in engines.iter_mut().enumerate() {
             match self.start(index) {
                 Ok(engine) => *slot = Some(engine),
@@ -327,7 +293,7 @@ impl Worker<'_> {
         let _ = self.send.send(Message::Failed(error));
     }
 
-    fn start(&self, index: usize) -> Result<Engine, MatchError> {
+    fn start(&self, index: usize) -> Result<EngineProcess, MatchError> {
         let spec = &self.config.engines[index];
         let stderr = match &self.config.save {
             Some(dir) => Some(
@@ -336,17 +302,14 @@ impl Worker<'_> {
             ),
             None => None,
         };
-        Engine::start(spec, stderr, self.config.limits.timeout).map_err(|error| MatchError::Start {
-            engine: index,
-            command: spec.to_string(),
-            error,
-        })
+        EngineProcess::start(spec, stderr, self.config.limits.timeout)
+            .map_err(|error| MatchError::Start { engine: index, command: spec.to_string(), error })
     }
 
     /// Plays game `index` (from 0); `None` if the match stopped meanwhile.
     fn play(
         &self,
-        engines: &mut [Option<Engine>; 2],
+        engines: &mut [Option<EngineProcess>; 2],
         index: u64,
     ) -> Result<Option<Finished>, MatchError> {
         let pair = index / 2;

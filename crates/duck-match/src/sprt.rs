@@ -2,8 +2,8 @@
 //! engine `elo1` stronger than the second (H1) or only `elo0` (H0)?
 //!
 //! ```
-//! use arbiter_duck_engine::match_runner::sprt::{Decision, Sprt};
-//! use arbiter_duck_engine::match_runner::tally::Pentanomial;
+//! use arbiter_duck_match::sprt::{Decision, Sprt};
+//! use arbiter_duck_match::tally::Pentanomial;
 //!
 //! let sprt: Sprt = "elo0=0,elo1=10".parse().unwrap();
 //! assert_eq!((sprt.alpha, sprt.beta), (0.05, 0.05));

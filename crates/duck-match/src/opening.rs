@@ -1,7 +1,7 @@
 //! Where the games of a match start: openings read from a file, or random ones.
 //!
 //! ```
-//! use arbiter_duck_engine::match_runner::opening::{Opening, parse_openings};
+//! use arbiter_duck_match::opening::{Opening, parse_openings};
 //!
 //! let text = "\
 //! ## one opening per line

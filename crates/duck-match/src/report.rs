@@ -3,8 +3,8 @@
 //!
 //! ```
 //! use std::collections::BTreeMap;
-//! use arbiter_duck_engine::match_runner::Report;
-//! use arbiter_duck_engine::match_runner::tally::{Pentanomial, Tally, Trinomial};
+//! use arbiter_duck_match::Report;
+//! use arbiter_duck_match::tally::{Pentanomial, Tally, Trinomial};
 //!
 //! let report = Report {
 //!     names: ["new".into(), "old".into()],

@@ -4,7 +4,7 @@
 //! ```
 //! use std::time::Duration;
 //! use arbiter_duck::Color;
-//! use arbiter_duck_engine::match_runner::clock::{Clocks, Limits, TimeControl};
+//! use arbiter_duck_match::clock::{Clocks, Limits, TimeControl};
 //!
 //! let tc: TimeControl = "10+0.1".parse().unwrap();
 //! assert_eq!(tc, TimeControl::Increment {
@@ -34,8 +34,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use arbiter_duck::Color;
-
-use crate::protocol::Go;
+use arbiter_duck_protocol::Go;
 
 /// A time control.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

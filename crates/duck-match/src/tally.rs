@@ -3,7 +3,7 @@
 //! (pentanomial).
 //!
 //! ```
-//! use arbiter_duck_engine::match_runner::tally::{Points, Tally};
+//! use arbiter_duck_match::tally::{Points, Tally};
 //!
 //! let mut tally = Tally::default();
 //! // One opening, both colours: a win and a draw for the first engine. Each game counts as it

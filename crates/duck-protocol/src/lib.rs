@@ -8,7 +8,7 @@
 //! other unchanged.
 //!
 //! ```
-//! use arbiter_duck_engine::protocol::{EngineMessage, Go, GuiCommand, Info, Score};
+//! use arbiter_duck_protocol::{EngineMessage, Go, GuiCommand, Info, Score};
 //!
 //! let command: GuiCommand = "position startpos moves d1e2 e10e9".parse().unwrap();
 //! assert_eq!(command.to_string(), "position startpos moves d1e2 e10e9");
@@ -31,6 +31,8 @@
 //! reason, and tolerant for engine messages, which come from engines arbiter does not control: an
 //! `info` line keeps the fields it knows and skips the others, an `option` line keeps its name and
 //! type whatever its details.
+
+#![warn(missing_docs)]
 
 use std::fmt;
 use std::str::FromStr;

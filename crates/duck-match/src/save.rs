@@ -2,7 +2,7 @@
 //! file with one JSON object per game, and the engines' standard error.
 //!
 //! ```
-//! use arbiter_duck_engine::match_runner::save::commands;
+//! use arbiter_duck_match::save::commands;
 //! use arbiter_duck::Move;
 //!
 //! let moves: Vec<Move> = ["d1e2", "e10e9"].iter().map(|m| m.parse().unwrap()).collect();
@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use arbiter_duck::{Color, Move, UciMove};
 use serde::Serialize;
 
-use super::runner::Finished;
+use super::game::Finished;
 
 /// The official command format for `moves`, and the refused move that ended the game if any.
 pub fn commands(moves: &[Move], illegal: Option<Move>) -> String {

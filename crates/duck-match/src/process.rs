@@ -2,7 +2,7 @@
 //! on every answer.
 //!
 //! ```
-//! use arbiter_duck_engine::match_runner::engine::EngineSpec;
+//! use arbiter_duck_match::process::EngineSpec;
 //!
 //! // The command is split as a shell splits it.
 //! let spec: EngineSpec = "/usr/games/fairy-stockfish 'with space' \"two words\"".parse().unwrap();
@@ -26,7 +26,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::protocol::{EngineMessage, GuiCommand, IdField, OptionDecl};
+use arbiter_duck_protocol::{EngineMessage, GuiCommand, IdField, OptionDecl};
 
 /// The longest line read from an engine, in bytes; the rest of a longer line is dropped.
 pub const MAX_LINE: usize = 64 * 1024;
@@ -143,7 +143,7 @@ pub enum EngineError {
 
 /// A running engine.
 #[derive(Debug)]
-pub struct Engine {
+pub struct EngineProcess {
     child: Child,
     input: ChildStdin,
     lines: Receiver<Line>,
@@ -159,7 +159,7 @@ pub struct Engine {
     pub nodes: Option<u64>,
 }
 
-impl Engine {
+impl EngineProcess {
     /// Starts the engine of `spec`, its standard error going to `stderr` (or nowhere), and
     /// shakes hands: `uci` until `uciok`, the spec's options, then `isready` until `readyok`,
     /// each answer awaited at most `timeout`.
@@ -167,7 +167,7 @@ impl Engine {
         spec: &EngineSpec,
         stderr: Option<File>,
         timeout: Duration,
-    ) -> Result<Engine, EngineError> {
+    ) -> Result<EngineProcess, EngineError> {
         let mut command = Command::new(&spec.command[0]);
         command.args(&spec.command[1..]).stdin(Stdio::piped()).stdout(Stdio::piped());
         command.stderr(stderr.map_or_else(Stdio::null, Stdio::from));
@@ -181,7 +181,7 @@ impl Engine {
         thread::spawn(move || read_lines(output, &send));
         let program = std::path::Path::new(&spec.command[0]);
         let fallback = program.file_name().unwrap_or(program.as_os_str()).to_string_lossy();
-        let mut engine = Engine {
+        let mut engine = EngineProcess {
             child,
             input,
             lines,
@@ -325,7 +325,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();

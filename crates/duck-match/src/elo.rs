@@ -2,8 +2,8 @@
 //! likelihood of superiority (LOS), computed as fastchess and OpenBench do.
 //!
 //! ```
-//! use arbiter_duck_engine::match_runner::elo::{Estimate, elo_from_score};
-//! use arbiter_duck_engine::match_runner::tally::{Pentanomial, Trinomial};
+//! use arbiter_duck_match::elo::{Estimate, elo_from_score};
+//! use arbiter_duck_match::tally::{Pentanomial, Trinomial};
 //!
 //! // A score of 75% is 190.8 Elo.
 //! assert!((elo_from_score(0.75) - 190.85).abs() < 0.01);

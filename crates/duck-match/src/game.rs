@@ -2,7 +2,7 @@
 //!
 //! ```
 //! use arbiter_duck::Color;
-//! use arbiter_duck_engine::match_runner::game::{GameResult, Termination};
+//! use arbiter_duck_match::game::{GameResult, Termination};
 //!
 //! let result = GameResult { winner: Some(Color::Red), termination: Termination::CaptainCaptured };
 //! assert_eq!(result.score(), "1-0");
@@ -28,14 +28,49 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use arbiter_duck::{Color, Game, Invalid, Move, Outcome, UciMove};
+use arbiter_duck_protocol::{EngineMessage, GuiCommand};
 
 use super::clock::{Clocks, Limits};
-use super::engine::{Engine, Next};
 use super::opening::Opening;
-use crate::protocol::{EngineMessage, GuiCommand};
+use super::process::{EngineProcess, Next};
+use super::tally::Points;
 
 /// The ply cap (docs/rules.md#duck-chess): a game still going after this many plies is a draw.
 pub const MAX_PLIES: u32 = 300;
+
+/// A finished game of the match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finished {
+    /// Its number, from 1.
+    pub number: u64,
+    /// Its pair's number, from 1.
+    pub pair: u64,
+    /// The engine that played red: 0 for the first, 1 for the second.
+    pub red: usize,
+    /// The game.
+    pub record: GameRecord,
+}
+
+impl Finished {
+    /// What the game is worth to the first engine.
+    pub fn points(&self) -> Points {
+        match self.record.result.winner {
+            None => Points::Draw,
+            Some(winner) if (winner == arbiter_duck::Color::Red) == (self.red == 0) => Points::Win,
+            Some(_) => Points::Loss,
+        }
+    }
+
+    /// The engine (0 or 1) that lost by a fault, if one did.
+    pub fn faulty_engine(&self) -> Option<usize> {
+        let winner = self.record.result.winner?;
+        if !self.record.result.termination.is_fault() {
+            return None;
+        }
+        let red_won = winner == arbiter_duck::Color::Red;
+        Some(if red_won { 1 - self.red } else { self.red })
+    }
+}
 
 /// How a game ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -224,8 +259,12 @@ pub struct Setup<'a> {
 
 /// Plays a game, `red` against `blue`; `None` if [`Setup::stop`] was set before it ended.
 ///
-/// The engines must be ready (see [`Engine::new_game`]).
-pub fn play(red: &mut Engine, blue: &mut Engine, setup: &Setup<'_>) -> Option<GameRecord> {
+/// The engines must be ready (see [`EngineProcess::new_game`]).
+pub fn play(
+    red: &mut EngineProcess,
+    blue: &mut EngineProcess,
+    setup: &Setup<'_>,
+) -> Option<GameRecord> {
     let mut game = setup.opening.game();
     let mut moves = setup.opening.moves.clone();
     let mut clocks = Clocks::new(setup.limits);
@@ -273,13 +312,13 @@ pub fn play(red: &mut Engine, blue: &mut Engine, setup: &Setup<'_>) -> Option<Ga
 
 /// Asks `engine`, playing `side`, for its move: the move, or the fault that loses the game.
 fn ask(
-    engine: &mut Engine,
+    engine: &mut EngineProcess,
     position: &GuiCommand,
     clocks: &mut Clocks,
     side: Color,
     game: &Game,
 ) -> Result<Move, Termination> {
-    let crash = |engine: &mut Engine| Termination::Crash { status: engine.exit_status() };
+    let crash = |engine: &mut EngineProcess| Termination::Crash { status: engine.exit_status() };
     engine.drain();
     if engine.send(position).is_err() {
         return Err(crash(engine));

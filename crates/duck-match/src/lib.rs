@@ -1,0 +1,73 @@
+//! A match runner for Duck Chess, which no existing tool can host: two UCI engines play game
+//! pairs (each opening with both colours), every move judged by arbiter's rules, and the result
+//! is reported as engine testers expect it: wins, draws and losses, the Elo difference with its
+//! 95% interval, the likelihood of superiority, and an SPRT that can stop the match early.
+//!
+//! ```no_run
+//! use std::time::Duration;
+//! use arbiter_duck_match::clock::{Limits, TimeControl};
+//! use arbiter_duck_match::elo::Estimate;
+//! use arbiter_duck_match::{EngineSpec, Event, MatchConfig, Openings};
+//!
+//! let mut fairy: EngineSpec = "/usr/games/fairy-stockfish".parse().unwrap();
+//! fairy.options = vec![
+//!     ("VariantPath".into(), "crates/duck/tests/fixtures/duck-variants.ini".into()),
+//!     ("UCI_Variant".into(), "duck".into()),
+//! ];
+//! let config = MatchConfig {
+//!     engines: [fairy.clone(), fairy],
+//!     games: 20,
+//!     openings: Openings::Random { plies: 8, seed: 1 },
+//!     limits: Limits {
+//!         clock: Some(TimeControl::MoveTime(Duration::from_millis(50))),
+//!         ..Limits::default()
+//!     },
+//!     max_plies: arbiter_duck_match::game::MAX_PLIES,
+//!     concurrency: 2,
+//!     sprt: None,
+//!     save: None,
+//! };
+//! let report = arbiter_duck_match::run(&config, |event| {
+//!     if let Event::Finished { line, .. } = event {
+//!         println!("game {}: {}", line.game, line.result);
+//!     }
+//! })
+//! .unwrap();
+//! let elo = Estimate::pentanomial(report.tally.pairs).unwrap();
+//! println!("Elo {:+.1} ± {:.1}", elo.elo, elo.margin());
+//! ```
+//!
+//! The runner knows the rules ([`arbiter_duck`]) and the protocol ([`arbiter_duck_protocol`]),
+//! not any engine's search: the engines it hosts, arbiter's own included, are processes.
+//!
+//! The parts, one concept each, each importing only those listed before it:
+//!
+//! - [`tally`]: a match's games counted as results and as pairs; [`elo`]: the Elo difference and
+//!   the likelihood of superiority from a tally; [`sprt`]: the sequential test that can stop the
+//!   match; [`report`]: the summary as text and JSON.
+//! - [`process`]: an [`EngineProcess`](process::EngineProcess), a child process spoken to in
+//!   UCI with a deadline on every answer, started from an [`EngineSpec`].
+//! - [`opening`]: the openings file and random openings; [`clock`]: time controls and the
+//!   forfeit margin.
+//! - [`game`]: one game between two engine processes and how it ends, and a
+//!   [`Finished`] game of a match.
+//! - [`save`]: the games and results on disk.
+//! - [`runner`]: the match: workers, pairs, counting, stopping.
+
+#![warn(missing_docs)]
+
+pub mod clock;
+pub mod elo;
+pub mod game;
+pub mod opening;
+pub mod process;
+pub mod report;
+pub mod runner;
+pub mod save;
+pub mod sprt;
+pub mod tally;
+
+pub use game::Finished;
+pub use process::EngineSpec;
+pub use report::Report;
+pub use runner::{Event, MatchConfig, MatchError, Openings, run};
