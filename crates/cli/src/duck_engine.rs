@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use arbiter_duck::judge::render_board;
-use arbiter_duck::{Color, Game, Move, Outcome, Position};
+use arbiter_duck::{Color, Game, Move, Position};
 use arbiter_duck_engine::protocol::Score;
 use arbiter_duck_engine::search::{Engine, Features, Limits, SearchResult, StopFlag};
 use arbiter_duck_engine::uci::{self, Player};
@@ -275,7 +275,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
     /// End the game as a draw after this many moves (plies) without a captured captain.
-    #[arg(long, value_name = "PLIES", default_value_t = 300)]
+    #[arg(long, value_name = "PLIES", default_value_t = arbiter_duck::rules::MAX_PLIES)]
     max_plies: u32,
 }
 
@@ -299,19 +299,8 @@ pub fn play(args: PlayArgs) -> Result<(), CliError> {
         render_board(&mut board, game.board(), false);
         out.write_all(&board)?;
         let position = game.position();
-        match position.outcome() {
-            Some(Outcome::CaptainCaptured { winner }) => {
-                writeln!(out, "{winner} wins: the {} captain is captured", !winner)?;
-                break;
-            }
-            Some(Outcome::NoMove { side }) => {
-                writeln!(out, "{side} has no valid move: a draw")?;
-                break;
-            }
-            None => {}
-        }
-        if game.history().len() >= args.max_plies as usize {
-            writeln!(out, "a draw: {} moves without a captured captain", args.max_plies)?;
+        if let Some(outcome) = position.outcome_after(game.history().len(), args.max_plies) {
+            writeln!(out, "{outcome}")?;
             break;
         }
         let turn = game.turn();

@@ -27,8 +27,7 @@
 //!   that could capture the other side's captain in one move. Capturing a captain prints
 //!   `no;yes`, and every later command is invalid.
 //! - A side whose pieces are all blocked has no valid move; the statement does not say what
-//!   happens then. [`Position::outcome`] reports it as [`Outcome::NoMove`] (matches score it as a
-//!   draw).
+//!   happens then. [`Position::outcome`] reports it as [`EndReason::NoMove`], a draw.
 //! - A position set up from a board or a FEN must be one the game can reach in this sense: each
 //!   side has at most the pieces it starts with, the side that has just moved has its captain,
 //!   and a side to move without its captain has lost (the game is over, with no moves). Anything
@@ -60,6 +59,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod role;
+pub mod rules;
 pub mod square;
 mod text;
 pub mod uci;
@@ -73,7 +73,8 @@ pub use game::{Game, Invalid, Played};
 pub use move_list::MoveList;
 pub use moves::{Move, ParseMoveError};
 pub use piece::Piece;
-pub use position::{FenError, Outcome, Position, PositionError, Undo};
+pub use position::{FenError, Position, PositionError, Undo};
 pub use role::Role;
+pub use rules::{EndReason, Outcome};
 pub use square::Square;
 pub use uci::UciMove;

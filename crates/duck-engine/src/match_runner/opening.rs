@@ -50,7 +50,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use arbiter_duck::{Fen, Game, Move, Outcome, Position, UciMove};
+use arbiter_duck::{EndReason, Fen, Game, Move, Position, UciMove};
 use arbiter_scan::{Found, ScanError, Shown, position_at};
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::SplitMix64;
@@ -295,16 +295,15 @@ fn read_line(text: &str, start: usize, end: usize) -> Result<Option<Opening>, Li
             }
         }
     }
-    match game.position().outcome() {
-        None => {}
-        Some(Outcome::CaptainCaptured { winner }) => {
-            let expected =
-                format!("an opening where the game goes on ({} has no captain)", !winner);
-            return Err(error(None, &expected));
-        }
-        Some(Outcome::NoMove { side }) => {
-            return Err(error(None, &format!("an opening after which {side} has a move")));
-        }
+    if let Some(outcome) = game.position().outcome() {
+        let expected = match (outcome.winner, outcome.reason) {
+            (_, EndReason::NoMove { side }) => format!("an opening after which {side} has a move"),
+            (Some(winner), _) => {
+                format!("an opening where the game goes on ({} has no captain)", !winner)
+            }
+            (None, _) => format!("an opening where the game goes on (not: {outcome})"),
+        };
+        return Err(error(None, &expected));
     }
     Ok(Some(Opening { moves: played, ..opening }))
 }
