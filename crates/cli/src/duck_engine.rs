@@ -167,14 +167,15 @@ pub fn bestmove(args: BestMoveArgs) -> Result<(), CliError> {
         None => Position::new(),
     };
     let moves = parse_moves(&args.moves)?;
-    let mut game = Game::from_position(start);
-    for &(mv, column, text) in &moves {
-        game.play(mv.from, mv.to).map_err(|invalid| {
+    let game = Game::from_position(start).play_moves(moves.iter().map(|&(mv, ..)| mv)).map_err(
+        |error| {
+            let (_, column, text) = moves[error.index];
             CliError::Message(format!(
-                "--moves:1:{column}: expected a valid move, found `{text}`: {invalid}"
+                "--moves:1:{column}: expected a valid move, found `{text}`: {}",
+                error.invalid
             ))
-        })?;
-    }
+        },
+    )?;
     let mut engine = args.thinking.engine();
     let result = engine.search(game.position(), &args.thinking.limits(), &StopFlag::new(), |_| {});
     let mut out = io::stdout().lock();

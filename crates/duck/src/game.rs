@@ -19,7 +19,7 @@ use std::fmt;
 
 use crate::movement::{self, Reach};
 use crate::position::Undo;
-use crate::{Board, Color, Move, MoveList, Piece, Position, PositionError, Role, Square};
+use crate::{Board, Color, Fen, Move, MoveList, Piece, Position, PositionError, Role, Square};
 
 /// A valid move's result, as the official judge reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -184,6 +184,29 @@ pub enum Invalid {
     },
 }
 
+/// A move of a list that is not valid where it is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("move {} `{}` is not valid: {invalid}", .index + 1, .mv.uci())]
+pub struct MoveError {
+    /// Its place in the list, from 0.
+    pub index: usize,
+    /// The move.
+    pub mv: Move,
+    /// Why it is not valid.
+    pub invalid: Invalid,
+}
+
+/// Why a game cannot be replayed from a FEN and a list of moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum ReplayError {
+    /// The FEN describes no position.
+    #[error("the FEN is not a position: {0}")]
+    Position(#[from] PositionError),
+    /// A move is not valid where it is played.
+    #[error(transparent)]
+    Move(#[from] MoveError),
+}
+
 /// A coordinate as given in a command. The judge reads numbers beyond `i64` as its extreme values
 /// (`arbiter_scan::Scanner::int`), so those stand for any larger number and are shown as `huge`
 /// rather than as a number the input did not contain.
@@ -227,6 +250,40 @@ impl Game {
     /// A game from `board` with `turn` to move (see [`Position::from_board`]).
     pub fn from_board(board: Board, turn: Color) -> Result<Game, PositionError> {
         Position::from_board(board, turn).map(Game::from_position)
+    }
+
+    /// The game from `fen` (the official start when `None`) after `moves`, which it keeps in its
+    /// history; or what goes wrong first: the FEN, or the first move that is not valid.
+    ///
+    /// ```
+    /// use arbiter_duck::{Game, Move};
+    ///
+    /// let moves: Vec<Move> = ["e4e5", "e7e6", "e5e6"].iter().map(|m| m.parse().unwrap()).collect();
+    /// let game = Game::replay(None, moves.iter().copied()).unwrap();
+    /// assert_eq!(game.history().len(), 3);
+    /// let error = Game::replay(None, moves[1..].iter().copied()).unwrap_err();
+    /// assert_eq!(error.to_string(), "move 1 `e7e6` is not valid: (6,4) holds blue soldier, but it is red's turn");
+    /// ```
+    pub fn replay(
+        fen: Option<&Fen>,
+        moves: impl IntoIterator<Item = Move>,
+    ) -> Result<Game, ReplayError> {
+        let start = match fen {
+            Some(fen) => Position::from_fen(fen)?,
+            None => Position::new(),
+        };
+        Ok(Game::from_position(start).play_moves(moves)?)
+    }
+
+    /// This game after `moves`, which it keeps in its history; or the first move that is not
+    /// valid.
+    pub fn play_moves(mut self, moves: impl IntoIterator<Item = Move>) -> Result<Game, MoveError> {
+        for (index, mv) in moves.into_iter().enumerate() {
+            if let Err(invalid) = self.play(mv.from, mv.to) {
+                return Err(MoveError { index, mv, invalid });
+            }
+        }
+        Ok(self)
     }
 
     /// The same game, keeping no history from now on: [`undo`](Game::undo) has nothing to take

@@ -69,7 +69,7 @@ pub use bitboard::Bitboard;
 pub use board::Board;
 pub use color::Color;
 pub use fen::{Fen, ParseFenError};
-pub use game::{Game, Invalid, Played};
+pub use game::{Game, Invalid, MoveError, Played, ReplayError};
 pub use move_list::MoveList;
 pub use moves::{Move, ParseMoveError};
 pub use piece::Piece;
