@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use arbiter_duck::judge::render_board;
-use arbiter_duck::{Color, Game, Move, Position};
+use arbiter_duck::notation::{ListedMove, parse_moves};
+use arbiter_duck::{Color, Game, Move, ParseMoveError, Position};
 use arbiter_duck_engine::protocol::Score;
 use arbiter_duck_engine::search::{Engine, Features, Limits, SearchResult, StopFlag};
 use arbiter_duck_engine::uci::{self, Player};
@@ -166,16 +167,20 @@ pub fn bestmove(args: BestMoveArgs) -> Result<(), CliError> {
         Some(fen) => fen.parse().map_err(fen_error)?,
         None => Position::new(),
     };
-    let moves = parse_moves(&args.moves)?;
-    let game = Game::from_position(start).play_moves(moves.iter().map(|&(mv, ..)| mv)).map_err(
-        |error| {
-            let (_, column, text) = moves[error.index];
+    let moves = parse_moves(&args.moves).map_err(|error| {
+        let ParseMoveError { index, expected, found } = error;
+        CliError::Message(format!("--moves:1:{}: expected {expected}, found {found}", index + 1))
+    })?;
+    let game = Game::from_position(start)
+        .play_moves(moves.iter().map(|listed| listed.mv))
+        .map_err(|error| {
+            let ListedMove { index, text, .. } = moves[error.index];
             CliError::Message(format!(
-                "--moves:1:{column}: expected a valid move, found `{text}`: {}",
+                "--moves:1:{}: expected a valid move, found `{text}`: {}",
+                index + 1,
                 error.invalid
             ))
-        },
-    )?;
+        })?;
     let mut engine = args.thinking.engine();
     let result = engine.search(game.position(), &args.thinking.limits(), &StopFlag::new(), |_| {});
     let mut out = io::stdout().lock();
@@ -214,41 +219,6 @@ pub fn bestmove(args: BestMoveArgs) -> Result<(), CliError> {
     }
     out.flush()?;
     Ok(())
-}
-
-/// Reads moves written `x1 y1 x2 y2` or `e1e2`, separated by whitespace or commas: each move with
-/// the column (1-based, in characters) where it starts and its text.
-fn parse_moves(text: &str) -> Result<Vec<(Move, usize, &str)>, CliError> {
-    let tokens: Vec<(usize, &str)> = text
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|token| !token.is_empty())
-        .map(|token| (token.as_ptr() as usize - text.as_ptr() as usize, token))
-        .collect();
-    let column = |offset: usize| text[..offset].chars().count() + 1;
-    let mut moves = Vec::new();
-    let mut i = 0;
-    while i < tokens.len() {
-        let (start, token) = tokens[i];
-        // A letter starts a move in square notation; a digit starts the four numbers.
-        let count = if token.starts_with(|c: char| c.is_ascii_alphabetic()) { 1 } else { 4 };
-        let last = (i + count).min(tokens.len()) - 1;
-        let end = tokens[last].0 + tokens[last].1.len();
-        // Commas become spaces: the same length, so places in the move are places in `text`.
-        let piece = text[start..end].replace(',', " ");
-        match piece.parse::<Move>() {
-            Ok(mv) => moves.push((mv, column(start), &text[start..end])),
-            Err(error) => {
-                return Err(CliError::Message(format!(
-                    "--moves:1:{}: expected {}, found {}",
-                    column(start) + error.index,
-                    error.expected,
-                    error.found
-                )));
-            }
-        }
-        i = last + 1;
-    }
-    Ok(moves)
 }
 
 /// Who plays a side in `arbiter duck play`.

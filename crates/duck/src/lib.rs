@@ -55,6 +55,7 @@ pub mod judge;
 pub mod move_list;
 pub mod movement;
 pub mod moves;
+pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
