@@ -6,7 +6,7 @@ use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use arbiter_duck::judge::render_board;
+use arbiter_duck::draw::render_board;
 use arbiter_duck::notation::{ListedMove, parse_moves};
 use arbiter_duck::{Color, Game, Move, ParseMoveError, Position};
 use arbiter_duck_engine::protocol::Score;

@@ -173,13 +173,3 @@ impl fmt::Debug for Board {
         fmt::Display::fmt(self, f)
     }
 }
-
-impl fmt::Display for Board {
-    /// Row 9 (blue's side) on top, one glyph per piece, `・` for an empty point; see
-    /// [`judge::render_board`](crate::judge::render_board).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut text = Vec::new();
-        crate::judge::render_board(&mut text, self, false);
-        f.write_str(&String::from_utf8_lossy(&text))
-    }
-}
