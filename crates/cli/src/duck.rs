@@ -4,7 +4,8 @@ use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use arbiter_duck::judge::{self, Commands, JudgeError, Listener, Official, Ruling, render_board};
+use arbiter_duck::draw::render_board;
+use arbiter_duck::judge::{self, Commands, JudgeError, Listener, Official, Ruling};
 use arbiter_duck::{FenError, Position, perft};
 use arbiter_scan::Scanner;
 use clap::Subcommand;

@@ -6,7 +6,8 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use arbiter_duck::{Game, Move, Position};
+use arbiter_duck::notation::{ListedMove, parse_moves};
+use arbiter_duck::{Game, Move, ParseMoveError, Position};
 use arbiter_duck_engine::engine::Engine;
 use arbiter_duck_engine::play::{self, PlayError};
 use arbiter_duck_engine::search::{Features, Limits, StopFlag};
@@ -167,15 +168,20 @@ pub fn bestmove(args: BestMoveArgs) -> Result<(), CliError> {
         Some(fen) => fen.parse().map_err(fen_error)?,
         None => Position::new(),
     };
-    let moves = parse_moves(&args.moves)?;
-    let mut game = Game::from_position(start);
-    for &(mv, column, text) in &moves {
-        game.play(mv.from, mv.to).map_err(|invalid| {
+    let moves = parse_moves(&args.moves).map_err(|error| {
+        let ParseMoveError { index, expected, found } = error;
+        CliError::Message(format!("--moves:1:{}: expected {expected}, found {found}", index + 1))
+    })?;
+    let game = Game::from_position(start)
+        .play_moves(moves.iter().map(|listed| listed.mv))
+        .map_err(|error| {
+            let ListedMove { index, text, .. } = moves[error.index];
             CliError::Message(format!(
-                "--moves:1:{column}: expected a valid move, found `{text}`: {invalid}"
+                "--moves:1:{}: expected a valid move, found `{text}`: {}",
+                index + 1,
+                error.invalid
             ))
         })?;
-    }
     let mut engine = args.thinking.engine();
     engine.set_position(game.position().clone());
     let result = engine.go(&args.thinking.limits(), &StopFlag::new(), |_| {});
@@ -217,41 +223,6 @@ pub fn bestmove(args: BestMoveArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Reads moves written `x1 y1 x2 y2` or `e1e2`, separated by whitespace or commas: each move with
-/// the column (1-based, in characters) where it starts and its text.
-fn parse_moves(text: &str) -> Result<Vec<(Move, usize, &str)>, CliError> {
-    let tokens: Vec<(usize, &str)> = text
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|token| !token.is_empty())
-        .map(|token| (token.as_ptr() as usize - text.as_ptr() as usize, token))
-        .collect();
-    let column = |offset: usize| text[..offset].chars().count() + 1;
-    let mut moves = Vec::new();
-    let mut i = 0;
-    while i < tokens.len() {
-        let (start, token) = tokens[i];
-        // A letter starts a move in square notation; a digit starts the four numbers.
-        let count = if token.starts_with(|c: char| c.is_ascii_alphabetic()) { 1 } else { 4 };
-        let last = (i + count).min(tokens.len()) - 1;
-        let end = tokens[last].0 + tokens[last].1.len();
-        // Commas become spaces: the same length, so places in the move are places in `text`.
-        let piece = text[start..end].replace(',', " ");
-        match piece.parse::<Move>() {
-            Ok(mv) => moves.push((mv, column(start), &text[start..end])),
-            Err(error) => {
-                return Err(CliError::Message(format!(
-                    "--moves:1:{}: expected {}, found {}",
-                    column(start) + error.index,
-                    error.expected,
-                    error.found
-                )));
-            }
-        }
-        i = last + 1;
-    }
-    Ok(moves)
-}
-
 /// Who plays a side in `arbiter duck play`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Controller {
@@ -286,7 +257,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
     /// End the game as a draw after this many moves (plies) without a captured captain.
-    #[arg(long, value_name = "PLIES", default_value_t = 300)]
+    #[arg(long, value_name = "PLIES", default_value_t = arbiter_duck::rules::MAX_PLIES)]
     max_plies: u32,
 }
 

@@ -31,14 +31,12 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use arbiter_duck::{Color, Outcome, Position};
+use arbiter_duck::rules::MAX_PLIES;
+use arbiter_duck::{Color, Position};
 use arbiter_duck_engine::eval::{self, Trace};
 use arbiter_duck_engine::random::RandomMover;
 use arbiter_duck_engine::search::{Limits, Searcher, StopFlag};
 use arbiter_duck_engine::value;
-
-/// Games end as a draw after this many plies, as matches adjudicate them.
-const MAX_PLIES: usize = 300;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -170,11 +168,11 @@ fn play_game(
     let mut random = RandomMover::new(seed);
     let mut positions = Vec::new();
     let stop = StopFlag::new();
-    for ply in 0..MAX_PLIES {
-        match position.outcome() {
-            Some(Outcome::CaptainCaptured { winner }) => return (positions, Some(winner)),
-            Some(Outcome::NoMove { .. }) => return (positions, None),
-            None => {}
+    let mut ply = 0;
+    loop {
+        // Games end as matches adjudicate them, the ply cap included.
+        if let Some(outcome) = position.outcome_after(ply, MAX_PLIES) {
+            return (positions, outcome.winner);
         }
         let mv = if ply < random_plies {
             random.choose(&position)
@@ -188,8 +186,8 @@ fn play_game(
         };
         let Some(mv) = mv else { return (positions, None) };
         let _ = position.make(mv);
+        ply += 1;
     }
-    (positions, None)
 }
 
 /// One training position: its counts and the result for red.

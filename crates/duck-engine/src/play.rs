@@ -26,8 +26,8 @@ use std::fs;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
-use arbiter_duck::judge::render_board;
-use arbiter_duck::{Color, Game, Invalid, Move, Outcome};
+use arbiter_duck::draw::render_board;
+use arbiter_duck::{Color, Game, Invalid, Move};
 use arbiter_duck_protocol::Score;
 
 use crate::engine::Engine;
@@ -117,19 +117,8 @@ pub fn play(
         render_board(&mut board, game.board(), false);
         out.write_all(&board)?;
         let position = game.position();
-        match position.outcome() {
-            Some(Outcome::CaptainCaptured { winner }) => {
-                writeln!(out, "{winner} wins: the {} captain is captured", !winner)?;
-                break;
-            }
-            Some(Outcome::NoMove { side }) => {
-                writeln!(out, "{side} has no valid move: a draw")?;
-                break;
-            }
-            None => {}
-        }
-        if game.history().len() >= setup.max_plies as usize {
-            writeln!(out, "a draw: {} moves without a captured captain", setup.max_plies)?;
+        if let Some(outcome) = position.outcome_after(game.history().len(), setup.max_plies) {
+            writeln!(out, "{outcome}")?;
             break;
         }
         let turn = game.turn();

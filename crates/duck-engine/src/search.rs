@@ -45,7 +45,7 @@
 //! - The game has no repetition rule and no move-count rule. A position that repeats one earlier
 //!   in the search's own path scores 0: a cycle gains nothing, and the side that can do better
 //!   will. Positions of the game before the root are not consulted.
-//! - A side with no valid move scores 0 ([`Outcome::NoMove`](arbiter_duck::Outcome::NoMove), a
+//! - A side with no valid move scores 0 ([`EndReason::NoMove`](arbiter_duck::EndReason::NoMove), a
 //!   draw in matches).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

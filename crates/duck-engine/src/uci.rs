@@ -29,7 +29,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, Scope, ScopedJoinHandle};
 use std::time::Duration;
 
-use arbiter_duck::{Color, Game, Move, Position, UciMove};
+use arbiter_duck::{Color, Game, Move, Position};
 use arbiter_duck_protocol::{
     EngineMessage, Go, GuiCommand, IdField, Info, OptionDecl, OptionKind, Score,
 };
@@ -482,18 +482,10 @@ fn is_endless(go: &Go) -> bool {
 
 /// The position `fen` (or the start) after `moves`, or why the moves cannot be played.
 pub fn position_after(fen: Option<&arbiter_duck::Fen>, moves: &[Move]) -> Result<Position, String> {
-    let start = match fen {
-        None => Position::new(),
-        Some(fen) => Position::from_fen(fen)
-            .map_err(|error| format!("the FEN is not a position: {error}"))?,
-    };
-    let mut game = Game::from_position(start);
-    for (i, &mv) in moves.iter().enumerate() {
-        if let Err(invalid) = game.play(mv.from, mv.to) {
-            return Err(format!("move {} `{}` is not valid: {invalid}", i + 1, UciMove(mv)));
-        }
+    match Game::replay(fen, moves.iter().copied()) {
+        Ok(game) => Ok(game.position().clone()),
+        Err(error) => Err(error.to_string()),
     }
-    Ok(game.position().clone())
 }
 
 /// Runs one `go` on the search thread and prints its answer; gives the brain back.

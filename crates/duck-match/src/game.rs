@@ -27,7 +27,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use arbiter_duck::{Color, Game, Invalid, Move, Outcome, UciMove};
+use arbiter_duck::{Color, EndReason, Game, Invalid, Move, Outcome, UciMove};
 use arbiter_duck_protocol::{EngineMessage, GuiCommand};
 
 use super::clock::{Clocks, Limits};
@@ -36,7 +36,7 @@ use super::process::{EngineProcess, Next};
 use super::tally::Points;
 
 /// The ply cap (docs/rules.md#duck-chess): a game still going after this many plies is a draw.
-pub const MAX_PLIES: u32 = 300;
+pub use arbiter_duck::rules::MAX_PLIES;
 
 /// A finished game of the match.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -162,10 +162,6 @@ impl GameResult {
         GameResult { winner: Some(!loser), termination }
     }
 
-    fn draw(termination: Termination) -> GameResult {
-        GameResult { winner: None, termination }
-    }
-
     /// `1-0` (red won), `0-1` (blue won) or `1/2-1/2`.
     pub fn score(&self) -> &'static str {
         match self.winner {
@@ -273,19 +269,16 @@ pub fn play(
         if setup.stop.load(Ordering::Relaxed) {
             return None;
         }
-        match game.position().outcome() {
-            Some(Outcome::NoMove { side }) => break GameResult::draw(Termination::NoMove { side }),
-            // A captured captain ends the game where the capture is played, below.
-            Some(Outcome::CaptainCaptured { winner }) => {
-                break GameResult {
-                    winner: Some(winner),
-                    termination: Termination::CaptainCaptured,
-                };
-            }
-            None => {}
-        }
-        if moves.len() >= setup.max_plies as usize {
-            break GameResult::draw(Termination::PlyCap { plies: setup.max_plies });
+        // A captured captain ends the game where the capture is played, below.
+        if let Some(Outcome { winner, reason }) =
+            game.position().outcome_after(moves.len(), setup.max_plies)
+        {
+            let termination = match reason {
+                EndReason::CaptainCaptured => Termination::CaptainCaptured,
+                EndReason::NoMove { side } => Termination::NoMove { side },
+                EndReason::PlyCap { plies } => Termination::PlyCap { plies },
+            };
+            break GameResult { winner, termination };
         }
         let side = game.turn();
         let engine = if side == Color::Red { &mut *red } else { &mut *blue };

@@ -50,7 +50,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use arbiter_duck::{Fen, Game, Move, Outcome, Position, UciMove};
+use arbiter_duck::{EndReason, Fen, Game, Invalid, Move, MoveError, Position, UciMove};
 use arbiter_scan::{Found, ScanError, Shown, position_at};
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::SplitMix64;
@@ -281,32 +281,36 @@ fn read_line(text: &str, start: usize, end: usize) -> Result<Option<Opening>, Li
     } else {
         (None, move_list(&tokens, &error)?)
     };
-    let opening = Opening { fen, moves: Vec::new() };
-    let mut game = Game::from_position(opening.start());
-    let mut played = Vec::with_capacity(moves.len());
-    for (mv, token) in moves {
-        match game.play(mv.from, mv.to) {
-            Ok(result) if result.game_over => {
-                return Err(error(Some(&token), "a move that does not end the game"));
-            }
-            Ok(_) => played.push(mv),
-            Err(invalid) => {
-                return Err(error(Some(&token), &format!("a valid move ({invalid})")));
-            }
+    let opening = Opening { fen, moves: moves.iter().map(|&(mv, _)| mv).collect() };
+    let ends_the_game = |token| Err(error(Some(token), "a move that does not end the game"));
+    let game = match Game::from_position(opening.start()).play_moves(opening.moves.iter().copied())
+    {
+        // Only the move before can have ended a game that went on until then.
+        Err(MoveError { index, invalid: Invalid::GameOver { .. }, .. }) if index > 0 => {
+            return ends_the_game(&moves[index - 1].1);
         }
+        Err(MoveError { index, invalid, .. }) => {
+            return Err(error(Some(&moves[index].1), &format!("a valid move ({invalid})")));
+        }
+        Ok(game) => game,
+    };
+    // The first move is refused in a game already over, so a last move ends it if it is over.
+    if let Some((_, last)) = moves.last()
+        && game.winner().is_some()
+    {
+        return ends_the_game(last);
     }
-    match game.position().outcome() {
-        None => {}
-        Some(Outcome::CaptainCaptured { winner }) => {
-            let expected =
-                format!("an opening where the game goes on ({} has no captain)", !winner);
-            return Err(error(None, &expected));
-        }
-        Some(Outcome::NoMove { side }) => {
-            return Err(error(None, &format!("an opening after which {side} has a move")));
-        }
+    if let Some(outcome) = game.position().outcome() {
+        let expected = match (outcome.winner, outcome.reason) {
+            (_, EndReason::NoMove { side }) => format!("an opening after which {side} has a move"),
+            (Some(winner), _) => {
+                format!("an opening where the game goes on ({} has no captain)", !winner)
+            }
+            (None, _) => format!("an opening where the game goes on (not: {outcome})"),
+        };
+        return Err(error(None, &expected));
     }
-    Ok(Some(Opening { moves: played, ..opening }))
+    Ok(Some(opening))
 }
 
 /// The byte offset of the `index`-th character of `text`.

@@ -13,6 +13,7 @@
 use std::fmt;
 
 use crate::movement::{self, Reach};
+use crate::rules::RED_START;
 use crate::{Bitboard, Color, Piece, Role, Square, zobrist};
 
 /// The pieces on the 10×9 board, kept both square by square and as sets per side and per role,
@@ -27,27 +28,6 @@ pub struct Board {
     by_role: [Bitboard; 7],
     key: u64,
 }
-
-/// Red's pieces at the start, as (row, column, role); blue's mirror them across the middle
-/// (row 9 − row, same column).
-pub const RED_START: [(u8, u8, Role); 16] = [
-    (0, 0, Role::Car),
-    (0, 1, Role::Horse),
-    (0, 2, Role::Elephant),
-    (0, 3, Role::Guard),
-    (0, 4, Role::Captain),
-    (0, 5, Role::Guard),
-    (0, 6, Role::Elephant),
-    (0, 7, Role::Horse),
-    (0, 8, Role::Car),
-    (2, 0, Role::Duck),
-    (2, 8, Role::Duck),
-    (3, 0, Role::Soldier),
-    (3, 2, Role::Soldier),
-    (3, 4, Role::Soldier),
-    (3, 6, Role::Soldier),
-    (3, 8, Role::Soldier),
-];
 
 impl Board {
     /// A board with no piece.
@@ -191,15 +171,5 @@ impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f)?;
         fmt::Display::fmt(self, f)
-    }
-}
-
-impl fmt::Display for Board {
-    /// Row 9 (blue's side) on top, one glyph per piece, `・` for an empty point; see
-    /// [`judge::render_board`](crate::judge::render_board).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut text = Vec::new();
-        crate::judge::render_board(&mut text, self, false);
-        f.write_str(&String::from_utf8_lossy(&text))
     }
 }

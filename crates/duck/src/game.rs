@@ -19,7 +19,7 @@ use std::fmt;
 
 use crate::movement::{self, Reach};
 use crate::position::Undo;
-use crate::{Board, Color, Move, MoveList, Piece, Position, PositionError, Role, Square};
+use crate::{Board, Color, Fen, Move, MoveList, Piece, Position, PositionError, Role, Square};
 
 /// A valid move's result, as the official judge reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -32,93 +32,6 @@ pub struct Played {
     pub check: bool,
     /// Whether the move captured a captain and so ended the game.
     pub game_over: bool,
-}
-
-impl Played {
-    /// The official output line without its newline, e.g. `blue car;NA;yes;no`.
-    pub fn write_to(&self, out: &mut Vec<u8>) {
-        self.write_line(out);
-        out.pop();
-    }
-
-    /// The official output line with its newline.
-    ///
-    /// The judge writes one per command, so the line comes from precomputed pieces copied with
-    /// fixed sizes (no call to `memcpy`), then trimmed.
-    #[inline]
-    pub fn write_line(&self, out: &mut Vec<u8>) {
-        let captured = self.captured.map_or(0, |p| 1 + piece_index(p));
-        let prefix = &PREFIXES[piece_index(self.piece)][captured];
-        let suffix = &SUFFIXES[usize::from(self.check) | usize::from(self.game_over) << 1];
-        for part in [prefix, suffix] {
-            let start = out.len();
-            out.extend_from_slice(&part.bytes);
-            out.truncate(start + usize::from(part.len));
-        }
-    }
-}
-
-/// A short byte string in a fixed-size array.
-#[derive(Debug, Clone, Copy)]
-struct Snippet {
-    bytes: [u8; 32],
-    len: u8,
-}
-
-impl Snippet {
-    const EMPTY: Snippet = Snippet { bytes: [0; 32], len: 0 };
-
-    const fn push(mut self, text: &str) -> Snippet {
-        let text = text.as_bytes();
-        let mut i = 0;
-        while i < text.len() {
-            self.bytes[self.len as usize] = text[i];
-            self.len += 1;
-            i += 1;
-        }
-        self
-    }
-}
-
-const fn piece_index(piece: Piece) -> usize {
-    piece.color.index() * 7 + piece.role.index()
-}
-
-/// `[piece];[captured or NA]` for every pair; `captured` index 0 is `NA`.
-static PREFIXES: [[Snippet; 15]; 14] = {
-    let mut table = [[Snippet::EMPTY; 15]; 14];
-    let mut p = 0;
-    while p < 14 {
-        let piece = Piece::new(Color::ALL[p / 7], Role::ALL[p % 7]);
-        let mut c = 0;
-        while c < 15 {
-            let captured = if c == 0 {
-                "NA"
-            } else {
-                Piece::new(Color::ALL[(c - 1) / 7], Role::ALL[(c - 1) % 7]).name()
-            };
-            table[p][c] = Snippet::EMPTY.push(piece.name()).push(";").push(captured);
-            c += 1;
-        }
-        p += 1;
-    }
-    table
-};
-
-/// `;check;over` and the newline, indexed by `check | over << 1`.
-static SUFFIXES: [Snippet; 4] = [
-    Snippet::EMPTY.push(";no;no\n"),
-    Snippet::EMPTY.push(";yes;no\n"),
-    Snippet::EMPTY.push(";no;yes\n"),
-    Snippet::EMPTY.push(";yes;yes\n"),
-];
-
-impl fmt::Display for Played {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut line = Vec::with_capacity(40);
-        self.write_to(&mut line);
-        f.write_str(&String::from_utf8_lossy(&line))
-    }
 }
 
 /// Why a command is invalid. The official output is just `Invalid command`; these say why.
@@ -184,6 +97,29 @@ pub enum Invalid {
     },
 }
 
+/// A move of a list that is not valid where it is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("move {} `{}` is not valid: {invalid}", .index + 1, .mv.uci())]
+pub struct MoveError {
+    /// Its place in the list, from 0.
+    pub index: usize,
+    /// The move.
+    pub mv: Move,
+    /// Why it is not valid.
+    pub invalid: Invalid,
+}
+
+/// Why a game cannot be replayed from a FEN and a list of moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum ReplayError {
+    /// The FEN describes no position.
+    #[error("the FEN is not a position: {0}")]
+    Position(#[from] PositionError),
+    /// A move is not valid where it is played.
+    #[error(transparent)]
+    Move(#[from] MoveError),
+}
+
 /// A coordinate as given in a command. The judge reads numbers beyond `i64` as its extreme values
 /// (`arbiter_scan::Scanner::int`), so those stand for any larger number and are shown as `huge`
 /// rather than as a number the input did not contain.
@@ -227,6 +163,40 @@ impl Game {
     /// A game from `board` with `turn` to move (see [`Position::from_board`]).
     pub fn from_board(board: Board, turn: Color) -> Result<Game, PositionError> {
         Position::from_board(board, turn).map(Game::from_position)
+    }
+
+    /// The game from `fen` (the official start when `None`) after `moves`, which it keeps in its
+    /// history; or what goes wrong first: the FEN, or the first move that is not valid.
+    ///
+    /// ```
+    /// use arbiter_duck::{Game, Move};
+    ///
+    /// let moves: Vec<Move> = ["e4e5", "e7e6", "e5e6"].iter().map(|m| m.parse().unwrap()).collect();
+    /// let game = Game::replay(None, moves.iter().copied()).unwrap();
+    /// assert_eq!(game.history().len(), 3);
+    /// let error = Game::replay(None, moves[1..].iter().copied()).unwrap_err();
+    /// assert_eq!(error.to_string(), "move 1 `e7e6` is not valid: (6,4) holds blue soldier, but it is red's turn");
+    /// ```
+    pub fn replay(
+        fen: Option<&Fen>,
+        moves: impl IntoIterator<Item = Move>,
+    ) -> Result<Game, ReplayError> {
+        let start = match fen {
+            Some(fen) => Position::from_fen(fen)?,
+            None => Position::new(),
+        };
+        Ok(Game::from_position(start).play_moves(moves)?)
+    }
+
+    /// This game after `moves`, which it keeps in its history; or the first move that is not
+    /// valid.
+    pub fn play_moves(mut self, moves: impl IntoIterator<Item = Move>) -> Result<Game, MoveError> {
+        for (index, mv) in moves.into_iter().enumerate() {
+            if let Err(invalid) = self.play(mv.from, mv.to) {
+                return Err(MoveError { index, mv, invalid });
+            }
+        }
+        Ok(self)
     }
 
     /// The same game, keeping no history from now on: [`undo`](Game::undo) has nothing to take

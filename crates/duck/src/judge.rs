@@ -34,7 +34,8 @@ use std::io::{self, Read, Write};
 
 use arbiter_scan::{Position, ScanError, Scanner, Source, Stream, Text};
 
-use crate::{Board, Color, Game, Invalid, Played, Square};
+use crate::output::INVALID;
+use crate::{Game, Invalid, Played, draw};
 
 /// One command as read: the source and destination coordinates `(x, y)`, possibly off the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -282,8 +283,6 @@ pub trait Listener {
 /// Output is built in a buffer of about this size and handed to the writer when it fills.
 const CHUNK: usize = 1 << 18;
 
-const INVALID: &[u8] = b"Invalid command\n";
-
 /// The official output: one line per command, written to `W` in large chunks.
 #[derive(Debug)]
 pub struct Official<W> {
@@ -386,7 +385,7 @@ pub fn explain(
                     buf.push(b'\n');
                 }
                 Ok(_) if self.options.board => {
-                    render_board(buf, ruling.game.board(), self.options.ansi);
+                    draw::render_board(buf, ruling.game.board(), self.options.ansi);
                 }
                 Ok(_) => {}
             }
@@ -431,31 +430,4 @@ pub fn judge<S: Source>(
     listener.flush()?;
     result?;
     Ok(Summary { commands: commands.read, trailing: commands.trailing() })
-}
-
-/// Writes `board` as text, blue's side (row 9) on top, row and column numbers on the edges;
-/// with `ansi`, red and blue pieces are coloured for terminals.
-pub fn render_board(out: &mut Vec<u8>, board: &Board, ansi: bool) {
-    let mut text = String::new();
-    for row in (0..Square::ROWS).rev() {
-        text.push(char::from(b'0' + row));
-        text.push(' ');
-        for sq in (0..Square::COLS).filter_map(|col| Square::new(row, col)) {
-            match (board.piece_at(sq), ansi) {
-                (None, _) => text.push('・'),
-                (Some(piece), false) => text.push(piece.glyph()),
-                (Some(piece), true) => {
-                    text.push_str(match piece.color {
-                        Color::Red => "\x1b[1;31m",
-                        Color::Blue => "\x1b[1;34m",
-                    });
-                    text.push(piece.glyph());
-                    text.push_str("\x1b[0m");
-                }
-            }
-        }
-        text.push('\n');
-    }
-    text.push_str("  ０１２３４５６７８\n");
-    out.extend_from_slice(text.as_bytes());
 }

@@ -1,14 +1,27 @@
 //! Duck Chess (鸭棋, THUPC 2019): a xiangqi-like game on a 10×9 board whose cannon is replaced by a
 //! duck. (Not the chess variant of the same English name in which a duck blocks squares.)
 //!
-//! The rules of movement are written once, in [`movement`]; the [`Board`] applies them to
-//! positions, and [`attacks`] reads them backwards. [`Position`] adds the side to move and is
-//! built for search: [`make`](Position::make)/[`unmake`](Position::unmake) without validation, an
-//! incremental [Zobrist key](zobrist), moves generated into a fixed-capacity [`MoveList`] (all,
-//! captures or quiet moves), and [`perft`]. [`Game`] plays on a position with checks and says why
-//! an invalid move is refused; [`judge`] reads and writes the official text format. Positions
-//! and moves are written as fairy-stockfish writes them ([`fen`], [`uci`]) or, for moves, as the
-//! official commands `x1 y1 x2 y2` ([`moves`]).
+//! The game is defined once: [`rules`] holds the start layout, the piece counts and how a game
+//! ends (one [`Outcome`], the ply cap [`rules::MAX_PLIES`] included), and [`movement`] how each
+//! piece moves. Every other module builds on those two, and no module imports one that imports
+//! it back. From the bottom up:
+//!
+//! - [`color`], [`role`], [`piece`], [`square`], [`bitboard`]: the vocabulary.
+//! - [`rules`]: start layout, piece counts, [`Outcome`] and [`EndReason`], [`rules::MAX_PLIES`].
+//! - [`movement`]: the rules of movement; [`attacks`] reads them backwards.
+//! - [`board`], [`zobrist`]: where the pieces stand, with an incremental hash key.
+//! - [`position`], [`move_list`], [`perft`]: the search's position:
+//!   [`make`](Position::make)/[`unmake`](Position::unmake) without validation, moves generated
+//!   into a fixed-capacity [`MoveList`] (all, captures or quiet moves),
+//!   [`outcome`](Position::outcome), and the standard perft count.
+//! - [`game`]: the checked game, which says why an invalid move is refused, and replays a FEN and
+//!   a list of moves ([`Game::replay`]) with a typed [`ReplayError`].
+//! - Notation: [`moves`] (the [`Move`] and the official command `x1 y1 x2 y2`), [`uci`]
+//!   (fairy-stockfish's square notation `e1e2`), [`notation`] (either of the two, one move or a
+//!   list of them), [`fen`] (positions as fairy-stockfish writes them).
+//! - The official judge: [`judge`] reads the text format and hands each command's ruling to a
+//!   listener; [`output`] holds the official output line; [`draw`] draws a board for a terminal.
+//! - [`bench_input`]: deterministic inputs for benchmarks and stress tests.
 //!
 //! # Rule decisions
 //!
@@ -27,8 +40,7 @@
 //!   that could capture the other side's captain in one move. Capturing a captain prints
 //!   `no;yes`, and every later command is invalid.
 //! - A side whose pieces are all blocked has no valid move; the statement does not say what
-//!   happens then. [`Position::outcome`] reports it as [`Outcome::NoMove`] (matches score it as a
-//!   draw).
+//!   happens then. [`Position::outcome`] reports it as [`EndReason::NoMove`], a draw.
 //! - A position set up from a board or a FEN must be one the game can reach in this sense: each
 //!   side has at most the pieces it starts with, the side that has just moved has its captain,
 //!   and a side to move without its captain has lost (the game is over, with no moves). Anything
@@ -50,16 +62,20 @@ pub mod bench_input;
 pub mod bitboard;
 pub mod board;
 pub mod color;
+pub mod draw;
 pub mod fen;
 pub mod game;
 pub mod judge;
 pub mod move_list;
 pub mod movement;
 pub mod moves;
+pub mod notation;
+pub mod output;
 pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod role;
+pub mod rules;
 pub mod square;
 mod text;
 pub mod uci;
@@ -69,11 +85,12 @@ pub use bitboard::Bitboard;
 pub use board::Board;
 pub use color::Color;
 pub use fen::{Fen, ParseFenError};
-pub use game::{Game, Invalid, Played};
+pub use game::{Game, Invalid, MoveError, Played, ReplayError};
 pub use move_list::MoveList;
 pub use moves::{Move, ParseMoveError};
 pub use piece::Piece;
-pub use position::{FenError, Outcome, Position, PositionError, Undo};
+pub use position::{FenError, Position, PositionError, Undo};
 pub use role::Role;
+pub use rules::{EndReason, Outcome};
 pub use square::Square;
 pub use uci::UciMove;

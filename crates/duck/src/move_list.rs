@@ -12,7 +12,7 @@
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 
-use crate::position::START_COUNTS;
+use crate::rules::START_COUNTS;
 use crate::{Move, Role, Square, movement};
 
 /// The most valid moves a position can offer: a side never has more pieces of a role than it

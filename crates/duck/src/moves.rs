@@ -1,5 +1,5 @@
-//! Moves and their two notations: the official command `x1 y1 x2 y2` and fairy-stockfish's
-//! square notation `e1e2` (see [`UciMove`]).
+//! Moves and their official notation, the command `x1 y1 x2 y2`. Fairy-stockfish's square
+//! notation `e1e2` is [`UciMove`](crate::UciMove); [`notation`](crate::notation) reads either.
 //!
 //! ```
 //! use arbiter_duck::{Move, Square};
@@ -15,12 +15,11 @@
 //! ```
 
 use std::fmt;
-use std::str::FromStr;
 
 use arbiter_scan::Found;
 
+use crate::Square;
 use crate::text::{char_index, found};
-use crate::{Square, UciMove};
 
 /// A move: the piece on `from` goes to `to`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -36,12 +35,6 @@ impl Move {
     #[inline]
     pub const fn new(from: Square, to: Square) -> Move {
         Move { from, to }
-    }
-
-    /// The move in fairy-stockfish's square notation, e.g. `e10e9`.
-    #[inline]
-    pub const fn uci(self) -> UciMove {
-        UciMove(self)
     }
 }
 
@@ -81,38 +74,28 @@ const COORDINATES: [(&str, u8); 4] = [
     ("the destination column y2 (0-8)", Square::COLS),
 ];
 
-impl FromStr for Move {
-    type Err = ParseMoveError;
-
-    /// Reads the official form `x1 y1 x2 y2` (four numbers separated by whitespace) or the square
-    /// notation `e1e2` (told apart by the first character: a digit or a letter). Whitespace
-    /// around the move is ignored.
-    fn from_str(text: &str) -> Result<Move, ParseMoveError> {
-        let start = text.len() - text.trim_start().len();
-        if text[start..].starts_with(|c: char| c.is_ascii_alphabetic()) {
-            let end = text.trim_end().len();
-            return UciMove::parse_at(text, start, end).map(|uci| uci.0);
-        }
-        let mut tokens = text
-            .split_ascii_whitespace()
-            .map(|token| (token.as_ptr() as usize - text.as_ptr() as usize, token));
-        let mut values = [0; 4];
-        for (value, (expected, limit)) in values.iter_mut().zip(COORDINATES) {
-            let Some((offset, token)) = tokens.next() else {
-                return Err(ParseMoveError::at(text, text.len(), text.len(), expected));
-            };
-            *value = match token.parse::<u8>() {
-                Ok(number) if number < limit && token.bytes().all(|b| b.is_ascii_digit()) => number,
-                _ => return Err(ParseMoveError::at(text, offset, offset + token.len(), expected)),
-            };
-        }
-        if let Some((offset, token)) = tokens.next() {
-            let expected = "the end of the move";
-            return Err(ParseMoveError::at(text, offset, offset + token.len(), expected));
-        }
-        let square = |row, col| Square::new(row, col).expect("coordinates checked above");
-        Ok(Move::new(square(values[0], values[1]), square(values[2], values[3])))
+/// Reads the official form `x1 y1 x2 y2`: four numbers separated by whitespace, which may also
+/// stand around the move.
+pub(crate) fn parse_official(text: &str) -> Result<Move, ParseMoveError> {
+    let mut tokens = text
+        .split_ascii_whitespace()
+        .map(|token| (token.as_ptr() as usize - text.as_ptr() as usize, token));
+    let mut values = [0; 4];
+    for (value, (expected, limit)) in values.iter_mut().zip(COORDINATES) {
+        let Some((offset, token)) = tokens.next() else {
+            return Err(ParseMoveError::at(text, text.len(), text.len(), expected));
+        };
+        *value = match token.parse::<u8>() {
+            Ok(number) if number < limit && token.bytes().all(|b| b.is_ascii_digit()) => number,
+            _ => return Err(ParseMoveError::at(text, offset, offset + token.len(), expected)),
+        };
     }
+    if let Some((offset, token)) = tokens.next() {
+        let expected = "the end of the move";
+        return Err(ParseMoveError::at(text, offset, offset + token.len(), expected));
+    }
+    let square = |row, col| Square::new(row, col).expect("coordinates checked above");
+    Ok(Move::new(square(values[0], values[1]), square(values[2], values[3])))
 }
 
 #[cfg(test)]

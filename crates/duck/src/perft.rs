@@ -66,4 +66,12 @@ mod tests {
         assert_eq!(counts, [1, 43, 1_849, 80_066, 3_466_638]);
         assert_eq!(divide(&start, 0, |_, _| panic!("no first move at depth 0")), 1);
     }
+
+    #[test]
+    fn counters_at_their_limits_change_no_count() {
+        let fen = "4c4/9/9/9/9/9/9/9/9/4C4 b - - 4294967295 4294967295";
+        let position: Position = fen.parse().unwrap();
+        let plain: Position = "4c4/9/9/9/9/9/9/9/9/4C4 b".parse().unwrap();
+        assert_eq!(perft(&position, 3), perft(&plain, 3));
+    }
 }

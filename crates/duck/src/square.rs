@@ -15,6 +15,8 @@
 
 use std::fmt;
 
+use crate::text::next_char;
+
 /// A point of the board: row `x` (0..10, counted from red's side) and column `y` (0..9).
 ///
 /// Stored as the index `x * 9 + y`, which is also its bit in a [`Bitboard`](crate::Bitboard).
@@ -95,7 +97,7 @@ impl Square {
 
     /// The square with the name `name` (see [`Square::name`]), if it is one.
     pub fn from_name(name: &str) -> Option<Square> {
-        match crate::uci::parse_square(name, 0, name.len()) {
+        match read_name(name, 0, name.len()) {
             Ok((square, end)) if end == name.len() => Some(square),
             _ => None,
         }
@@ -110,6 +112,44 @@ impl fmt::Display for SquareName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", char::from(b'a' + self.0.col()), self.0.row() + 1)
     }
+}
+
+/// Where a square name goes wrong: bytes `start..end` of the text, and what was expected there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct NameError {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) expected: &'static str,
+}
+
+/// Reads a square name at byte `start` of `text` (not beyond byte `end`); returns the square
+/// and the byte after its name.
+pub(crate) fn read_name(
+    text: &str,
+    start: usize,
+    end: usize,
+) -> Result<(Square, usize), NameError> {
+    const FILE: &str = "a file letter a-i";
+    const RANK: &str = "a rank 1-10";
+    let error = |start, end, expected| NameError { start, end, expected };
+    let bytes = &text.as_bytes()[..end];
+    let col = match bytes.get(start) {
+        Some(&letter @ b'a'..=b'i') => letter - b'a',
+        _ => return Err(error(start, next_char(&text[..end], start), FILE)),
+    };
+    let digits_start = start + 1;
+    let digits_end =
+        digits_start + bytes[digits_start..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let digits = &text[digits_start..digits_end];
+    let rank = match digits.parse::<u8>() {
+        Ok(rank @ 1..=10) if !digits.starts_with('0') => rank,
+        _ if digits.is_empty() => {
+            return Err(error(digits_start, next_char(&text[..end], digits_start), RANK));
+        }
+        _ => return Err(error(digits_start, digits_end, RANK)),
+    };
+    let square = Square::new(rank - 1, col).expect("rank and file checked above");
+    Ok((square, digits_end))
 }
 
 impl fmt::Display for Square {

@@ -15,9 +15,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::Move;
 use crate::moves::ParseMoveError;
-use crate::text::next_char;
-use crate::{Move, Square};
+use crate::square::{self, Square};
 
 /// A move written in fairy-stockfish's square notation, e.g. `d1e2`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -41,35 +41,19 @@ impl fmt::Display for UciMove {
     }
 }
 
-const FILE: &str = "a file letter a-i";
-const RANK: &str = "a rank 1-10";
+impl Move {
+    /// The move in fairy-stockfish's square notation, e.g. `e10e9`.
+    #[inline]
+    pub const fn uci(self) -> UciMove {
+        UciMove(self)
+    }
+}
 
 /// Reads a square name at byte `start` of `text` (not beyond byte `end`); returns the square
 /// and the byte after its name.
-pub(crate) fn parse_square(
-    text: &str,
-    start: usize,
-    end: usize,
-) -> Result<(Square, usize), ParseMoveError> {
-    let bytes = &text.as_bytes()[..end];
-    let col = match bytes.get(start) {
-        Some(&letter @ b'a'..=b'i') => letter - b'a',
-        _ => return Err(ParseMoveError::at(text, start, next_char(&text[..end], start), FILE)),
-    };
-    let digits_start = start + 1;
-    let digits_end =
-        digits_start + bytes[digits_start..].iter().take_while(|b| b.is_ascii_digit()).count();
-    let digits = &text[digits_start..digits_end];
-    let rank = match digits.parse::<u8>() {
-        Ok(rank @ 1..=10) if !digits.starts_with('0') => rank,
-        _ if digits.is_empty() => {
-            let after = next_char(&text[..end], digits_start);
-            return Err(ParseMoveError::at(text, digits_start, after, RANK));
-        }
-        _ => return Err(ParseMoveError::at(text, digits_start, digits_end, RANK)),
-    };
-    let square = Square::new(rank - 1, col).expect("rank and file checked above");
-    Ok((square, digits_end))
+fn parse_square(text: &str, start: usize, end: usize) -> Result<(Square, usize), ParseMoveError> {
+    square::read_name(text, start, end)
+        .map_err(|error| ParseMoveError::at(text, error.start, error.end, error.expected))
 }
 
 impl UciMove {

@@ -1,24 +1,24 @@
 //! Zobrist keys: a 64-bit hash of a position, kept up to date as pieces move.
 //!
 //! A position's key is the exclusive or of one random number per piece on its square, and of
-//! [`BLUE_TO_MOVE`] when blue moves next. The [`Board`] updates its part in the
+//! [`BLUE_TO_MOVE`] when blue moves next. The [`Board`](crate::Board) updates its part in the
 //! three mutators that put, remove and move pieces, and nowhere else; the side to move is added by
 //! [`Position::key`](crate::Position::key).
 //!
 //! ```
-//! use arbiter_duck::{Position, Square, zobrist};
+//! use arbiter_duck::Position;
 //!
 //! let mut position = Position::new();
 //! let start = position.key();
 //! let mv = "d1e2".parse().unwrap();
 //! let undo = position.make(mv);
 //! assert_ne!(position.key(), start);
-//! assert_eq!(position.key(), zobrist::key_from_scratch(position.board(), position.turn()));
+//! assert_eq!(position.key(), position.key_from_scratch());
 //! position.unmake(mv, undo);
 //! assert_eq!(position.key(), start);
 //! ```
 
-use crate::{Board, Color, Piece, Square};
+use crate::{Color, Piece, Square};
 
 /// The next number of the SplitMix64 sequence, and the new state.
 const fn split_mix(state: u64) -> (u64, u64) {
@@ -64,14 +64,6 @@ pub const fn turn_key(turn: Color) -> u64 {
         Color::Red => 0,
         Color::Blue => BLUE_TO_MOVE,
     }
-}
-
-/// The key of `board` with `turn` to move, computed from every square (the incremental key must
-/// always equal it).
-pub fn key_from_scratch(board: &Board, turn: Color) -> u64 {
-    Square::all()
-        .filter_map(|sq| board.piece_at(sq).map(|piece| piece_key(piece, sq)))
-        .fold(turn_key(turn), |key, k| key ^ k)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! restore the position and its key exactly, and the key kept up to date move by move must equal
 //! the key computed from scratch.
 
-use arbiter_duck::{Bitboard, Board, Color, Game, Piece, Position, Role, Square, zobrist};
+use arbiter_duck::{Bitboard, Board, Color, Game, Piece, Position, Role, Square};
 use std::cell::Cell;
 
 use proptest::prelude::*;
@@ -188,7 +188,7 @@ fn compare_position(position: &Position) -> Vec<(Square, Square)> {
     assert_eq!(position.count_moves(), valid.len() as u64);
     assert_eq!(position.has_moves(), !valid.is_empty());
     assert_eq!(position.is_over(), over);
-    assert_eq!(position.key(), zobrist::key_from_scratch(position.board(), turn));
+    assert_eq!(position.key(), position.key_from_scratch());
     // FEN round trip.
     assert_eq!(position.to_string().parse::<Position>().as_ref(), Ok(position));
 
@@ -199,7 +199,7 @@ fn compare_position(position: &Position) -> Vec<(Square, Square)> {
         assert_eq!(played.piece_at(mv.to), position.piece_at(mv.from));
         assert_eq!(played.piece_at(mv.from), None);
         assert_eq!(undo.captured(), position.piece_at(mv.to));
-        assert_eq!(played.key(), zobrist::key_from_scratch(played.board(), played.turn()));
+        assert_eq!(played.key(), played.key_from_scratch());
         played.unmake(mv, undo);
         assert_eq!(&played, position, "{mv} was not taken back exactly");
         assert_eq!(played.key(), position.key());

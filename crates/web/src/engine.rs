@@ -46,7 +46,7 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
-use arbiter_duck::{Color, Move, Outcome, Position};
+use arbiter_duck::{Color, EndReason, Move, Outcome, Position};
 use arbiter_duck_engine::search::{Limits, SearchInfo, SearchResult, StopFlag};
 use arbiter_duck_engine::uci;
 use arbiter_duck_protocol::{self as protocol, Info, Score};
@@ -256,13 +256,15 @@ impl BestLine {
 
     /// The answer for a position with no move to search.
     fn none(outcome: Outcome) -> BestLine {
-        let reason = match outcome {
-            Outcome::CaptainCaptured { winner } => {
+        let reason = match (outcome.winner, outcome.reason) {
+            (Some(winner), EndReason::CaptainCaptured) => {
                 format!("the game is over: {winner} has captured the {} captain", !winner)
             }
-            Outcome::NoMove { side } => {
+            (_, EndReason::NoMove { side }) => {
                 format!("{side} has no valid move: every {side} piece is blocked")
             }
+            // A position alone knows no ply cap; said plainly should one come.
+            _ => format!("the game is over: {outcome}"),
         };
         BestLine { best: None, reason: Some(reason), search: None }
     }
