@@ -3,8 +3,8 @@
 use std::fmt;
 
 use crate::position::Position;
-use crate::scanner::MAX_TOKEN_BYTES;
 use crate::shown::{Shown, shown_prefix};
+use crate::source::MAX_TOKEN_BYTES;
 
 /// What the scanner met where it expected something else.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -43,9 +43,9 @@ mod source;
 
 pub use error::{Found, ScanError};
 pub use position::{Position, position_at};
-pub use scanner::{MAX_TOKEN_BYTES, Scanner, Token, is_space};
+pub use scanner::{Scanner, Token, is_space};
 pub use shown::Shown;
-pub use source::{Source, Stream, Text};
+pub use source::{MAX_TOKEN_BYTES, Source, Stream, Text};
 
 #[cfg(test)]
 mod tests;

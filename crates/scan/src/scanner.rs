@@ -6,13 +6,7 @@ use std::marker::PhantomData;
 
 use crate::error::{Found, ScanError};
 use crate::position::{Position, Tracker};
-use crate::source::{Source, Stream, Text};
-
-/// The longest token a scanner reads whole. A longer one is cut there (its start is returned and
-/// the rest skipped), and a message calls it a token of more than this many bytes: no format
-/// arbiter reads has tokens nearly this long, and a stream never holds more than this and one
-/// chunk.
-pub const MAX_TOKEN_BYTES: usize = 1 << 16;
+use crate::source::{MAX_TOKEN_BYTES, Source, Stream, Text};
 
 /// The UTF-8 byte order mark, skipped at the start of every input.
 const BOM: &[u8] = "\u{feff}".as_bytes();
