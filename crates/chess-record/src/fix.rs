@@ -18,10 +18,11 @@ use crate::pgn::{
     GameText, Kind, Lexer, Located, Piece, Problem, Splitter, SyntaxError, Tags, Token,
 };
 use crate::reading::read_move;
-use crate::record::{BOM, Place, RecordWriter, words};
+use crate::record::{BOM, RecordWriter, words};
 use crate::shown::ShownBytes;
 use crate::spelling::Dialect;
 use crate::token::is_null_move;
+use crate::turn::Turn;
 use crate::variant::{Playable, Start};
 
 /// Rewrites a contest record with every move in its canonical spelling in `dialect`.
@@ -37,7 +38,7 @@ pub fn fix_record(record: &str, dialect: Dialect) -> Result<String, Mistake> {
         if text.is_empty() || matches!(text, "1-0" | "0-1" | "1/2-1/2" | "*" | "e.p.") {
             continue;
         }
-        let at = Place::of(&pos);
+        let at = Turn::of(&pos);
         match read_move(&mut pos, text, dialect) {
             Ok(reading) => out.push(at, reading.canonical.as_str()),
             Err(fault) => {
@@ -265,7 +266,7 @@ impl<'a> Fixer<'a> {
                         self.edit(span, token.at, written, "");
                         continue;
                     }
-                    let at = Place::of(&line.pos);
+                    let at = Turn::of(&line.pos);
                     let shown = ShownBytes(written).to_string();
                     let problem = |fault| {
                         let mistake = Mistake::new(at, &shown, None, fault);

@@ -23,6 +23,7 @@ mod record;
 mod shown;
 mod spelling;
 mod token;
+mod turn;
 mod variant;
 
 pub use arbiter_scan::Shown;

@@ -43,10 +43,11 @@ use shakmaty::Color;
 
 use crate::fault::{Fault, Mistake, Rule};
 use crate::reading::read_move;
-use crate::record::{Place, writes_number};
+use crate::record::writes_number;
 use crate::shown::{ShownBytes, escaped};
 use crate::spelling::{Dialect, SanText};
 use crate::token::is_null_move;
+use crate::turn::Turn;
 use crate::variant::{GameVariant, ParseVariantError, Playable, Start};
 
 pub use arbiter_scan::Position;
@@ -341,12 +342,12 @@ struct Number<'a> {
     at: Position,
 }
 
-/// The last move of the mainline: where its token ends, and its place and spelling, for a glyph
+/// The last move of the mainline: where its token ends, and its turn and spelling, for a glyph
 /// glued to it or a lone `e.p.` after it.
 struct LastMove<'a> {
     end: usize,
     at: Position,
-    place: Place,
+    turn: Turn,
     token: &'a [u8],
     canonical: SanText,
     en_passant: bool,
@@ -414,22 +415,22 @@ impl<'a> Movetext<'a> {
                             rule: Rule::GluedAnnotation,
                         };
                         let token = format!("{}{}", ShownBytes(last.token), ShownBytes(glyph));
-                        let mistake = Mistake::new(last.place, &token, None, fault);
+                        let mistake = Mistake::new(last.turn, &token, None, fault);
                         self.departure(moved(last.at, mistake))?;
                     }
                 }
                 Kind::Move(text) => {
-                    let place = Place::of(&pos);
+                    let turn = Turn::of(&pos);
                     if let Some(number) = number.take()
                         && strict
                     {
-                        check_number(&number, place)?;
+                        check_number(&number, turn)?;
                     }
                     let at = token.at;
                     // Spelled out only for a message: most moves need none.
                     let mistake = |fault| {
                         let shown = ShownBytes(text).to_string();
-                        moved(at, Mistake::new(place, &shown, None, fault))
+                        moved(at, Mistake::new(turn, &shown, None, fault))
                     };
                     let token_text = match utf8 {
                         Some(whole) => whole.get(token.span.clone()),
@@ -443,7 +444,7 @@ impl<'a> Movetext<'a> {
                             rule: Rule::EnPassantMark,
                         };
                         let shown = ShownBytes(text).to_string();
-                        self.departure(moved(at, Mistake::new(before.place, &shown, None, fault)))?;
+                        self.departure(moved(at, Mistake::new(before.turn, &shown, None, fault)))?;
                         last = None;
                         continue;
                     }
@@ -472,7 +473,7 @@ impl<'a> Movetext<'a> {
                     last = Some(LastMove {
                         end: token.span.end,
                         at,
-                        place,
+                        turn,
                         token: text,
                         canonical: reading.canonical,
                         en_passant: reading.played.is_en_passant(),
@@ -507,25 +508,25 @@ fn move_expected(number: &Number<'_>, at: Position, found: &dyn fmt::Display) ->
 
 /// Strict mode: the number before a move must be the move's own, `12.` for white and `12...` for
 /// black.
-fn check_number(number: &Number<'_>, place: Place) -> Result<(), Problem> {
+fn check_number(number: &Number<'_>, turn: Turn) -> Result<(), Problem> {
     // Slice patterns and no number written out: this runs once per move.
-    let digits = match (place.side, number.text) {
+    let digits = match (turn.side, number.text) {
         (Color::White, [digits @ .., b'.']) | (Color::Black, [digits @ .., b'.', b'.', b'.']) => {
             digits
         }
-        _ => return Err(wrong_number(number, place)),
+        _ => return Err(wrong_number(number, turn)),
     };
-    if writes_number(digits, place.move_number) { Ok(()) } else { Err(wrong_number(number, place)) }
+    if writes_number(digits, turn.move_number) { Ok(()) } else { Err(wrong_number(number, turn)) }
 }
 
-/// The error when `number` is not the number of the move at `place`.
+/// The error when `number` is not the number of the move at `turn`.
 #[cold]
-fn wrong_number(number: &Number<'_>, place: Place) -> Problem {
-    let dots = place.side.fold_wb(".", "...");
-    let expected = format!("{}{dots}", place.move_number);
+fn wrong_number(number: &Number<'_>, turn: Turn) -> Problem {
+    let dots = turn.side.fold_wb(".", "...");
+    let expected = format!("{}{dots}", turn.move_number);
     Problem::Syntax(SyntaxError {
         at: number.at,
-        expected: format!("the move number `{expected}` before {}'s move", place.side).into(),
+        expected: format!("the move number `{expected}` before {}'s move", turn.side).into(),
         found: format!("`{}`", ShownBytes(number.text)),
     })
 }
