@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use arbiter_scan::{Position, is_space};
+use arbiter_scan::{Place, is_space};
 use shakmaty::Chess;
 
 use crate::fault::{Fault, Mistake};
@@ -215,7 +215,7 @@ struct Fixer<'a> {
 impl<'a> Fixer<'a> {
     /// Replaces `span` of the text with `replacement`, the token at `at` (which may start
     /// after the span: blanks before a lone `e.p.` go with it).
-    fn edit(&mut self, span: Range<usize>, at: Position, written: &[u8], replacement: &str) {
+    fn edit(&mut self, span: Range<usize>, at: Place, written: &[u8], replacement: &str) {
         self.out.extend_from_slice(&self.text[self.copied..span.start]);
         self.out.extend_from_slice(replacement.as_bytes());
         self.copied = span.end;

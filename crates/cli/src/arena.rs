@@ -147,7 +147,7 @@ fn trace(path: Option<&Path>, rules: Rules, only: Option<u32>) -> Result<(), Cli
     let only = only.map(|n| n as usize);
     if let Some(n) = only.filter(|&n| n > count) {
         let error = ScanError {
-            position: games.count_place(),
+            place: games.count_place(),
             expected: format!("the number of games T, at least {n} to trace game {n}"),
             found: Found::token(&count.to_string()),
         };

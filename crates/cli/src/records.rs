@@ -8,7 +8,7 @@
 use std::io::{self, Read, Write};
 
 use arbiter_chess_record::{Dialect, Fault, Mistake, RecordCheck, Verdict, check_record};
-use arbiter_scan::{Position, ScanError, Scanner, Stream, position_at};
+use arbiter_scan::{Place, ScanError, Scanner, Stream, place_at};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -42,7 +42,7 @@ impl Answers {
         report: &mut Report,
         line: Option<u64>,
         verdict: &Verdict,
-        place: impl FnOnce() -> Position,
+        place: impl FnOnce() -> Place,
     ) -> io::Result<()> {
         let mistake = match verdict {
             Verdict::No(mistake) if self.placed() => Some((mistake, place())),
@@ -90,7 +90,7 @@ struct MistakeJson<'a> {
 }
 
 impl<'a> RecordJson<'a> {
-    fn new(line: Option<u64>, verdict: &Verdict, mistake: Option<(&'a Mistake, Position)>) -> Self {
+    fn new(line: Option<u64>, verdict: &Verdict, mistake: Option<(&'a Mistake, Place)>) -> Self {
         let plies = match verdict {
             Verdict::Yes { plies } => *plies,
             Verdict::No(mistake) => mistake.ply.saturating_sub(1),
@@ -120,7 +120,7 @@ const RECORD_TOKEN: &str = "a move number or a move";
 /// last token when the record stops too early.
 fn check_stream<R: Read>(
     scanner: &mut Scanner<'static, Stream<R>>,
-) -> Result<(Verdict, Position), ScanError> {
+) -> Result<(Verdict, Place), ScanError> {
     let mut check = RecordCheck::new(Dialect::Contest);
     let mut end = 0;
     while let Some(token) = scanner.token() {
@@ -131,13 +131,13 @@ fn check_stream<R: Read>(
             return Err(scanner.error_at_last(RECORD_TOKEN));
         }
         if !right {
-            let at = scanner.position_of(offset);
+            let at = scanner.place_of(offset);
             return Ok((check.finish(end), at));
         }
         // The end of the last token places a record that stops too early.
         scanner.remember(end);
     }
-    Ok((check.finish(end), scanner.position_of(end)))
+    Ok((check.finish(end), scanner.place_of(end)))
 }
 
 /// The official judge: the whole input is one record; `Yes` or `No` on stdout.
@@ -319,7 +319,7 @@ pub fn run_lines(file: &FileArg, answers: Answers) -> Result<(), CliError> {
                         // A mistake is placed only when its place is written.
                         let column = match &verdict {
                             Verdict::No(mistake) if answers.placed() => {
-                                position_at(&text, mistake.offset.unwrap_or(0)).column
+                                place_at(&text, mistake.offset.unwrap_or(0)).column
                             }
                             _ => 1,
                         };
@@ -328,7 +328,7 @@ pub fn run_lines(file: &FileArg, answers: Answers) -> Result<(), CliError> {
                     .collect();
                 lines.line += records.len() as u64;
                 for (number, (verdict, column)) in (first..).zip(&checked) {
-                    let at = Position { line: clamp(number), column: *column };
+                    let at = Place { line: clamp(number), column: *column };
                     answers.write(&mut report, Some(number), verdict, || at)?;
                 }
             }
@@ -336,11 +336,11 @@ pub fn run_lines(file: &FileArg, answers: Answers) -> Result<(), CliError> {
                 let mut one = OneLine { lines: &mut lines, done: false };
                 let mut scanner = Scanner::from_reader(&mut one);
                 let (verdict, at) = check_stream(&mut scanner).map_err(|mut error| {
-                    error.position.line = clamp(first);
+                    error.place.line = clamp(first);
                     input.error(error)
                 })?;
                 drop(scanner);
-                let at = Position { line: clamp(first), column: at.column };
+                let at = Place { line: clamp(first), column: at.column };
                 answers.write(&mut report, Some(first), &verdict, || at)?;
                 // The answer goes out before the rest of the line (after its first mistake)
                 // is skipped, which takes as long as the line goes on.

@@ -13,7 +13,7 @@ use std::io::{self, BufWriter, IsTerminal, StderrLock, StdoutLock, Write};
 use std::os::fd::AsFd;
 use std::os::unix::fs::MetadataExt;
 
-use arbiter_scan::Position;
+use arbiter_scan::Place;
 
 /// Buffer size of each stream.
 const BUFFER: usize = 1 << 16;
@@ -49,7 +49,7 @@ impl Report {
     }
 
     /// Writes a message line `FILE:LINE:COL: text`: an explanation (`text` is `what: why`).
-    pub fn note(&mut self, at: Position, text: impl Display) {
+    pub fn note(&mut self, at: Place, text: impl Display) {
         let source = &self.source;
         let _ = match &mut self.err {
             Some(err) => writeln!(err, "{source}:{at}: {text}"),
@@ -59,7 +59,7 @@ impl Report {
     }
 
     /// Writes `FILE:LINE:COL: warning: text`.
-    pub fn warning(&mut self, at: Position, text: impl Display) {
+    pub fn warning(&mut self, at: Place, text: impl Display) {
         self.note(at, format_args!("warning: {text}"));
     }
 

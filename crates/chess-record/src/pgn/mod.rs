@@ -50,7 +50,7 @@ use crate::token::is_null_move;
 use crate::turn::Turn;
 use crate::variant::{GameVariant, ParseVariantError, Playable, Start};
 
-pub use arbiter_scan::Position;
+pub use arbiter_scan::Place;
 pub use compressed::{Compression, decompressed};
 pub(crate) use lex::{Kind, Lexer, Token};
 pub use lex::{MAX_DEPTH, SyntaxError};
@@ -69,7 +69,7 @@ pub enum Mode {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Located {
     /// Where the token starts.
-    pub at: Position,
+    pub at: Place,
     /// What is wrong with it.
     pub mistake: Mistake,
 }
@@ -93,7 +93,7 @@ pub enum Problem {
     #[error("bad FEN tag: {message}")]
     Fen {
         /// Where the tag is.
-        at: Position,
+        at: Place,
         /// What is wrong with it.
         message: String,
     },
@@ -101,7 +101,7 @@ pub enum Problem {
     #[error("{error}")]
     Variant {
         /// Where the tag is.
-        at: Position,
+        at: Place,
         /// The name.
         error: ParseVariantError,
     },
@@ -112,13 +112,13 @@ pub enum Problem {
     )]
     NoResult {
         /// Where the game ends.
-        at: Position,
+        at: Place,
     },
     /// The game is larger than the limit: it was not read.
     #[error("the game is larger than {} MiB, the most a game may hold; it is skipped", limit >> 20)]
     TooLarge {
         /// Where it starts.
-        at: Position,
+        at: Place,
         /// The limit, in bytes.
         limit: usize,
     },
@@ -126,7 +126,7 @@ pub enum Problem {
 
 impl Problem {
     /// Where the problem is.
-    pub fn at(&self) -> Position {
+    pub fn at(&self) -> Place {
         match self {
             Problem::Move(located) => located.at,
             Problem::Syntax(error) => error.at,
@@ -207,7 +207,7 @@ pub struct GameReport {
 }
 
 impl GameReport {
-    fn new(index: usize, at: Position) -> GameReport {
+    fn new(index: usize, at: Place) -> GameReport {
         GameReport {
             index,
             line: at.line,
@@ -223,12 +223,12 @@ impl GameReport {
     }
 
     /// Where the game starts.
-    pub fn at(&self) -> Position {
-        Position { line: self.line, column: self.column }
+    pub fn at(&self) -> Place {
+        Place { line: self.line, column: self.column }
     }
 
     /// The report on a game too large to read.
-    pub fn too_large(index: usize, at: Position, limit: usize) -> GameReport {
+    pub fn too_large(index: usize, at: Place, limit: usize) -> GameReport {
         let mut report = GameReport::new(index, at);
         report.fail(Problem::TooLarge { at, limit });
         report
@@ -245,8 +245,8 @@ impl GameReport {
 pub(crate) struct Tags {
     pub(crate) white: Option<String>,
     pub(crate) black: Option<String>,
-    fen: Option<(Position, Vec<u8>)>,
-    variant: Option<(Position, Vec<u8>)>,
+    fen: Option<(Place, Vec<u8>)>,
+    variant: Option<(Place, Vec<u8>)>,
 }
 
 impl Tags {
@@ -269,7 +269,7 @@ impl Tags {
     }
 
     /// Takes a tag pair into account.
-    fn read(&mut self, name: &[u8], value: &[u8], at: Position) {
+    fn read(&mut self, name: &[u8], value: &[u8], at: Place) {
         let text = || escaped(&RawTag(value).decode());
         match name {
             b"White" => self.white = Some(text()),
@@ -296,7 +296,7 @@ impl Tags {
         let variant = self.variant()?;
         let fen = self.fen.as_ref().map(|(_, fen)| fen.as_slice());
         variant.start(fen).map_err(|error| Problem::Fen {
-            at: self.fen.as_ref().map_or(Position { line: 1, column: 1 }, |(at, _)| *at),
+            at: self.fen.as_ref().map_or(Place { line: 1, column: 1 }, |(at, _)| *at),
             message: error.to_string(),
         })
     }
@@ -339,14 +339,14 @@ struct Movetext<'a> {
 /// A move number read and not yet matched with its move.
 struct Number<'a> {
     text: &'a [u8],
-    at: Position,
+    at: Place,
 }
 
 /// The last move of the mainline: where its token ends, and its turn and spelling, for a glyph
 /// glued to it or a lone `e.p.` after it.
 struct LastMove<'a> {
     end: usize,
-    at: Position,
+    at: Place,
     turn: Turn,
     token: &'a [u8],
     canonical: SanText,
@@ -483,22 +483,22 @@ impl<'a> Movetext<'a> {
         }
         // Where the game ends is found only for a message: it reads the game's text again.
         if let (Some(before), true) = (&number, strict) {
-            return Err(move_expected(before, self.lexer.end_position(), &"the end of the game"));
+            return Err(move_expected(before, self.lexer.end_place(), &"the end of the game"));
         }
         if !ended {
-            self.departure(Problem::NoResult { at: self.lexer.end_position() })?;
+            self.departure(Problem::NoResult { at: self.lexer.end_place() })?;
         }
         Ok(())
     }
 }
 
 /// A move problem at `at`.
-fn moved(at: Position, mistake: Mistake) -> Problem {
+fn moved(at: Place, mistake: Mistake) -> Problem {
     Problem::Move(Box::new(Located { at, mistake }))
 }
 
 /// The error when a move number is followed by something else than a move.
-fn move_expected(number: &Number<'_>, at: Position, found: &dyn fmt::Display) -> Problem {
+fn move_expected(number: &Number<'_>, at: Place, found: &dyn fmt::Display) -> Problem {
     Problem::Syntax(SyntaxError {
         at,
         expected: format!("a move after the move number `{}`", ShownBytes(number.text)).into(),

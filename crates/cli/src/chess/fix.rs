@@ -6,7 +6,7 @@ use std::io::{self, Cursor, Read, Write};
 use arbiter_chess_record::Dialect;
 use arbiter_chess_record::fix::{Edit, FixedGame, fix_game, fix_record, looks_like_pgn_bytes};
 use arbiter_chess_record::pgn::{Located, Piece, Problem};
-use arbiter_scan::position_at;
+use arbiter_scan::place_at;
 use rayon::prelude::*;
 
 use super::source::{Source, progress_bar};
@@ -95,7 +95,7 @@ pub fn run(args: FixArgs) -> Result<(), CliError> {
         let text = String::from_utf8_lossy(&head);
         let fixed = fix_record(&text, args.dialect);
         let problem = fixed.as_ref().err().map(|mistake| {
-            let at = position_at(&text, mistake.offset.unwrap_or(0));
+            let at = place_at(&text, mistake.offset.unwrap_or(0));
             Problem::Move(Box::new(Located { at, mistake: mistake.clone() }))
         });
         match (&problem, args.json) {

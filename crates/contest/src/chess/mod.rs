@@ -19,7 +19,7 @@ use std::str::FromStr;
 
 use arbiter_chess_record::shakmaty::{Chess, Color, Piece, Position, Role, Square, attacks};
 use arbiter_chess_record::{Dialect, Shown, Verdict, check_record, read_move};
-use arbiter_scan::position_at;
+use arbiter_scan::place_at;
 
 use crate::problem::{
     Explanation, InputError, Problem, UnknownProfile, normalized, profile_name, profile_named,
@@ -214,7 +214,7 @@ impl Problem for ChessProblem {
                     Shown(&mistake.token).to_string()
                 };
                 Explanation {
-                    place: mistake.offset.map(|offset| position_at(input, offset)),
+                    place: mistake.offset.map(|offset| place_at(input, offset)),
                     what: format!(
                         "{}. {} {token} (ply {})",
                         mistake.move_number, mistake.side, mistake.ply
