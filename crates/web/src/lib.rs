@@ -22,11 +22,12 @@
 //! Duck game travels as its list of commands, an arena game as its input; all it holds is the
 //! stop flag of each engine search under way.
 //!
-//! Modules: [`api`] (the endpoint list, the error type, the body reader), `duck`, `arena` and
+//! Modules: [`api`] (what an endpoint is, the error type, the body reader), `duck`, `arena` and
 //! `chess` (the endpoints of each game), `engine` (the Duck engine's searches, streamed as JSON
-//! lines), `assets` (the embedded files), [`limits`] (what a request may cost), `work` (the pool
-//! that runs rule work off the async threads) and `searches` (the engine's own pool, with its
-//! queue and the searches' stop flags).
+//! lines), `routes` (the list of every endpoint, the router and the index built from it),
+//! `assets` (the embedded files), [`limits`] (what a request may cost), `work` (the pool that
+//! runs rule work off the async threads) and `searches` (the engine's own pool, with its queue
+//! and the searches' stop flags).
 
 #![warn(missing_docs)]
 
@@ -37,6 +38,7 @@ mod chess;
 mod duck;
 mod engine;
 pub mod limits;
+mod routes;
 mod searches;
 mod work;
 
@@ -70,7 +72,7 @@ pub fn app() -> Router {
     let admitted = Arc::new(Semaphore::new(limits::IN_FLIGHT));
     router
         .route("/assets/{*path}", get(assets::file))
-        .merge(api::router())
+        .merge(routes::router())
         .fallback(|| async { assets::not_found() })
         .layer(Extension(searches::Searches::new()))
         .layer(DefaultBodyLimit::max(limits::BODY))
