@@ -16,6 +16,7 @@
 
 mod fault;
 pub mod fix;
+pub mod judge;
 pub mod pgn;
 pub mod random;
 mod reading;
