@@ -43,7 +43,7 @@ enum Command {
         game: Option<u32>,
     },
     #[command(flatten)]
-    Contest(crate::contest::Command<crate::contest::Arena>),
+    Contest(crate::contest::Command<arbiter_contest::arena::ArenaProblem>),
 }
 
 /// The `--rules` option shared by the judge and the trace.

@@ -35,7 +35,7 @@ enum Command {
     /// Rewrite a record or a PGN file into canonical SAN.
     Fix(fix::FixArgs),
     #[command(flatten)]
-    Contest(crate::contest::Command<crate::contest::Chess>),
+    Contest(crate::contest::Command<arbiter_contest::chess::ChessProblem>),
 }
 
 /// Runs `arbiter chess`.

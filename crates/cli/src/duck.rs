@@ -47,7 +47,7 @@ enum DuckCommand {
     /// LOS and an optional SPRT.
     Match(Box<crate::duck_match::Args>),
     #[command(flatten)]
-    Contest(crate::contest::Command<crate::contest::Duck>),
+    Contest(crate::contest::Command<arbiter_contest::duck::DuckProblem>),
 }
 
 #[derive(Debug, clap::Args)]

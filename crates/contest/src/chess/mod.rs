@@ -21,6 +21,7 @@ use arbiter_chess_record::shakmaty::{Chess, Color, Piece, Position, Role, Square
 use arbiter_chess_record::{Dialect, Shown, Verdict, check_record, read_move};
 use arbiter_scan::place_at;
 
+use crate::game::Game;
 use crate::problem::{
     Explanation, InputError, Problem, UnknownProfile, normalized, profile_name, profile_named,
 };
@@ -160,6 +161,20 @@ impl ChessProblem {
     /// rounds).
     pub fn new(profile: ChessProfile, size: Option<usize>) -> ChessProblem {
         ChessProblem { profile, size }
+    }
+}
+
+impl Game for ChessProblem {
+    type Profile = ChessProfile;
+    type Size = usize;
+    type Options = ();
+
+    const SIZE_NAME: &'static str = "PLIES";
+    const SIZE_HELP: &'static str = "Plies played before the corner is looked for (correct records: their length; at most 600) [default: random]";
+    const PROFILES: &'static [(ChessProfile, &'static str, &'static str)] = &ChessProfile::ALL;
+
+    fn choose(profile: ChessProfile, size: Option<usize>, _: &()) -> ChessProblem {
+        ChessProblem::new(profile, size)
     }
 }
 
