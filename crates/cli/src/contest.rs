@@ -270,7 +270,7 @@ fn test<G: Game<Options: OptionArgs>>(args: TestArgs<G>) -> Result<(), CliError>
 /// explanation and the program's output and standard error.
 fn json_report<G: Game<Options: OptionArgs>>(
     problem: &G,
-    report: &stress::Report<G::Case>,
+    report: &stress::TestRun<G::Case>,
     args: &TestArgs<G>,
     seed: u64,
     saved: Option<&Path>,

@@ -9,7 +9,7 @@ use arbiter_scan::Place;
 use serde::Serialize;
 
 use crate::input::{CliError, FileArg, Opened};
-use crate::report::Report;
+use crate::output::Output;
 
 /// What to write for each record.
 #[derive(Debug, Clone, Copy)]
@@ -30,7 +30,7 @@ impl Answers {
 /// The answers of one input, written as [`Answers`] says.
 struct Written {
     answers: Answers,
-    report: Report,
+    report: Output,
 }
 
 impl Listener for Written {
@@ -119,14 +119,14 @@ impl<'a> RecordJson<'a> {
 /// The official judge: the whole input is one record; `Yes` or `No` on stdout.
 pub fn run_record(file: &FileArg, answers: Answers) -> Result<(), CliError> {
     let input = Opened::open(file.file.as_deref())?;
-    let mut written = Written { answers, report: Report::new(&input.name) };
+    let mut written = Written { answers, report: Output::new(&input.name) };
     judge::judge_record(&input.file, &mut written).map_err(|error| failed(&input, error))
 }
 
 /// One record per line, checked in parallel, answers in input order.
 pub fn run_lines(file: &FileArg, answers: Answers) -> Result<(), CliError> {
     let input = Opened::open(file.file.as_deref())?;
-    let mut written = Written { answers, report: Report::new(&input.name) };
+    let mut written = Written { answers, report: Output::new(&input.name) };
     judge::judge_lines(&input.file, &mut written).map_err(|error| failed(&input, error))
 }
 

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use super::source::{Source, progress_bar};
 use super::stream::{Stop, for_each_batch};
 use crate::input::{CliError, FileArg};
-use crate::report::Report;
+use crate::output::Output;
 
 /// Arguments of `arbiter chess fix`.
 #[derive(Debug, clap::Args)]
@@ -52,7 +52,7 @@ struct GameJson<'a> {
 }
 
 /// Writes one JSON object and its line break.
-fn write_json(out: &mut Report, object: &impl serde::Serialize) -> io::Result<()> {
+fn write_json(out: &mut Output, object: &impl serde::Serialize) -> io::Result<()> {
     serde_json::to_writer(&mut *out, object)?;
     out.write_all(b"\n")
 }
@@ -90,7 +90,7 @@ pub fn run(args: FixArgs) -> Result<(), CliError> {
             )));
         }
     };
-    let mut out = Report::new(&source.name);
+    let mut out = Output::new(&source.name);
     if !pgn {
         let text = String::from_utf8_lossy(&head);
         let fixed = fix_record(&text, args.dialect);

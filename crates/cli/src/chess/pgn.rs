@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::source::{Source, progress_bar};
 use super::stream::{Stop, for_each_batch};
 use crate::input::CliError;
-use crate::report::Report;
+use crate::output::Output;
 
 /// Arguments of `arbiter chess pgn`.
 #[derive(Debug, clap::Args)]
@@ -69,7 +69,7 @@ pub fn run(args: PgnArgs) -> Result<(), CliError> {
         let progress = progress_bar(&source);
         let mut tally = Tally::default();
         let name = source.name.clone();
-        let mut out = Report::new(&name);
+        let mut out = Output::new(&name);
         let read = source.read.clone();
         let outcome = for_each_batch(&mut source, limit, false, |batch| {
             let reports: Vec<GameReport> = batch
@@ -129,7 +129,7 @@ pub fn run(args: PgnArgs) -> Result<(), CliError> {
     // one is the error that ends the command with status 2.
     let last = failures.pop();
     if !failures.is_empty() {
-        let mut messages = Report::new("");
+        let mut messages = Output::new("");
         for failure in &failures {
             messages.attach(format!("{failure}\n").as_bytes());
         }
