@@ -3,7 +3,6 @@
 mod fix;
 mod pgn;
 mod source;
-mod stream;
 
 use crate::input::{CliError, FileArg};
 use crate::records::Answers;

@@ -31,6 +31,7 @@
 //! canonical spelling. A token that denotes no legal move, or several, is an error in both
 //! modes.
 
+mod batches;
 mod compressed;
 mod lex;
 mod split;
@@ -51,6 +52,7 @@ use crate::turn::Turn;
 use crate::variant::{GameVariant, ParseVariantError, Playable, Start};
 
 pub use arbiter_scan::Place;
+pub use batches::{BatchError, for_each_batch};
 pub use compressed::{Compression, decompressed};
 pub(crate) use lex::{Kind, Lexer, Token};
 pub use lex::{MAX_DEPTH, SyntaxError};

@@ -4,11 +4,10 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use arbiter_chess_record::Shown;
-use arbiter_chess_record::pgn::{GameReport, Mode, Piece};
+use arbiter_chess_record::pgn::{BatchError, GameReport, Mode, Piece, for_each_batch};
 use rayon::prelude::*;
 
 use super::source::{Source, progress_bar};
-use super::stream::{Stop, for_each_batch};
 use crate::input::CliError;
 use crate::output::Output;
 
@@ -71,7 +70,7 @@ pub fn run(args: PgnArgs) -> Result<(), CliError> {
         let name = source.name.clone();
         let mut out = Output::new(&name);
         let read = source.read.clone();
-        let outcome = for_each_batch(&mut source, limit, false, |batch| {
+        let outcome = for_each_batch(source.take_reader(), limit, false, |batch| {
             let reports: Vec<GameReport> = batch
                 .par_iter()
                 .filter_map(|piece| match piece {
@@ -103,8 +102,8 @@ pub fn run(args: PgnArgs) -> Result<(), CliError> {
         }
         match outcome {
             Ok(()) => {}
-            Err(Stop::Write(error)) => return Err(error.into()),
-            Err(Stop::Read(line, error)) => {
+            Err(BatchError::Write(error)) => return Err(error.into()),
+            Err(BatchError::Read(line, error)) => {
                 failures.push(CliError::Message(source.error(line, &error)));
             }
         }
