@@ -8,7 +8,7 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use arbiter_arena::rules::{Rules, RulesError};
-use arbiter_contest::check::{self, Failure};
+use arbiter_contest::check::{self, Unusable};
 use arbiter_contest::count;
 use arbiter_contest::game::Game;
 use arbiter_contest::runner::Program;
@@ -566,7 +566,7 @@ fn checker<G: Game<Options: OptionArgs>>(args: CheckArgs<G>) -> Result<(), CliEr
 }
 
 fn check_files<G: Game<Options: OptionArgs>>(args: &CheckArgs<G>) -> check::Verdict {
-    let unusable = |message: String| check::Verdict::Failure(Failure::Files(message));
+    let unusable = |message: String| check::Verdict::Failure(Unusable::Files(message));
     let [input, output, answer @ ..] = &args.files[..] else {
         return unusable(format!(
             "expected INPUT OUTPUT [ANSWER], found {}",
@@ -605,7 +605,7 @@ fn check_files<G: Game<Options: OptionArgs>>(args: &CheckArgs<G>) -> check::Verd
     let problem = G::for_check(&G::Options::from_args(&args.extra));
     match check::check(&problem, &input_text, &output_bytes, answer.as_deref()) {
         // The input is named as the command line gave it.
-        check::Verdict::Failure(Failure::Input(error)) => {
+        check::Verdict::Failure(Unusable::Input(error)) => {
             unusable(format!("INPUT {input_name}:{error}"))
         }
         verdict => verdict,

@@ -45,12 +45,12 @@ pub enum Verdict {
     /// The output differs, and where it does, it is not in the answer's format.
     PresentationError(String),
     /// The input or the answer file cannot be used.
-    Failure(Failure),
+    Failure(Unusable),
 }
 
 /// Why a checker cannot judge: the setup is wrong, not the contestant.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Failure {
+pub enum Unusable {
     /// arbiter cannot answer the test's input: malformed, or breaking a guarantee of the
     /// statement.
     #[error("input: {0}")]
@@ -97,12 +97,12 @@ pub fn check<P: Problem>(
 ) -> Verdict {
     let expected = match problem.answer(input) {
         Ok(expected) => expected,
-        Err(error) => return Verdict::Failure(Failure::Input(error)),
+        Err(error) => return Verdict::Failure(Unusable::Input(error)),
     };
     if let Some(answer) = answer
         && let Some(difference) = compare(&expected, answer)
     {
-        return Verdict::Failure(Failure::Answer(describe(&difference)));
+        return Verdict::Failure(Unusable::Answer(describe(&difference)));
     }
     let Some(difference) = compare(&expected, output) else {
         return Verdict::Accepted(count(expected.lines().count(), "lines"));
@@ -178,7 +178,7 @@ mod tests {
     fn bad_inputs_and_answers_are_failures() {
         let bad = check(&duck(), "2\n0 3 1 4\n", ANSWER, None);
         assert_eq!(bad.exit_code(), 3, "{bad}");
-        assert!(matches!(bad, Verdict::Failure(Failure::Input(_))), "{bad}");
+        assert!(matches!(bad, Verdict::Failure(Unusable::Input(_))), "{bad}");
         assert!(
             bad.to_string().starts_with("FAIL input: 3:1: expected the source row x1 of command 2"),
             "{bad}"
@@ -186,7 +186,7 @@ mod tests {
         let wrong_answer_file =
             check(&duck(), INPUT, ANSWER, Some(b"Invalid command\nInvalid command\n"));
         assert_eq!(wrong_answer_file.exit_code(), 3, "{wrong_answer_file}");
-        assert!(matches!(wrong_answer_file, Verdict::Failure(Failure::Answer(_))));
+        assert!(matches!(wrong_answer_file, Verdict::Failure(Unusable::Answer(_))));
     }
 
     #[test]
