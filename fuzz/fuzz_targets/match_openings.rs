@@ -28,6 +28,6 @@ fuzz_target!(|data: &[u8]| {
                 assert!(opening.game().position().outcome().is_none(), "{written} ends the game");
             }
         }
-        Err(error) => assert!(error.position.line as usize <= lines, "{error}"),
+        Err(error) => assert!(error.place.line as usize <= lines, "{error}"),
     }
 });

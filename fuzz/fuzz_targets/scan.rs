@@ -7,18 +7,18 @@
 #[path = "common.rs"]
 mod common;
 
-use arbiter_scan::{Position, ScanError, Scanner, Source};
+use arbiter_scan::{Place, ScanError, Scanner, Source};
 use libfuzzer_sys::fuzz_target;
 
 /// One thing the scanner reported, with the position it was at. Kept as values, not text:
 /// formatting every token would cost more than scanning it.
 #[derive(Debug, PartialEq)]
 enum Event {
-    Int(Position, Result<i64, ScanError>),
-    Small(Position, Result<i64, ScanError>),
-    Holds(Position, bool),
-    Token { at: Position, text: String, offset: usize, cut: bool },
-    End(Position, bool),
+    Int(Place, Result<i64, ScanError>),
+    Small(Place, Result<i64, ScanError>),
+    Holds(Place, bool),
+    Token { at: Place, text: String, offset: usize, cut: bool },
+    End(Place, bool),
 }
 
 /// Everything the scanner reports, alternating the kinds of reads by the input's own bytes.
@@ -27,7 +27,7 @@ fn transcript<S: Source>(scanner: &mut Scanner<'_, S>, mode: u8) -> Vec<Event> {
     let mut step = 0u32;
     loop {
         step += 1;
-        let at = scanner.position();
+        let at = scanner.place();
         match (mode >> (step % 8)) & 3 {
             0 => {
                 let value = scanner.try_int().ok_or_else(|| scanner.error_here("n"));
@@ -48,7 +48,7 @@ fn transcript<S: Source>(scanner: &mut Scanner<'_, S>, mode: u8) -> Vec<Event> {
             None => break,
         }
     }
-    out.push(Event::End(scanner.position(), scanner.at_end()));
+    out.push(Event::End(scanner.place(), scanner.at_end()));
     out
 }
 

@@ -5,7 +5,7 @@
 //! stderr, without the file name: `LINE:COL: expected ..., found ...`. A file that cannot be
 //! opened or read is Python's own `OSError` (`FileNotFoundError`, ...), as `open` raises it.
 
-use arbiter_scan::{Position, ScanError};
+use arbiter_scan::{Place, ScanError};
 use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 
@@ -35,7 +35,7 @@ pyo3::create_exception!(
 );
 
 /// An [`InputError`] with `message`, placed at `at`, after `output`.
-pub fn input_error(py: Python<'_>, message: String, at: Option<Position>, output: String) -> PyErr {
+pub fn input_error(py: Python<'_>, message: String, at: Option<Place>, output: String) -> PyErr {
     let error = InputError::new_err(message);
     let value = error.value(py);
     let (line, column) = at.map(|at| (at.line, at.column)).unzip();
@@ -49,7 +49,7 @@ pub fn input_error(py: Python<'_>, message: String, at: Option<Position>, output
 
 /// The [`InputError`] of a scan error, after `output`.
 pub fn scan_error(py: Python<'_>, error: &ScanError, output: String) -> PyErr {
-    input_error(py, error.to_string(), Some(error.position), output)
+    input_error(py, error.to_string(), Some(error.place), output)
 }
 
 /// Warns with an [`InputWarning`], as from the caller's line.

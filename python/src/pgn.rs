@@ -183,7 +183,7 @@ impl Problem {
             Described::Pgn(problem) => json_dict(py, problem),
             Described::Record(mistake) => {
                 let located = arbiter_chess_record::pgn::Located {
-                    at: arbiter_scan::Position { line: self.line, column: self.column },
+                    at: arbiter_scan::Place { line: self.line, column: self.column },
                     mistake: (**mistake).clone(),
                 };
                 json_dict(py, &RustProblem::Move(Box::new(located)))

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use arbiter_chess_record::{Dialect, Mistake, Verdict as RustVerdict, check_record_in};
-use arbiter_scan::position_at;
+use arbiter_scan::place_at;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -31,7 +31,7 @@ impl Placed {
     /// Places `mistake`, found in `text`.
     pub fn new(text: &str, mistake: Box<Mistake>) -> Placed {
         let bytes = mistake.offset.unwrap_or(0).min(text.len());
-        let at = position_at(text, bytes);
+        let at = place_at(text, bytes);
         let offset = text.get(..bytes).map_or(0, |before| before.chars().count());
         Placed { mistake, line: at.line, column: at.column, offset }
     }

@@ -142,7 +142,7 @@ pub fn read_error(
     if error.raw_os_error().is_some() {
         return os_error(py, &error, path);
     }
-    let at = arbiter_scan::Position { line, column: 1 };
+    let at = arbiter_scan::Place { line, column: 1 };
     let message = match compression {
         Compression::None => {
             format!("{at}: expected more text, found an error reading it: {error}")

@@ -20,7 +20,7 @@
 //! statement that the rules rely on is checked here, with the position of the token that
 //! breaks it.
 
-use arbiter_scan::{Found, Position, ScanError, Scanner, Source};
+use arbiter_scan::{Found, Place, ScanError, Scanner, Source};
 
 use crate::game::{Game, PieceSpec, Team, limits};
 use crate::grid::{Dir, Grid, Pos};
@@ -40,7 +40,7 @@ pub fn parse_game<S: Source>(input: &mut Scanner<'_, S>) -> Result<Game, ScanErr
 /// Reads one game, noting in `skills` where each piece's skill is written.
 fn read_game<S: Source>(
     input: &mut Scanner<'_, S>,
-    skills: &mut Vec<Position>,
+    skills: &mut Vec<Place>,
 ) -> Result<Game, ScanError> {
     skills.clear();
     let rows = input.int_in(1, Grid::MAX_SIDE, "N, the number of rows (1..=100)")?;
@@ -77,17 +77,17 @@ fn parse_piece<S: Source>(
     input: &mut Scanner<'_, S>,
     grid: &Grid,
     i: i64,
-    skills: &mut Vec<Position>,
+    skills: &mut Vec<Place>,
 ) -> Result<PieceSpec, ScanError> {
     // An obstacle is reported at the row, the piece's first number.
-    let start = input.position();
+    let start = input.place();
     let row = int_in(input, 1, i64::from(grid.rows()), || format!("the row of piece {i} (1..=N)"))?;
     let col =
         int_in(input, 1, i64::from(grid.cols()), || format!("the column of piece {i} (1..=M)"))?;
     let pos = Pos::new(row as i32, col as i32);
     if grid.is_blocked(pos) {
         return Err(ScanError {
-            position: start,
+            place: start,
             expected: format!("a free cell for piece {i}, not an obstacle"),
             found: Found::token(&row.to_string()),
         });
@@ -106,7 +106,7 @@ fn parse_piece<S: Source>(
         let names = SkillKind::ALL.map(SkillKind::name).join(", ");
         format!("a skill name ({names})")
     };
-    skills.push(input.position());
+    skills.push(input.place());
     let kind: SkillKind = match input.take_if(|text| text.parse().ok()) {
         Some(kind) => kind,
         None => return Err(input.error_here(expected())),
@@ -137,16 +137,16 @@ fn parse_piece<S: Source>(
 pub struct Games<'a, S = arbiter_scan::Text<'a>> {
     input: Scanner<'a, S>,
     count: usize,
-    count_place: Position,
+    count_place: Place,
     read: usize,
     failed: bool,
-    skills: Vec<Position>,
+    skills: Vec<Place>,
 }
 
 impl<'a, S: Source> Games<'a, S> {
     /// Reads the count T.
     pub fn new(mut input: Scanner<'a, S>) -> Result<Games<'a, S>, ScanError> {
-        let count_place = input.position();
+        let count_place = input.place();
         let count = parse_count(&mut input)?;
         Ok(Games { input, count, count_place, read: 0, failed: false, skills: Vec::new() })
     }
@@ -157,19 +157,19 @@ impl<'a, S: Source> Games<'a, S> {
     }
 
     /// Where T is written.
-    pub fn count_place(&self) -> Position {
+    pub fn count_place(&self) -> Place {
         self.count_place
     }
 
     /// Where each piece's skill is written in the last game read, in piece order.
-    pub fn skill_places(&self) -> &[Position] {
+    pub fn skill_places(&self) -> &[Place] {
         &self.skills
     }
 
     /// Where content after the last game starts, if there is any. Meaningful once every game
     /// has been read; reads on to the first token or the end of the input.
-    pub fn trailing(&mut self) -> Option<Position> {
-        if self.input.at_end() { None } else { Some(self.input.position()) }
+    pub fn trailing(&mut self) -> Option<Place> {
+        if self.input.at_end() { None } else { Some(self.input.place()) }
     }
 }
 

@@ -75,7 +75,7 @@ pub mod skill;
 pub mod state;
 pub mod strength;
 
-use arbiter_scan::{Position, ScanError, Scanner, Source};
+use arbiter_scan::{Place, ScanError, Scanner, Source};
 use serde::Serialize;
 
 use crate::grid::Pos;
@@ -99,7 +99,7 @@ pub enum JudgeError {
         /// What happened.
         error: RunError,
         /// Where the input writes the skill of the piece at fault.
-        place: Position,
+        place: Place,
     },
 }
 

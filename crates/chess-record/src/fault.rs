@@ -19,7 +19,7 @@ use arbiter_scan::Shown;
 use shakmaty::variant::Variant;
 use shakmaty::{CastlingSide, Color, File, Rank, Role, Square};
 
-use crate::record::Place;
+use crate::turn::Turn;
 
 /// The first wrong token of a record, where it stands and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -41,13 +41,13 @@ pub struct Mistake {
 }
 
 impl Mistake {
-    /// The mistake of `token`, the move to be played at `place`, which stands at byte `offset`
+    /// The mistake of `token`, the move to be played at `turn`, which stands at byte `offset`
     /// of the record (`None` in PGN, whose places are lines and columns).
-    pub(crate) fn new(place: Place, token: &str, offset: Option<usize>, fault: Fault) -> Mistake {
+    pub(crate) fn new(turn: Turn, token: &str, offset: Option<usize>, fault: Fault) -> Mistake {
         Mistake {
-            ply: place.ply,
-            move_number: place.move_number,
-            side: place.side,
+            ply: turn.ply,
+            move_number: turn.move_number,
+            side: turn.side,
             token: token.to_owned(),
             offset,
             fault,

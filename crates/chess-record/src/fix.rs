@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use arbiter_scan::{Position, is_space};
+use arbiter_scan::{Place, is_space};
 use shakmaty::Chess;
 
 use crate::fault::{Fault, Mistake};
@@ -18,10 +18,11 @@ use crate::pgn::{
     GameText, Kind, Lexer, Located, Piece, Problem, Splitter, SyntaxError, Tags, Token,
 };
 use crate::reading::read_move;
-use crate::record::{BOM, Place, RecordWriter, words};
+use crate::record::{BOM, RecordWriter, words};
 use crate::shown::ShownBytes;
 use crate::spelling::Dialect;
 use crate::token::is_null_move;
+use crate::turn::Turn;
 use crate::variant::{Playable, Start};
 
 /// Rewrites a contest record with every move in its canonical spelling in `dialect`.
@@ -37,7 +38,7 @@ pub fn fix_record(record: &str, dialect: Dialect) -> Result<String, Mistake> {
         if text.is_empty() || matches!(text, "1-0" | "0-1" | "1/2-1/2" | "*" | "e.p.") {
             continue;
         }
-        let at = Place::of(&pos);
+        let at = Turn::of(&pos);
         match read_move(&mut pos, text, dialect) {
             Ok(reading) => out.push(at, reading.canonical.as_str()),
             Err(fault) => {
@@ -214,7 +215,7 @@ struct Fixer<'a> {
 impl<'a> Fixer<'a> {
     /// Replaces `span` of the text with `replacement`, the token at `at` (which may start
     /// after the span: blanks before a lone `e.p.` go with it).
-    fn edit(&mut self, span: Range<usize>, at: Position, written: &[u8], replacement: &str) {
+    fn edit(&mut self, span: Range<usize>, at: Place, written: &[u8], replacement: &str) {
         self.out.extend_from_slice(&self.text[self.copied..span.start]);
         self.out.extend_from_slice(replacement.as_bytes());
         self.copied = span.end;
@@ -265,7 +266,7 @@ impl<'a> Fixer<'a> {
                         self.edit(span, token.at, written, "");
                         continue;
                     }
-                    let at = Place::of(&line.pos);
+                    let at = Turn::of(&line.pos);
                     let shown = ShownBytes(written).to_string();
                     let problem = |fault| {
                         let mistake = Mistake::new(at, &shown, None, fault);

@@ -16,6 +16,7 @@
 
 mod fault;
 pub mod fix;
+pub mod judge;
 pub mod pgn;
 pub mod random;
 mod reading;
@@ -23,6 +24,7 @@ mod record;
 mod shown;
 mod spelling;
 mod token;
+mod turn;
 mod variant;
 
 pub use arbiter_scan::Shown;

@@ -12,7 +12,8 @@ use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::SplitMix64;
 use shakmaty::{Chess, Position};
 
-use crate::record::{Place, RecordWriter};
+use crate::record::RecordWriter;
+use crate::turn::Turn;
 
 use crate::spelling::{Dialect, SanText};
 
@@ -64,7 +65,7 @@ pub fn record(moves: &[shakmaty::Move], dialect: Dialect) -> String {
     let mut pos = Chess::default();
     let mut out = RecordWriter::default();
     for &m in moves {
-        let at = Place::of(&pos);
+        let at = Turn::of(&pos);
         let san = shakmaty::san::San::from_move(&pos, m);
         pos.play_unchecked(m);
         let check = pos.checkers().any();

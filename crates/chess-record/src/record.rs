@@ -24,6 +24,7 @@ use shakmaty::{Chess, Color, Position};
 use crate::fault::{Fault, Mistake};
 use crate::reading::{game_over, read_move};
 use crate::spelling::Dialect;
+use crate::turn::Turn;
 
 /// The verdict on a record: `Yes` with the number of plies, or `No` with the first mistake.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,7 +106,7 @@ impl RecordCheck {
         if self.mistake.is_some() {
             return false;
         }
-        let at = Place::of(&self.pos);
+        let at = Turn::of(&self.pos);
         let number = at.move_number;
         let fault = match (self.pos.turn(), self.numbered) {
             (Color::White, false) => {
@@ -147,7 +148,7 @@ impl RecordCheck {
             return Verdict::No(mistake);
         }
         if self.numbered {
-            let at = Place::of(&self.pos);
+            let at = Turn::of(&self.pos);
             return Verdict::No(mistake(at, "", end, after_end(&self.pos, Fault::MissingMove)));
         }
         Verdict::Yes { plies: self.plies }
@@ -155,7 +156,7 @@ impl RecordCheck {
 }
 
 /// The mistake `fault` of `token`, at `offset`, in the ply `at`.
-fn mistake(at: Place, token: &str, offset: usize, fault: Fault) -> Box<Mistake> {
+fn mistake(at: Turn, token: &str, offset: usize, fault: Fault) -> Box<Mistake> {
     Box::new(Mistake::new(at, token, Some(offset), fault))
 }
 
@@ -179,23 +180,6 @@ fn step(pos: &mut Chess, token: &str, dialect: Dialect) -> Result<(), Fault> {
     match reading.rule {
         None => Ok(()),
         Some(rule) => Err(Fault::Misspelled { canonical: reading.canonical.to_string(), rule }),
-    }
-}
-
-/// Where the next move of a position stands in its game.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Place {
-    pub(crate) ply: u32,
-    pub(crate) move_number: u32,
-    pub(crate) side: Color,
-}
-
-impl Place {
-    pub(crate) fn of<P: Position>(pos: &P) -> Place {
-        let move_number = pos.fullmoves().get();
-        let side = pos.turn();
-        let before = move_number.saturating_sub(1).saturating_mul(2);
-        Place { ply: before.saturating_add(side.fold_wb(1, 2)), move_number, side }
     }
 }
 
@@ -239,7 +223,7 @@ pub(crate) struct RecordWriter {
 
 impl RecordWriter {
     /// Appends the move spelled `spelling`, played at `at`.
-    pub(crate) fn push(&mut self, at: Place, spelling: &str) {
+    pub(crate) fn push(&mut self, at: Turn, spelling: &str) {
         if !self.out.is_empty() {
             self.out.push(' ');
         }

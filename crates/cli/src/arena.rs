@@ -12,7 +12,7 @@ use arbiter_scan::{Found, ScanError, Scanner, Stream};
 use serde::Serialize;
 
 use crate::input::{CliError, FileArg, Opened};
-use crate::report::Report;
+use crate::output::Output;
 
 /// Arguments of `arbiter arena`.
 #[derive(Debug, clap::Args)]
@@ -43,7 +43,7 @@ enum Command {
         game: Option<u32>,
     },
     #[command(flatten)]
-    Contest(crate::contest::Command<crate::contest::Arena>),
+    Contest(crate::contest::Command<arbiter_contest::arena::ArenaProblem>),
 }
 
 /// The `--rules` option shared by the judge and the trace.
@@ -95,7 +95,7 @@ fn judge_error(input: &Opened, error: JudgeError) -> CliError {
 }
 
 /// Warns about content after the last game.
-fn warn_trailing(report: &mut Report, games: &mut InputGames) {
+fn warn_trailing(report: &mut Output, games: &mut InputGames) {
     if let Some(position) = games.trailing() {
         report.warning(position, "ignoring input after the last game");
     }
@@ -105,7 +105,7 @@ fn warn_trailing(report: &mut Report, games: &mut InputGames) {
 /// of the complete games stays when a later game is malformed.
 fn judge(path: Option<&Path>, rules: Rules, json: bool) -> Result<(), CliError> {
     let (input, mut games) = open(path)?;
-    let mut report = Report::new(&input.name);
+    let mut report = Output::new(&input.name);
     let mut failure = None;
     let result = judge_games(&mut games, rules, |number, outcome| {
         if failure.is_some() {
@@ -147,13 +147,13 @@ fn trace(path: Option<&Path>, rules: Rules, only: Option<u32>) -> Result<(), Cli
     let only = only.map(|n| n as usize);
     if let Some(n) = only.filter(|&n| n > count) {
         let error = ScanError {
-            position: games.count_place(),
+            place: games.count_place(),
             expected: format!("the number of games T, at least {n} to trace game {n}"),
             found: Found::token(&count.to_string()),
         };
         return Err(input.error(error));
     }
-    let mut report = Report::new(&input.name);
+    let mut report = Output::new(&input.name);
     while let Some(game) = games.next() {
         let (number, game) = game.map_err(|error| input.error(error))?;
         if only.is_some_and(|n| n != number) {

@@ -3,7 +3,6 @@
 mod fix;
 mod pgn;
 mod source;
-mod stream;
 
 use crate::input::{CliError, FileArg};
 use crate::records::Answers;
@@ -35,7 +34,7 @@ enum Command {
     /// Rewrite a record or a PGN file into canonical SAN.
     Fix(fix::FixArgs),
     #[command(flatten)]
-    Contest(crate::contest::Command<crate::contest::Chess>),
+    Contest(crate::contest::Command<arbiter_contest::chess::ChessProblem>),
 }
 
 /// Runs `arbiter chess`.

@@ -8,69 +8,71 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use arbiter_arena::rules::{Rules, RulesError};
-use arbiter_contest::arena::{ArenaProblem, ArenaProfile, ArenaSize};
-use arbiter_contest::chess::{ChessProblem, ChessProfile};
-use arbiter_contest::duck::{DuckProblem, DuckProfile};
-use arbiter_contest::problem::Problem;
+use arbiter_contest::check::{self, Unusable};
+use arbiter_contest::count;
+use arbiter_contest::game::Game;
 use arbiter_contest::runner::Program;
-use arbiter_contest::stress::{self, Failure, Judgement, Kind, Settings};
-use arbiter_contest::{check, count};
+use arbiter_contest::stress::{self, Judgement, Kind, Settings};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::input::CliError;
 
-/// One of the games, as the contest commands see it.
-pub trait Game: Clone + Send + Sync + std::fmt::Debug + 'static {
-    /// The problem the arguments make.
-    type Problem: Problem;
-    /// Its profiles.
-    type Profile: Copy
-        + Clone
-        + Send
-        + Sync
-        + std::fmt::Debug
-        + std::fmt::Display
-        + FromStr
-        + 'static;
-    /// What `--size` sets; written back as it is read.
-    type Size: Copy
-        + Clone
-        + Send
-        + Sync
-        + std::fmt::Debug
-        + std::fmt::Display
-        + FromStr<Err: std::fmt::Display>
-        + 'static;
-    /// Options of this game only (the arena's `--rules`).
-    type Extra: clap::Args + clap::FromArgMatches + Clone + std::fmt::Debug + Send + Sync + 'static;
-    /// `<...>` in `--size`'s help.
-    const SIZE_NAME: &'static str;
-    /// `--size`'s help.
-    const SIZE_HELP: &'static str;
-    /// The profiles with their names and descriptions.
-    fn profiles() -> Vec<(Self::Profile, &'static str, &'static str)>;
-    /// The problem of these choices.
-    fn problem(
-        profile: Self::Profile,
-        size: Option<Self::Size>,
-        extra: &Self::Extra,
-    ) -> Self::Problem;
-    /// The problem `check` uses: answers do not depend on the profile.
-    fn problem_for_check(extra: &Self::Extra) -> Self::Problem {
-        let profile = Self::profiles().first().map(|&(profile, _, _)| profile);
-        let profile = profile.expect("every game has a profile");
-        Self::problem(profile, None, extra)
-    }
-    /// Extra words for the `gen` command line that regenerates a case (`--rules ...`).
-    fn extra_args(_extra: &Self::Extra) -> String {
+/// A game's own options on the command line.
+pub trait OptionArgs: Sized {
+    /// The arguments that give them.
+    type Args: clap::Args + clap::FromArgMatches + Clone + std::fmt::Debug + Send + Sync + 'static;
+    /// The options the arguments give.
+    fn from_args(args: &Self::Args) -> Self;
+    /// The arguments again, as words to append to a command line (` --rules ...`).
+    fn words(&self) -> String;
+}
+
+/// No options of a game's own.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct NoOptions {}
+
+impl OptionArgs for () {
+    type Args = NoOptions;
+
+    fn from_args(_: &NoOptions) {}
+
+    fn words(&self) -> String {
         String::new()
     }
 }
 
+/// The arena's `--rules`, as for `arbiter arena`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RulesOption {
+    /// Rule reading that answers: `official` (default) or `statement`, then `,+NAME` / `,-NAME`
+    /// switches, as for `arbiter arena`.
+    #[arg(long, value_name = "RULES", default_value = "official", value_parser = parse_rules)]
+    rules: Rules,
+}
+
+fn parse_rules(text: &str) -> Result<Rules, String> {
+    text.parse().map_err(|error: RulesError| error.to_string())
+}
+
+impl OptionArgs for Rules {
+    type Args = RulesOption;
+
+    fn from_args(args: &RulesOption) -> Rules {
+        args.rules
+    }
+
+    fn words(&self) -> String {
+        format!(" --rules {self}")
+    }
+}
+
+/// The arguments of game `G`'s own options.
+type ArgsOf<G> = <<G as Game>::Options as OptionArgs>::Args;
+
 /// The three contest subcommands of a game.
 #[derive(Debug, clap::Subcommand)]
-pub enum Command<G: Game> {
+pub enum Command<G: Game<Options: OptionArgs>> {
     /// Print one random valid input, the same for the same seed; profiles aim at the corners of
     /// the rules (listed under --profile).
     Gen(GenArgs<G>),
@@ -87,38 +89,43 @@ pub enum Command<G: Game> {
 
 /// What to generate.
 #[derive(Debug, Clone, clap::Args)]
-pub struct Choice<G: Game> {
+pub struct Choice<G: Game<Options: OptionArgs>> {
     /// Which corners of the rules the inputs aim at.
     #[arg(long, value_name = "PROFILE", default_value = "mixed", value_parser = profile_parser::<G>())]
     profile: G::Profile,
     #[arg(long, value_name = G::SIZE_NAME, help = G::SIZE_HELP, value_parser = parse_size::<G>)]
     size: Option<G::Size>,
     #[command(flatten)]
-    extra: G::Extra,
+    extra: ArgsOf<G>,
+}
+
+impl<G: Game<Options: OptionArgs>> Choice<G> {
+    /// The problem chosen.
+    fn problem(&self) -> G {
+        G::choose(self.profile, self.size, &G::Options::from_args(&self.extra))
+    }
 }
 
 /// The `--profile` parser: the game's names, each with its description in `--help`.
-fn profile_parser<G: Game>() -> impl TypedValueParser<Value = G::Profile> {
-    let values: Vec<PossibleValue> = G::profiles()
-        .into_iter()
-        .map(|(_, name, help)| PossibleValue::new(name).help(help))
-        .collect();
+fn profile_parser<G: Game<Options: OptionArgs>>() -> impl TypedValueParser<Value = G::Profile> {
+    let values: Vec<PossibleValue> =
+        G::PROFILES.iter().map(|(_, name, help)| PossibleValue::new(name).help(help)).collect();
     PossibleValuesParser::new(values).try_map(|name: String| {
-        G::profiles()
-            .into_iter()
+        G::PROFILES
+            .iter()
             .find(|(_, n, _)| *n == name)
-            .map(|(profile, _, _)| profile)
+            .map(|&(profile, _, _)| profile)
             .ok_or_else(|| format!("unknown profile `{name}`"))
     })
 }
 
-fn parse_size<G: Game>(text: &str) -> Result<G::Size, String> {
+fn parse_size<G: Game<Options: OptionArgs>>(text: &str) -> Result<G::Size, String> {
     text.parse().map_err(|e: <G::Size as FromStr>::Err| e.to_string())
 }
 
 /// Arguments of `gen`.
 #[derive(Debug, Clone, clap::Args)]
-pub struct GenArgs<G: Game> {
+pub struct GenArgs<G: Game<Options: OptionArgs>> {
     #[command(flatten)]
     choice: Choice<G>,
     /// Seed; the same seed and profile always give the same input. Drawn at random (and said on
@@ -129,7 +136,7 @@ pub struct GenArgs<G: Game> {
 
 /// Arguments of `test`.
 #[derive(Debug, Clone, clap::Args)]
-pub struct TestArgs<G: Game> {
+pub struct TestArgs<G: Game<Options: OptionArgs>> {
     #[command(flatten)]
     choice: Choice<G>,
     /// How many cases to run at most.
@@ -159,9 +166,9 @@ pub struct TestArgs<G: Game> {
 
 /// Arguments of `check`.
 #[derive(Debug, Clone, clap::Args)]
-pub struct CheckArgs<G: Game> {
+pub struct CheckArgs<G: Game<Options: OptionArgs>> {
     #[command(flatten)]
-    extra: G::Extra,
+    extra: ArgsOf<G>,
     /// INPUT OUTPUT [ANSWER]: the test's input, the program's output, and optionally the
     /// problem's reference answer (checked to be arbiter's). `-` reads standard input.
     #[arg(value_names = ["INPUT", "OUTPUT", "ANSWER"], num_args = 0.., allow_hyphen_values = true)]
@@ -169,7 +176,7 @@ pub struct CheckArgs<G: Game> {
 }
 
 /// Runs a contest subcommand of game `G`.
-pub fn run<G: Game>(command: Command<G>) -> Result<(), CliError> {
+pub fn run<G: Game<Options: OptionArgs>>(command: Command<G>) -> Result<(), CliError> {
     match command {
         Command::Gen(args) => generate::<G>(args),
         Command::Test(args) => test::<G>(args),
@@ -185,14 +192,14 @@ fn random_seed() -> u64 {
     arbiter_contest::rng::case_seed(nanos, u64::from(std::process::id())) % 1_000_000_000
 }
 
-fn generate<G: Game>(args: GenArgs<G>) -> Result<(), CliError> {
+fn generate<G: Game<Options: OptionArgs>>(args: GenArgs<G>) -> Result<(), CliError> {
     let seed = args.seed.unwrap_or_else(|| {
         let seed = random_seed();
         eprintln!("seed {seed}");
         seed
     });
     let choice = args.choice;
-    let problem = G::problem(choice.profile, choice.size, &choice.extra);
+    let problem = choice.problem();
     let case = problem.generate(seed);
     let mut text = Vec::new();
     problem.write_input(&case, &mut text);
@@ -202,8 +209,8 @@ fn generate<G: Game>(args: GenArgs<G>) -> Result<(), CliError> {
     Ok(())
 }
 
-fn test<G: Game>(args: TestArgs<G>) -> Result<(), CliError> {
-    let game = <G::Problem as Problem>::NAME;
+fn test<G: Game<Options: OptionArgs>>(args: TestArgs<G>) -> Result<(), CliError> {
+    let game = G::NAME;
     let program = Program::new(args.program.iter().cloned())
         .map_err(|e| CliError::Message(format!("arbiter {game} test: {e}")))?;
     let seed = args.seed.unwrap_or_else(random_seed);
@@ -218,8 +225,8 @@ fn test<G: Game>(args: TestArgs<G>) -> Result<(), CliError> {
         jobs,
     };
     let choice = &args.choice;
-    let problem = G::problem(choice.profile, choice.size, &choice.extra);
-    let bar = Bar::new(args.cases, <G::Problem as Problem>::UNIT);
+    let problem = choice.problem();
+    let bar = Bar::new(args.cases, G::UNIT);
     let start = Instant::now();
     let report = stress::stress(&problem, &program, &settings, &bar).map_err(|e| {
         bar.clear();
@@ -261,9 +268,9 @@ fn test<G: Game>(args: TestArgs<G>) -> Result<(), CliError> {
 /// The report as one JSON object: `{"game", "seed", "profile", "cases", "passed", "failure"}`,
 /// the failure with its case number and seed, verdict, sizes, input, expected and got lines,
 /// explanation and the program's output and standard error.
-fn json_report<G: Game>(
-    problem: &G::Problem,
-    report: &stress::Report<<G::Problem as Problem>::Case>,
+fn json_report<G: Game<Options: OptionArgs>>(
+    problem: &G,
+    report: &stress::TestRun<G::Case>,
     args: &TestArgs<G>,
     seed: u64,
     saved: Option<&Path>,
@@ -307,7 +314,7 @@ fn json_report<G: Game>(
         })
     });
     serde_json::json!({
-        "game": <G::Problem as Problem>::NAME,
+        "game": G::NAME,
         "seed": seed,
         "profile": args.choice.profile.to_string(),
         "cases": report.cases,
@@ -317,7 +324,7 @@ fn json_report<G: Game>(
 }
 
 /// Writes the three files of `--save`; the path of the input file.
-fn save<C>(dir: &Path, failure: &Failure<C>) -> Result<PathBuf, CliError> {
+fn save<C>(dir: &Path, failure: &stress::Failure<C>) -> Result<PathBuf, CliError> {
     let write = |name: &str, bytes: &[u8]| -> Result<PathBuf, CliError> {
         let path = dir.join(name);
         std::fs::write(&path, bytes)
@@ -336,15 +343,15 @@ fn save<C>(dir: &Path, failure: &Failure<C>) -> Result<PathBuf, CliError> {
 const SHOWN_LINES: usize = 40;
 
 /// The report of a failure, as printed on standard output.
-fn failure_report<G: Game>(
-    problem: &G::Problem,
-    failure: &Failure<<G::Problem as Problem>::Case>,
+fn failure_report<G: Game<Options: OptionArgs>>(
+    problem: &G,
+    failure: &stress::Failure<G::Case>,
     args: &TestArgs<G>,
     seed: u64,
     saved: Option<&Path>,
 ) -> String {
-    let game = <G::Problem as Problem>::NAME;
-    let unit = <G::Problem as Problem>::UNIT;
+    let game = G::NAME;
+    let unit = G::UNIT;
     let mut text = String::new();
     let kind = failure.judgement.kind();
     let _ = writeln!(text, "case {} of {} failed: {kind}", failure.case, args.cases);
@@ -352,7 +359,7 @@ fn failure_report<G: Game>(
         "arbiter {game} gen --profile {} --seed {}",
         args.choice.profile, failure.case_seed
     );
-    generate.push_str(&G::extra_args(&args.choice.extra));
+    generate.push_str(&G::Options::from_args(&args.choice.extra).words());
     if let Some(size) = &args.choice.size {
         let _ = write!(generate, " --size {size}");
     }
@@ -370,7 +377,7 @@ fn failure_report<G: Game>(
             "  shrinking kept all {} ({}): removing {} makes the failure disappear",
             count(before, unit),
             count(failure.tries as usize, "tries"),
-            <G::Problem as Problem>::MINIMAL
+            G::MINIMAL
         );
     } else {
         let _ = writeln!(
@@ -379,7 +386,7 @@ fn failure_report<G: Game>(
             count(before, unit),
             count(after, unit),
             count(failure.tries as usize, "tries"),
-            <G::Problem as Problem>::MINIMAL
+            G::MINIMAL
         );
     }
     let name = saved.map_or_else(|| "input".to_owned(), |p| p.display().to_string());
@@ -548,7 +555,7 @@ fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
 /// The UTF-8 byte-order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-fn checker<G: Game>(args: CheckArgs<G>) -> Result<(), CliError> {
+fn checker<G: Game<Options: OptionArgs>>(args: CheckArgs<G>) -> Result<(), CliError> {
     let verdict = check_files::<G>(&args);
     let mut stderr = io::stderr().lock();
     let _ = writeln!(stderr, "{verdict}");
@@ -558,15 +565,16 @@ fn checker<G: Game>(args: CheckArgs<G>) -> Result<(), CliError> {
     std::process::exit(i32::from(verdict.exit_code()));
 }
 
-fn check_files<G: Game>(args: &CheckArgs<G>) -> check::Verdict {
+fn check_files<G: Game<Options: OptionArgs>>(args: &CheckArgs<G>) -> check::Verdict {
+    let unusable = |message: String| check::Verdict::Failure(Unusable::Files(message));
     let [input, output, answer @ ..] = &args.files[..] else {
-        return check::Verdict::Failure(format!(
+        return unusable(format!(
             "expected INPUT OUTPUT [ANSWER], found {}",
             count(args.files.len(), "files")
         ));
     };
     if answer.len() > 1 {
-        return check::Verdict::Failure(format!(
+        return unusable(format!(
             "expected INPUT OUTPUT [ANSWER], found {} files",
             args.files.len()
         ));
@@ -576,9 +584,7 @@ fn check_files<G: Game>(args: &CheckArgs<G>) -> check::Verdict {
         if input == Path::new("-") { "<stdin>".to_owned() } else { input.display().to_string() };
     let input_text = match read_bytes(input) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(error) => {
-            return check::Verdict::Failure(format!("INPUT {input_name}: cannot read: {error}"));
-        }
+        Err(error) => return unusable(format!("INPUT {input_name}: cannot read: {error}")),
     };
     let output_bytes = match read_bytes(output) {
         Ok(bytes) => bytes,
@@ -593,106 +599,15 @@ fn check_files<G: Game>(args: &CheckArgs<G>) -> check::Verdict {
         match answer.first().map(|path| read_bytes(path).map_err(|e| (path, e))).transpose() {
             Ok(answer) => answer,
             Err((path, error)) => {
-                return check::Verdict::Failure(format!(
-                    "ANSWER {}: cannot read: {error}",
-                    path.display()
-                ));
+                return unusable(format!("ANSWER {}: cannot read: {error}", path.display()));
             }
         };
-    let problem = G::problem_for_check(&args.extra);
-    let verdict = check::check(&problem, &input_text, &output_bytes, answer.as_deref());
-    match verdict {
-        check::Verdict::Failure(message) if message.starts_with("input: ") => {
-            check::Verdict::Failure(format!("INPUT {input_name}:{}", &message["input: ".len()..]))
+    let problem = G::for_check(&G::Options::from_args(&args.extra));
+    match check::check(&problem, &input_text, &output_bytes, answer.as_deref()) {
+        // The input is named as the command line gave it.
+        check::Verdict::Failure(Unusable::Input(error)) => {
+            unusable(format!("INPUT {input_name}:{error}"))
         }
         verdict => verdict,
-    }
-}
-
-/// No options of a game's own.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct NoOptions {}
-
-/// Duck Chess.
-#[derive(Debug, Clone)]
-pub struct Duck;
-
-impl Game for Duck {
-    type Problem = DuckProblem;
-    type Profile = DuckProfile;
-    type Size = usize;
-    type Extra = NoOptions;
-    const SIZE_NAME: &'static str = "Q";
-    const SIZE_HELP: &'static str = "Number of commands Q (the most commands for profiles whose games end) [default: per profile]";
-
-    fn profiles() -> Vec<(DuckProfile, &'static str, &'static str)> {
-        DuckProfile::ALL.to_vec()
-    }
-
-    fn problem(profile: DuckProfile, size: Option<usize>, _: &NoOptions) -> DuckProblem {
-        DuckProblem::new(profile, size)
-    }
-}
-
-/// Chess records.
-#[derive(Debug, Clone)]
-pub struct Chess;
-
-impl Game for Chess {
-    type Problem = ChessProblem;
-    type Profile = ChessProfile;
-    type Size = usize;
-    type Extra = NoOptions;
-    const SIZE_NAME: &'static str = "PLIES";
-    const SIZE_HELP: &'static str = "Plies played before the corner is looked for (correct records: their length; at most 600) [default: random]";
-
-    fn profiles() -> Vec<(ChessProfile, &'static str, &'static str)> {
-        ChessProfile::ALL.to_vec()
-    }
-
-    fn problem(profile: ChessProfile, size: Option<usize>, _: &NoOptions) -> ChessProblem {
-        ChessProblem::new(profile, size)
-    }
-}
-
-/// The arena's `--rules`, as for `arbiter arena`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct RulesOption {
-    /// Rule reading that answers: `official` (default) or `statement`, then `,+NAME` / `,-NAME`
-    /// switches, as for `arbiter arena`.
-    #[arg(long, value_name = "RULES", default_value = "official", value_parser = parse_rules)]
-    rules: Rules,
-}
-
-fn parse_rules(text: &str) -> Result<Rules, String> {
-    text.parse().map_err(|error: RulesError| error.to_string())
-}
-
-/// The skill arena.
-#[derive(Debug, Clone)]
-pub struct Arena;
-
-impl Game for Arena {
-    type Problem = ArenaProblem;
-    type Profile = ArenaProfile;
-    type Size = ArenaSize;
-    type Extra = RulesOption;
-    const SIZE_NAME: &'static str = "T,N,M,K,R";
-    const SIZE_HELP: &'static str = "Games, rows, columns, pieces and rounds of every game, e.g. 1,5,5,8,20 [default: per profile]";
-
-    fn profiles() -> Vec<(ArenaProfile, &'static str, &'static str)> {
-        ArenaProfile::ALL.to_vec()
-    }
-
-    fn problem(
-        profile: ArenaProfile,
-        size: Option<ArenaSize>,
-        extra: &RulesOption,
-    ) -> ArenaProblem {
-        ArenaProblem::new(profile, size, extra.rules)
-    }
-
-    fn extra_args(extra: &RulesOption) -> String {
-        format!(" --rules {}", extra.rules)
     }
 }

@@ -12,7 +12,7 @@ use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::input::{CliError, FileArg, Opened};
-use crate::report::Report;
+use crate::output::Output;
 
 /// Arguments of `arbiter duck`.
 #[derive(Debug, clap::Args)]
@@ -48,7 +48,7 @@ enum DuckCommand {
     /// LOS and an optional SPRT.
     Match(Box<crate::duck_match::Args>),
     #[command(flatten)]
-    Contest(crate::contest::Command<crate::contest::Duck>),
+    Contest(crate::contest::Command<arbiter_contest::duck::DuckProblem>),
 }
 
 #[derive(Debug, clap::Args)]
@@ -205,7 +205,7 @@ pub(crate) fn fen_error(error: FenError) -> CliError {
 
 /// Writes each ruling: the official line or a JSON object on stdout, and the extras on stderr.
 struct Writer<'r> {
-    official: Official<&'r mut Report>,
+    official: Official<&'r mut Output>,
     extras: Extras,
     /// Whether the input is a regular file, whose reads never wait for a writer.
     regular: bool,
@@ -271,7 +271,7 @@ impl Listener for Writer<'_> {
 /// Judges the input as it is read, and reports errors and ignored input.
 fn judge_file(file: FileArg, extras: Extras) -> Result<(), CliError> {
     let input = Opened::open(file.file.as_deref())?;
-    let mut report = Report::new(&input.name);
+    let mut report = Output::new(&input.name);
     let commands = match Commands::read_count(Scanner::from_reader(&input.file)) {
         Ok(commands) => commands,
         Err(error) => return Err(input.error(error)),

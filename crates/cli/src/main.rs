@@ -8,8 +8,8 @@ mod duck;
 mod duck_engine;
 mod duck_match;
 mod input;
+mod output;
 mod records;
-mod report;
 mod serve;
 
 use std::process::ExitCode;
@@ -54,7 +54,7 @@ fn main() -> ExitCode {
         Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
         Err(CliError::Findings) => ExitCode::from(1),
         Err(error) => {
-            report::write_line(&error);
+            output::write_line(&error);
             ExitCode::from(2)
         }
     }

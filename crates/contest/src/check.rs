@@ -33,7 +33,7 @@ use arbiter_scan::Shown;
 
 use crate::compare::{Difference, compare};
 use crate::count;
-use crate::problem::Problem;
+use crate::problem::{InputError, Problem};
 
 /// A checker's verdict with its message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,7 +45,22 @@ pub enum Verdict {
     /// The output differs, and where it does, it is not in the answer's format.
     PresentationError(String),
     /// The input or the answer file cannot be used.
-    Failure(String),
+    Failure(Unusable),
+}
+
+/// Why a checker cannot judge: the setup is wrong, not the contestant.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unusable {
+    /// arbiter cannot answer the test's input: malformed, or breaking a guarantee of the
+    /// statement.
+    #[error("input: {0}")]
+    Input(InputError),
+    /// The answer file does not hold arbiter's answer: the first difference.
+    #[error("the answer file is not arbiter's answer: {0}")]
+    Answer(String),
+    /// The files given cannot be used (too few, unreadable), as the caller words it.
+    #[error("{0}")]
+    Files(String),
 }
 
 impl Verdict {
@@ -82,15 +97,12 @@ pub fn check<P: Problem>(
 ) -> Verdict {
     let expected = match problem.answer(input) {
         Ok(expected) => expected,
-        Err(error) => return Verdict::Failure(format!("input: {error}")),
+        Err(error) => return Verdict::Failure(Unusable::Input(error)),
     };
     if let Some(answer) = answer
         && let Some(difference) = compare(&expected, answer)
     {
-        return Verdict::Failure(format!(
-            "the answer file is not arbiter's answer: {}",
-            describe(&difference)
-        ));
+        return Verdict::Failure(Unusable::Answer(describe(&difference)));
     }
     let Some(difference) = compare(&expected, output) else {
         return Verdict::Accepted(count(expected.lines().count(), "lines"));
@@ -166,6 +178,7 @@ mod tests {
     fn bad_inputs_and_answers_are_failures() {
         let bad = check(&duck(), "2\n0 3 1 4\n", ANSWER, None);
         assert_eq!(bad.exit_code(), 3, "{bad}");
+        assert!(matches!(bad, Verdict::Failure(Unusable::Input(_))), "{bad}");
         assert!(
             bad.to_string().starts_with("FAIL input: 3:1: expected the source row x1 of command 2"),
             "{bad}"
@@ -173,6 +186,7 @@ mod tests {
         let wrong_answer_file =
             check(&duck(), INPUT, ANSWER, Some(b"Invalid command\nInvalid command\n"));
         assert_eq!(wrong_answer_file.exit_code(), 3, "{wrong_answer_file}");
+        assert!(matches!(wrong_answer_file, Verdict::Failure(Unusable::Answer(_))));
     }
 
     #[test]

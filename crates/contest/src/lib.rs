@@ -14,6 +14,7 @@
 //! ```
 //!
 //! Modules, one concept each: [`rng`] (seeded draws), [`problem`] (what a game provides),
+//! [`game`] (what a contestant chooses of a game's inputs),
 //! [`duck`], [`chess`] and [`arena`] (the three games: generators with profiles, explanations,
 //! shrinking), [`runner`] (running a program with a time limit), [`compare`] (token comparison),
 //! [`shrink`] (delta debugging), [`stress`] (the test loop), [`check`] (the checker).
@@ -28,6 +29,7 @@ pub mod check;
 pub mod chess;
 pub mod compare;
 pub mod duck;
+pub mod game;
 pub mod problem;
 pub mod rng;
 pub mod runner;

@@ -18,7 +18,7 @@
 
 use std::fmt;
 
-use arbiter_scan::Position;
+use arbiter_scan::Place;
 
 use crate::shrink::Oracle;
 
@@ -98,7 +98,7 @@ pub(crate) fn profile_named<P: Copy>(
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Explanation {
     /// Where the input item explained starts (a command, a token, a game).
-    pub place: Option<Position>,
+    pub place: Option<Place>,
     /// The item, e.g. ``command 3 `0 1 2 2` ``.
     pub what: String,
     /// Why the line is right, in one line.

@@ -140,7 +140,7 @@ pub struct Failure<C> {
 
 /// What a test run found.
 #[derive(Debug, Clone)]
-pub struct Report<C> {
+pub struct TestRun<C> {
     /// Cases run to the end.
     pub cases: u64,
     /// The first failing case, if any.
@@ -190,7 +190,7 @@ pub fn stress<P: Problem>(
     program: &Program,
     settings: &Settings,
     progress: &dyn Progress,
-) -> Result<Report<P::Case>, StressError> {
+) -> Result<TestRun<P::Case>, StressError> {
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
@@ -252,11 +252,11 @@ pub fn stress<P: Problem>(
     }
     let cases = done.load(Ordering::Relaxed);
     let Some(found) = found.into_inner().unwrap_or_else(|e| e.into_inner()) else {
-        return Ok(Report { cases, failure: None });
+        return Ok(TestRun { cases, failure: None });
     };
     progress.failed(found.index + 1, found.kind);
     let failure = shrink_failure(problem, program, settings, found, progress)?;
-    Ok(Report { cases, failure: Some(failure) })
+    Ok(TestRun { cases, failure: Some(failure) })
 }
 
 enum CaseError {

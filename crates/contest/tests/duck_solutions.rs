@@ -10,7 +10,7 @@ use std::time::Duration;
 use arbiter_contest::duck::{DuckCase, DuckProblem, DuckProfile};
 use arbiter_contest::problem::Problem;
 use arbiter_contest::runner::{self, Program};
-use arbiter_contest::stress::{Failure, Judgement, Kind, Report, Settings, stress};
+use arbiter_contest::stress::{Failure, Judgement, Kind, Settings, TestRun, stress};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/duck").join(name)
@@ -57,7 +57,7 @@ fn settings(cases: u64, seed: u64) -> Settings {
     Settings { cases, seed, time_limit: Duration::from_secs(10), jobs: 2 }
 }
 
-fn test(program: &Program, profile: DuckProfile, cases: u64, seed: u64) -> Report<DuckCase> {
+fn test(program: &Program, profile: DuckProfile, cases: u64, seed: u64) -> TestRun<DuckCase> {
     stress(&DuckProblem::new(profile, None), program, &settings(cases, seed), &()).unwrap()
 }
 

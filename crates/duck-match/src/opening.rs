@@ -51,7 +51,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use arbiter_duck::{EndReason, Fen, Game, Invalid, Move, MoveError, Position, UciMove};
-use arbiter_scan::{Found, ScanError, Shown, position_at};
+use arbiter_scan::{Found, ScanError, Shown, place_at};
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::SplitMix64;
 
@@ -187,7 +187,7 @@ pub fn parse_openings(text: &str) -> Result<Vec<Opening>, ScanError> {
             Ok(None) => {}
             Err(mut error) => {
                 return Err(ScanError {
-                    position: position_at(text, error.start),
+                    place: place_at(text, error.start),
                     found: error.found(text),
                     expected: error.expected,
                 });

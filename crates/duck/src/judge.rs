@@ -32,7 +32,7 @@
 
 use std::io::{self, Read, Write};
 
-use arbiter_scan::{Position, ScanError, Scanner, Source, Stream, Text};
+use arbiter_scan::{Place, ScanError, Scanner, Source, Stream, Text};
 
 use crate::output::INVALID;
 use crate::{Game, Invalid, Played, draw};
@@ -93,13 +93,13 @@ impl<'a, S: Source> Commands<'a, S> {
 
     /// Where content after the last announced command starts, if there is any. Meaningful once
     /// every command has been read; reads on to the first token or the end of the input.
-    pub fn trailing(&mut self) -> Option<Position> {
-        if self.scanner.at_end() { None } else { Some(self.scanner.position()) }
+    pub fn trailing(&mut self) -> Option<Place> {
+        if self.scanner.at_end() { None } else { Some(self.scanner.place()) }
     }
 
     /// Where the last command read starts: the place of its first token.
-    pub fn place(&self) -> Position {
-        self.scanner.position_of(self.start)
+    pub fn place(&self) -> Place {
+        self.scanner.place_of(self.start)
     }
 
     /// Whether every announced command has been read (or reading stopped at an error).
@@ -163,7 +163,7 @@ pub struct Summary {
     /// Number of commands judged.
     pub commands: u64,
     /// Where ignored content after the last command starts, if any.
-    pub trailing: Option<Position>,
+    pub trailing: Option<Place>,
 }
 
 /// Why a run stopped early.
@@ -192,11 +192,11 @@ pub struct Ruling<'r> {
 
 /// Finds where the command being judged starts, without knowing the input's source type.
 trait Placed {
-    fn place(&self) -> Position;
+    fn place(&self) -> Place;
 }
 
 impl<S: Source> Placed for Commands<'_, S> {
-    fn place(&self) -> Position {
+    fn place(&self) -> Place {
         Commands::place(self)
     }
 }
@@ -204,7 +204,7 @@ impl<S: Source> Placed for Commands<'_, S> {
 impl Ruling<'_> {
     /// Where the command starts in the input: the place of its first token. Counted only when
     /// asked for.
-    pub fn place(&self) -> Position {
+    pub fn place(&self) -> Place {
         self.commands.place()
     }
 

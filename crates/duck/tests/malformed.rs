@@ -36,7 +36,7 @@ proptest! {
             Err(JudgeError::Input(error)) => {
                 // The error names a real place in the text.
                 let line_count = text.split('\n').count() as u32;
-                prop_assert!(error.position.line >= 1 && error.position.line <= line_count.max(1));
+                prop_assert!(error.place.line >= 1 && error.place.line <= line_count.max(1));
                 prop_assert!(error.to_string().contains("expected"));
             }
             Err(JudgeError::Output(error)) => prop_assert!(false, "{error}"),

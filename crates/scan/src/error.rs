@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use crate::position::Position;
-use crate::scanner::MAX_TOKEN_BYTES;
+use crate::place::Place;
 use crate::shown::{Shown, shown_prefix};
+use crate::source::MAX_TOKEN_BYTES;
 
 /// What the scanner met where it expected something else.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -48,10 +48,10 @@ impl fmt::Display for Found {
 
 /// Malformed input: where, what was expected and what was found instead.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("{position}: expected {expected}, found {found}")]
+#[error("{place}: expected {expected}, found {found}")]
 pub struct ScanError {
     /// Where the offending token starts, or where the input ended.
-    pub position: Position,
+    pub place: Place,
     /// What the format asks for at this point, e.g. `"an integer (the number of commands)"`.
     pub expected: String,
     /// What is there instead.

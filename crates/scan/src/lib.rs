@@ -1,4 +1,4 @@
-//! Whitespace-separated tokens with line and column positions, read from a string or streamed
+//! Whitespace-separated tokens with line and column places, read from a string or streamed
 //! from any reader in bounded memory.
 //!
 //! The official judges read their input with `scanf`: any run of whitespace (spaces, tabs, CR, LF,
@@ -25,9 +25,9 @@
 //! assert_eq!(input.int("a row").unwrap_err().to_string(), "2:6: expected a row, found `seven`");
 //! ```
 //!
-//! Both forms skip a UTF-8 byte order mark at the start: positions count from the character
+//! Both forms skip a UTF-8 byte order mark at the start: places count from the character
 //! after it. A stream turns bytes that are not UTF-8 into U+FFFD as it reads them, so every token
-//! is text. Positions are counted only when asked for, from the last one counted (and, for a
+//! is text. Places are counted only when asked for, from the last one counted (and, for a
 //! stream, over the bytes it drops), so reading a token is a tight byte loop.
 //!
 //! Messages echo input text one way only: [`Shown`], at most 40 characters with invisible ones
@@ -36,16 +36,16 @@
 #![warn(missing_docs)]
 
 mod error;
-mod position;
+mod place;
 mod scanner;
 mod shown;
 mod source;
 
 pub use error::{Found, ScanError};
-pub use position::{Position, position_at};
-pub use scanner::{MAX_TOKEN_BYTES, Scanner, Token, is_space};
+pub use place::{Place, place_at};
+pub use scanner::{Scanner, Token, is_space};
 pub use shown::Shown;
-pub use source::{Source, Stream, Text};
+pub use source::{MAX_TOKEN_BYTES, Source, Stream, Text};
 
 #[cfg(test)]
 mod tests;

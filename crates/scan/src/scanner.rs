@@ -5,14 +5,8 @@ use std::io::{self, Read};
 use std::marker::PhantomData;
 
 use crate::error::{Found, ScanError};
-use crate::position::{Position, Tracker};
-use crate::source::{Source, Stream, Text};
-
-/// The longest token a scanner reads whole. A longer one is cut there (its start is returned and
-/// the rest skipped), and a message calls it a token of more than this many bytes: no format
-/// arbiter reads has tokens nearly this long, and a stream never holds more than this and one
-/// chunk.
-pub const MAX_TOKEN_BYTES: usize = 1 << 16;
+use crate::place::{Place, Tracker};
+use crate::source::{MAX_TOKEN_BYTES, Source, Stream, Text};
 
 /// The UTF-8 byte order mark, skipped at the start of every input.
 const BOM: &[u8] = "\u{feff}".as_bytes();
@@ -48,13 +42,13 @@ pub struct Scanner<'a, S = Text<'a>> {
     pos: usize,
     /// Offset in the input of the window's first byte.
     base: usize,
-    /// The position of the first byte still in the window (or of the first byte after a byte
+    /// The place of the first byte still in the window (or of the first byte after a byte
     /// order mark).
     kept: Tracker,
-    /// The last position asked for, from which the next one is counted.
+    /// The last place asked for, from which the next one is counted.
     cache: Cell<Tracker>,
-    /// A place asked to be remembered, with its position once its bytes have left the window.
-    mark: Option<(usize, Option<Position>)>,
+    /// A place asked to be remembered, with its place once its bytes have left the window.
+    mark: Option<(usize, Option<Place>)>,
     /// The offset of the last token cut at [`MAX_TOKEN_BYTES`]; the rest of it is skipped before
     /// the next token when `skip_rest` is set.
     cut: Option<usize>,
@@ -153,9 +147,9 @@ impl<S: Source> Scanner<'_, S> {
         if let Some((offset, None)) = self.mark
             && offset < new_base
         {
-            self.mark = Some((offset, Some(self.position_of(offset))));
+            self.mark = Some((offset, Some(self.place_of(offset))));
         }
-        // Count the positions of the bytes about to be dropped, from the latest place known.
+        // Count the places of the bytes about to be dropped, from the latest place known.
         let cache = self.cache.get();
         let mut kept = if cache.offset <= new_base { cache } else { self.kept };
         if kept.offset < new_base {
@@ -304,34 +298,34 @@ impl<S: Source> Scanner<'_, S> {
 
     /// The line and column of input offset `offset`, which must be one this scanner still holds:
     /// at or after the start of the token being read, or the offset last given to
-    /// [`Scanner::mark`]. (Earlier offsets give the earliest position still known.)
-    pub fn position_of(&self, offset: usize) -> Position {
-        if let Some((marked, Some(position))) = self.mark
+    /// [`Scanner::mark`]. (Earlier offsets give the earliest place still known.)
+    pub fn place_of(&self, offset: usize) -> Place {
+        if let Some((marked, Some(place))) = self.mark
             && marked == offset
         {
-            return position;
+            return place;
         }
         let cache = self.cache.get();
         let mut from = if offset >= cache.offset { cache } else { self.kept };
         if offset < from.offset {
-            return from.position;
+            return from.place;
         }
         let window = self.source.window();
         let end = (offset - self.base).min(window.len());
         let start = (from.offset - self.base).min(end);
         from.advance(&window[start..end]);
         self.cache.set(from);
-        from.position
+        from.place
     }
 
-    /// The position of the next token, or of the end of the input if there is none.
-    pub fn position(&mut self) -> Position {
+    /// The place of the next token, or of the end of the input if there is none.
+    pub fn place(&mut self) -> Place {
         self.skip_space();
-        self.position_of(self.base + self.pos)
+        self.place_of(self.base + self.pos)
     }
 
     /// The offset of the next token (or of the end of the input), remembered so that
-    /// [`Scanner::position_of`] can place it even after its bytes have been dropped. One place
+    /// [`Scanner::place_of`] can place it even after its bytes have been dropped. One place
     /// is remembered at a time.
     pub fn mark(&mut self) -> usize {
         self.skip_space();
@@ -399,11 +393,7 @@ impl<S: Source> Scanner<'_, S> {
     pub fn error_here(&mut self, expected: impl Into<String>) -> ScanError {
         let token = self.peek();
         let found = self.found(token);
-        ScanError {
-            position: self.position_of(self.base + self.pos),
-            expected: expected.into(),
-            found,
-        }
+        ScanError { place: self.place_of(self.base + self.pos), expected: expected.into(), found }
     }
 
     /// An error about a token this scanner has just returned.
@@ -413,7 +403,7 @@ impl<S: Source> Scanner<'_, S> {
         } else {
             Found::token(token.text)
         };
-        ScanError { position: self.position_of(token.offset), expected: expected.into(), found }
+        ScanError { place: self.place_of(token.offset), expected: expected.into(), found }
     }
 
     /// An error about the last token [`Scanner::token`] returned (which the scanner still holds:
@@ -423,7 +413,7 @@ impl<S: Source> Scanner<'_, S> {
         let offset = self.base + start;
         let text = self.text_of(start, end);
         let found = if self.is_cut(offset) { Found::long_token(text) } else { Found::token(text) };
-        ScanError { position: self.position_of(offset), expected: expected.into(), found }
+        ScanError { place: self.place_of(offset), expected: expected.into(), found }
     }
 
     /// The next token as a decimal integer, optionally signed.

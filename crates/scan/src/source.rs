@@ -47,6 +47,12 @@ impl Source for Text<'_> {
     }
 }
 
+/// The longest token a scanner reads whole. A longer one is cut there (its start is returned and
+/// the rest skipped), and a message calls it a token of more than this many bytes: no format
+/// arbiter reads has tokens nearly this long, and a stream never holds more than this and one
+/// chunk ([`CHUNK_BYTES`]).
+pub const MAX_TOKEN_BYTES: usize = 1 << 16;
+
 /// Bytes asked of the reader at a time.
 pub(crate) const CHUNK_BYTES: usize = 1 << 16;
 

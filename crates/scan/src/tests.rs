@@ -36,15 +36,15 @@ impl Read for Pieces<'_> {
     }
 }
 
-/// Everything a scanner reports reading `text` as: each token (or integer) with its position,
-/// then the error or the end, with the position of the end.
+/// Everything a scanner reports reading `text` as: each token (or integer) with its place,
+/// then the error or the end, with the place of the end.
 fn transcript<S: Source>(scanner: &mut Scanner<'_, S>, ints: bool) -> Vec<String> {
     let mut out = Vec::new();
     loop {
-        let position = scanner.position();
+        let place = scanner.place();
         if ints {
             match scanner.try_int() {
-                Some(value) => out.push(format!("{position} {value}")),
+                Some(value) => out.push(format!("{place} {value}")),
                 None => {
                     out.push(scanner.error_here("n").to_string());
                     if scanner.token().is_none() {
@@ -54,12 +54,12 @@ fn transcript<S: Source>(scanner: &mut Scanner<'_, S>, ints: bool) -> Vec<String
             }
         } else {
             match scanner.token() {
-                Some(token) => out.push(format!("{position} {} @{}", token.text, token.offset)),
+                Some(token) => out.push(format!("{place} {} @{}", token.text, token.offset)),
                 None => break,
             }
         }
     }
-    out.push(format!("end {}", scanner.position()));
+    out.push(format!("end {}", scanner.place()));
     out
 }
 
@@ -80,16 +80,16 @@ fn integers_with_signs_and_saturation() {
 }
 
 #[test]
-fn positions_count_lines_and_characters() {
+fn places_count_lines_and_characters() {
     let mut scanner = Scanner::new("1\r\n\n\t  é x");
     assert_eq!(scanner.int("n").unwrap(), 1);
     let error = scanner.int("a row").unwrap_err();
-    assert_eq!(error.position, Position { line: 3, column: 4 });
+    assert_eq!(error.place, Place { line: 3, column: 4 });
     assert_eq!(error.found, Found::Token("é".into()));
     // A failed read consumes nothing.
-    assert_eq!(scanner.position(), Position { line: 3, column: 4 });
+    assert_eq!(scanner.place(), Place { line: 3, column: 4 });
     assert_eq!(scanner.next_token().map(|t| t.text), Some("é"));
-    assert_eq!(scanner.position(), Position { line: 3, column: 6 });
+    assert_eq!(scanner.place(), Place { line: 3, column: 6 });
 }
 
 #[test]
@@ -98,10 +98,10 @@ fn a_lone_carriage_return_ends_a_line() {
     for _ in 0..4 {
         scanner.int("n").unwrap();
     }
-    assert_eq!(scanner.int("n").unwrap_err().position, Position { line: 3, column: 3 });
+    assert_eq!(scanner.int("n").unwrap_err().place, Place { line: 3, column: 3 });
     let mut scanner = Scanner::new("1\r\r\r\n\n x");
     scanner.int("n").unwrap();
-    assert_eq!(scanner.int("n").unwrap_err().position, Position { line: 5, column: 2 });
+    assert_eq!(scanner.int("n").unwrap_err().place, Place { line: 5, column: 2 });
 }
 
 #[test]
@@ -120,12 +120,12 @@ fn a_byte_order_mark_at_the_start_is_skipped() {
     for text in ["\u{feff}7 x", "\u{feff}\n7 x"] {
         let line = if text.contains('\n') { 2 } else { 1 };
         let mut scanner = Scanner::new(text);
-        assert_eq!(scanner.position(), Position { line, column: 1 });
+        assert_eq!(scanner.place(), Place { line, column: 1 });
         assert_eq!(scanner.int("n"), Ok(7));
-        assert_eq!(scanner.position(), Position { line, column: 3 });
+        assert_eq!(scanner.place(), Place { line, column: 3 });
         let mut stream = Scanner::from_reader(Pieces::new(text.as_bytes(), &[1]));
         assert_eq!(stream.int("n"), Ok(7));
-        assert_eq!(stream.position(), Position { line, column: 3 });
+        assert_eq!(stream.place(), Place { line, column: 3 });
     }
     // Anywhere else it is part of a token.
     let error = Scanner::new("1 \u{feff}2").int_in(0, 0, "n").unwrap_err();
@@ -181,12 +181,12 @@ fn a_stream_of_one_endless_token_stops_at_the_limit() {
     let mut zeros = Scanner::from_reader(io::repeat(0));
     let error = zeros.int("n").unwrap_err();
     assert!(matches!(error.found, Found::LongToken(_)), "{error}");
-    assert_eq!(error.position, Position::START);
+    assert_eq!(error.place, Place::START);
 }
 
 #[test]
 fn long_runs_of_whitespace_are_read_in_bounded_memory() {
-    // 5 MB of line breaks, then a token: the position still counts every line.
+    // 5 MB of line breaks, then a token: the place still counts every line.
     let lines = 5_000_000;
     let reader = io::repeat(b'\n').take(lines).chain(&b"  x"[..]);
     let mut scanner = Scanner::from_reader(reader);
@@ -203,7 +203,7 @@ fn bytes_that_are_not_utf8_become_replacement_characters() {
     assert_eq!(stream.token().map(|t| t.text.to_owned()), Some("\u{fffd}".to_owned()));
     // A character split between two reads is whole.
     assert_eq!(stream.token().map(|t| t.text.to_owned()), Some("€".to_owned()));
-    assert_eq!(stream.position(), Position { line: 1, column: 10 });
+    assert_eq!(stream.place(), Place { line: 1, column: 10 });
     // An incomplete character at the very end is replaced too.
     let mut end = Scanner::from_reader(&b"1 \xe2\x82"[..]);
     end.int("n").unwrap();
@@ -278,8 +278,8 @@ fn a_marked_place_is_kept_after_its_bytes_are_dropped() {
     let offset = scanner.mark();
     scanner.int("n").unwrap();
     scanner.int("n").unwrap();
-    assert_eq!(scanner.position_of(offset), Position { line: 2, column: 3 });
-    assert_eq!(scanner.position(), Position { line: 2, column: 300_005 });
+    assert_eq!(scanner.place_of(offset), Place { line: 2, column: 3 });
+    assert_eq!(scanner.place(), Place { line: 2, column: 300_005 });
 }
 
 proptest! {
@@ -291,7 +291,7 @@ proptest! {
             for value in values {
                 prop_assert_eq!(slow.int("n").ok(), Some(i64::from(value)));
             }
-            prop_assert_eq!(fast.position(), slow.position());
+            prop_assert_eq!(fast.place(), slow.place());
         }
     }
 
@@ -313,7 +313,7 @@ proptest! {
     }
 
     /// A stream read in pieces of any sizes reads exactly what the string reads: the same
-    /// tokens, integers, errors and positions.
+    /// tokens, integers, errors and places.
     #[test]
     fn a_stream_reads_like_the_string(
         text in "\u{feff}?[ \t\r\n0-9a-zé+-]{0,80}",

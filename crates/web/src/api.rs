@@ -1,5 +1,6 @@
-//! The JSON API under `/api/`: one list of endpoints, from which both the router and the index
-//! (`GET /api/`) are built, the request body reader, and the error every endpoint answers with.
+//! What every endpoint of the JSON API under `/api/` is made of: its description
+//! ([`Endpoint`]), the request body reader, and the error every endpoint answers with. The list
+//! of endpoints and the router built from it are in `routes`.
 //!
 //! Every endpoint takes and gives JSON. A failure is an HTTP status with `{"error": "..."}`:
 //! 400 for a body that is not the JSON the endpoint reads or an input that breaks its format,
@@ -8,13 +9,11 @@
 //! 403 for a request from another site (see [`crate::guard`]).
 
 use axum::Json;
-use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{MethodRouter, any, get};
-use serde::Serialize;
+use axum::routing::MethodRouter;
 use serde::de::DeserializeOwned;
 
 use crate::limits;
@@ -29,53 +28,6 @@ pub(crate) struct Endpoint {
     pub(crate) about: &'static str,
     /// The handler.
     pub(crate) route: MethodRouter,
-}
-
-/// Every endpoint, the index first.
-fn endpoints() -> Vec<Endpoint> {
-    let mut all = vec![Endpoint {
-        method: "GET",
-        path: "/api/",
-        about: "this list of endpoints",
-        route: get(index),
-    }];
-    all.extend(crate::duck::endpoints());
-    all.extend(crate::engine::endpoints());
-    all.extend(crate::arena::endpoints());
-    all.extend(crate::chess::endpoints());
-    all
-}
-
-/// The API's routes; any other path under `/api/` is a JSON 404.
-pub(crate) fn router() -> Router {
-    let mut router = Router::new();
-    for endpoint in endpoints() {
-        let route = endpoint.route.fallback(|| async {
-            ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "this endpoint does not take that method")
-        });
-        router = router.route(endpoint.path, route);
-    }
-    let unknown = || async {
-        ApiError::new(StatusCode::NOT_FOUND, "no such endpoint (GET /api/ lists them)")
-    };
-    router.route("/api", get(index)).route("/api/{*rest}", any(unknown))
-}
-
-/// An entry of the index.
-#[derive(Serialize)]
-struct Listed {
-    method: &'static str,
-    path: &'static str,
-    about: &'static str,
-}
-
-/// `GET /api/`: every endpoint with its method and what it does.
-async fn index() -> Json<serde_json::Value> {
-    let listed: Vec<Listed> = endpoints()
-        .into_iter()
-        .map(|e| Listed { method: e.method, path: e.path, about: e.about })
-        .collect();
-    Json(serde_json::json!({ "endpoints": listed }))
 }
 
 /// A failed request: its status and a message for people.

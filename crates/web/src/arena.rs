@@ -151,7 +151,7 @@ fn read_games(
         }
     }
     Ok((!scanner.at_end())
-        .then(|| format!("{}: ignoring input after the last game", scanner.position())))
+        .then(|| format!("{}: ignoring input after the last game", scanner.place())))
 }
 
 fn run_error(game: usize, error: impl std::fmt::Display) -> ApiError {

@@ -19,17 +19,18 @@
 //! The pages know no rule: they draw what the JSON API under `/api/` tells them (the points a
 //! piece can reach, the result of a command, the events of an arena round, the boards of a
 //! record) and send back what the player did, as lichess's chessground does. The API is listed
-//! by `GET /api/` and documented in the README. The server keeps no game between requests: a
+//! by `GET /api/` and documented in docs/web.md. The server keeps no game between requests: a
 //! Duck game travels as its list of commands, an arena game as its input; all it holds is the
 //! stop flag of each engine search under way.
 //!
-//! Modules: [`api`] (the endpoint list, the error type, the body reader), `duck`, `arena` and
+//! Modules: [`api`] (what an endpoint is, the error type, the body reader), `duck`, `arena` and
 //! `chess` (the endpoints of each game), `engine` (the Duck engine's searches, streamed as JSON
-//! lines), `assets` (the embedded files), [`limits`] (what a request may cost), `work` (the pool
-//! that runs rule work off the async threads), `searches` (the engine's own pool, with its
-//! queue and the searches' stop flags), [`guard`] (the cross-site rules: which `Host` and
-//! `Origin` are served), `admission` (a request's body read within its deadline before it takes
-//! one of the places in progress) and `connection` (the sockets: per-address cap, header timeout,
+//! lines), `routes` (the list of every endpoint, the router and the index built from it),
+//! `assets` (the embedded files), [`limits`] (what a request may cost), `work` (the pool that
+//! runs rule work off the async threads), `searches` (the engine's own pool, with its queue and
+//! the searches' stop flags), [`guard`] (the cross-site rules: which `Host` and `Origin` are
+//! served), `admission` (a request's body read within its deadline before it takes one of the
+//! places in progress) and `connection` (the sockets: per-address cap, header timeout,
 //! shutdown).
 
 #![warn(missing_docs)]
@@ -44,6 +45,7 @@ mod duck;
 mod engine;
 pub mod guard;
 pub mod limits;
+mod routes;
 mod searches;
 mod work;
 
@@ -92,7 +94,7 @@ fn build(
     let searches = searches::Searches::new();
     let router = router
         .route("/assets/{*path}", get(assets::file))
-        .merge(api::router())
+        .merge(routes::router())
         .fallback(|| async { assets::not_found() })
         .layer(Extension(Arc::clone(&searches)))
         .layer(DefaultBodyLimit::max(limits::BODY))

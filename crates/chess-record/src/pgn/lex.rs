@@ -19,7 +19,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use arbiter_scan::{Position, is_space};
+use arbiter_scan::{Place, is_space};
 use pgn_reader::Nag;
 
 use crate::shown::ShownBytes;
@@ -33,7 +33,7 @@ pub const MAX_DEPTH: usize = 255;
 #[error("expected {expected}, found {found}")]
 pub struct SyntaxError {
     /// Where the problem is.
-    pub at: Position,
+    pub at: Place,
     /// What the syntax needs there.
     pub expected: Cow<'static, str>,
     /// What stands there instead, as a message shows it.
@@ -68,7 +68,7 @@ pub(crate) struct Token<'a> {
     /// Its bytes in the game's text.
     pub(crate) span: Range<usize>,
     /// Where it starts.
-    pub(crate) at: Position,
+    pub(crate) at: Place,
     /// How many variations it stands in (0 on the mainline).
     pub(crate) depth: usize,
 }
@@ -87,7 +87,7 @@ pub(crate) struct Lexer<'a> {
     counted: usize,
     counted_chars: usize,
     /// Where each open variation was opened: at most [`MAX_DEPTH`] entries.
-    opened: Vec<Position>,
+    opened: Vec<Place>,
     movetext: bool,
     ended: bool,
     failed: bool,
@@ -117,13 +117,13 @@ impl<'a> Lexer<'a> {
         self.text
     }
 
-    fn at(&mut self, pos: usize) -> Position {
+    fn at(&mut self, pos: usize) -> Place {
         let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         if self.ascii {
             let column = pos.saturating_sub(self.line_start) + 1;
-            return Position { line: clamp(self.line), column: clamp(column) };
+            return Place { line: clamp(self.line), column: clamp(column) };
         }
-        // Positions are never before the current line; `min` keeps the slice valid regardless.
+        // Places are never before the current line; `min` keeps the slice valid regardless.
         let line_start = self.line_start.min(pos);
         if self.counted < line_start || self.counted > pos {
             (self.counted, self.counted_chars) = (line_start, 0);
@@ -131,7 +131,7 @@ impl<'a> Lexer<'a> {
         // Every character has exactly one byte that is not a UTF-8 continuation byte.
         let more = self.text[self.counted..pos].iter().filter(|&&b| b & 0xc0 != 0x80).count();
         (self.counted, self.counted_chars) = (pos, self.counted_chars + more);
-        Position { line: clamp(self.line), column: clamp(self.counted_chars + 1) }
+        Place { line: clamp(self.line), column: clamp(self.counted_chars + 1) }
     }
 
     /// Moves to `end`, counting the lines passed.
@@ -160,14 +160,14 @@ impl<'a> Lexer<'a> {
 
     /// Where the text ends, right after its last byte that is not whitespace: the place a
     /// token missing at the end of the game is reported at.
-    pub(crate) fn end_position(&self) -> Position {
+    pub(crate) fn end_place(&self) -> Place {
         let end = self.text.iter().rposition(|&b| !is_space(b)).map_or(0, |i| i + 1);
         let text = &self.text[..end];
         let lines = memchr::memchr_iter(b'\n', text).count();
         let line_start = memchr::memrchr(b'\n', text).map_or(0, |i| i + 1);
         let chars = text[line_start..].iter().filter(|&&b| b & 0xc0 != 0x80).count();
         let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        Position { line: self.first_line.saturating_add(clamp(lines)), column: clamp(chars + 1) }
+        Place { line: self.first_line.saturating_add(clamp(lines)), column: clamp(chars + 1) }
     }
 
     fn error(&mut self, pos: usize, expected: &'static str, found: String) -> SyntaxError {

@@ -31,6 +31,7 @@
 //! canonical spelling. A token that denotes no legal move, or several, is an error in both
 //! modes.
 
+mod batches;
 mod compressed;
 mod lex;
 mod split;
@@ -43,13 +44,15 @@ use shakmaty::Color;
 
 use crate::fault::{Fault, Mistake, Rule};
 use crate::reading::read_move;
-use crate::record::{Place, writes_number};
+use crate::record::writes_number;
 use crate::shown::{ShownBytes, escaped};
 use crate::spelling::{Dialect, SanText};
 use crate::token::is_null_move;
+use crate::turn::Turn;
 use crate::variant::{GameVariant, ParseVariantError, Playable, Start};
 
-pub use arbiter_scan::Position;
+pub use arbiter_scan::Place;
+pub use batches::{BatchError, for_each_batch};
 pub use compressed::{Compression, decompressed};
 pub(crate) use lex::{Kind, Lexer, Token};
 pub use lex::{MAX_DEPTH, SyntaxError};
@@ -68,7 +71,7 @@ pub enum Mode {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Located {
     /// Where the token starts.
-    pub at: Position,
+    pub at: Place,
     /// What is wrong with it.
     pub mistake: Mistake,
 }
@@ -92,7 +95,7 @@ pub enum Problem {
     #[error("bad FEN tag: {message}")]
     Fen {
         /// Where the tag is.
-        at: Position,
+        at: Place,
         /// What is wrong with it.
         message: String,
     },
@@ -100,7 +103,7 @@ pub enum Problem {
     #[error("{error}")]
     Variant {
         /// Where the tag is.
-        at: Position,
+        at: Place,
         /// The name.
         error: ParseVariantError,
     },
@@ -111,13 +114,13 @@ pub enum Problem {
     )]
     NoResult {
         /// Where the game ends.
-        at: Position,
+        at: Place,
     },
     /// The game is larger than the limit: it was not read.
     #[error("the game is larger than {} MiB, the most a game may hold; it is skipped", limit >> 20)]
     TooLarge {
         /// Where it starts.
-        at: Position,
+        at: Place,
         /// The limit, in bytes.
         limit: usize,
     },
@@ -125,7 +128,7 @@ pub enum Problem {
 
 impl Problem {
     /// Where the problem is.
-    pub fn at(&self) -> Position {
+    pub fn at(&self) -> Place {
         match self {
             Problem::Move(located) => located.at,
             Problem::Syntax(error) => error.at,
@@ -206,7 +209,7 @@ pub struct GameReport {
 }
 
 impl GameReport {
-    fn new(index: usize, at: Position) -> GameReport {
+    fn new(index: usize, at: Place) -> GameReport {
         GameReport {
             index,
             line: at.line,
@@ -222,12 +225,12 @@ impl GameReport {
     }
 
     /// Where the game starts.
-    pub fn at(&self) -> Position {
-        Position { line: self.line, column: self.column }
+    pub fn at(&self) -> Place {
+        Place { line: self.line, column: self.column }
     }
 
     /// The report on a game too large to read.
-    pub fn too_large(index: usize, at: Position, limit: usize) -> GameReport {
+    pub fn too_large(index: usize, at: Place, limit: usize) -> GameReport {
         let mut report = GameReport::new(index, at);
         report.fail(Problem::TooLarge { at, limit });
         report
@@ -244,8 +247,8 @@ impl GameReport {
 pub(crate) struct Tags {
     pub(crate) white: Option<String>,
     pub(crate) black: Option<String>,
-    fen: Option<(Position, Vec<u8>)>,
-    variant: Option<(Position, Vec<u8>)>,
+    fen: Option<(Place, Vec<u8>)>,
+    variant: Option<(Place, Vec<u8>)>,
 }
 
 impl Tags {
@@ -268,7 +271,7 @@ impl Tags {
     }
 
     /// Takes a tag pair into account.
-    fn read(&mut self, name: &[u8], value: &[u8], at: Position) {
+    fn read(&mut self, name: &[u8], value: &[u8], at: Place) {
         let text = || escaped(&RawTag(value).decode());
         match name {
             b"White" => self.white = Some(text()),
@@ -295,7 +298,7 @@ impl Tags {
         let variant = self.variant()?;
         let fen = self.fen.as_ref().map(|(_, fen)| fen.as_slice());
         variant.start(fen).map_err(|error| Problem::Fen {
-            at: self.fen.as_ref().map_or(Position { line: 1, column: 1 }, |(at, _)| *at),
+            at: self.fen.as_ref().map_or(Place { line: 1, column: 1 }, |(at, _)| *at),
             message: error.to_string(),
         })
     }
@@ -338,15 +341,15 @@ struct Movetext<'a> {
 /// A move number read and not yet matched with its move.
 struct Number<'a> {
     text: &'a [u8],
-    at: Position,
+    at: Place,
 }
 
-/// The last move of the mainline: where its token ends, and its place and spelling, for a glyph
+/// The last move of the mainline: where its token ends, and its turn and spelling, for a glyph
 /// glued to it or a lone `e.p.` after it.
 struct LastMove<'a> {
     end: usize,
-    at: Position,
-    place: Place,
+    at: Place,
+    turn: Turn,
     token: &'a [u8],
     canonical: SanText,
     en_passant: bool,
@@ -414,22 +417,22 @@ impl<'a> Movetext<'a> {
                             rule: Rule::GluedAnnotation,
                         };
                         let token = format!("{}{}", ShownBytes(last.token), ShownBytes(glyph));
-                        let mistake = Mistake::new(last.place, &token, None, fault);
+                        let mistake = Mistake::new(last.turn, &token, None, fault);
                         self.departure(moved(last.at, mistake))?;
                     }
                 }
                 Kind::Move(text) => {
-                    let place = Place::of(&pos);
+                    let turn = Turn::of(&pos);
                     if let Some(number) = number.take()
                         && strict
                     {
-                        check_number(&number, place)?;
+                        check_number(&number, turn)?;
                     }
                     let at = token.at;
                     // Spelled out only for a message: most moves need none.
                     let mistake = |fault| {
                         let shown = ShownBytes(text).to_string();
-                        moved(at, Mistake::new(place, &shown, None, fault))
+                        moved(at, Mistake::new(turn, &shown, None, fault))
                     };
                     let token_text = match utf8 {
                         Some(whole) => whole.get(token.span.clone()),
@@ -443,7 +446,7 @@ impl<'a> Movetext<'a> {
                             rule: Rule::EnPassantMark,
                         };
                         let shown = ShownBytes(text).to_string();
-                        self.departure(moved(at, Mistake::new(before.place, &shown, None, fault)))?;
+                        self.departure(moved(at, Mistake::new(before.turn, &shown, None, fault)))?;
                         last = None;
                         continue;
                     }
@@ -472,7 +475,7 @@ impl<'a> Movetext<'a> {
                     last = Some(LastMove {
                         end: token.span.end,
                         at,
-                        place,
+                        turn,
                         token: text,
                         canonical: reading.canonical,
                         en_passant: reading.played.is_en_passant(),
@@ -482,22 +485,22 @@ impl<'a> Movetext<'a> {
         }
         // Where the game ends is found only for a message: it reads the game's text again.
         if let (Some(before), true) = (&number, strict) {
-            return Err(move_expected(before, self.lexer.end_position(), &"the end of the game"));
+            return Err(move_expected(before, self.lexer.end_place(), &"the end of the game"));
         }
         if !ended {
-            self.departure(Problem::NoResult { at: self.lexer.end_position() })?;
+            self.departure(Problem::NoResult { at: self.lexer.end_place() })?;
         }
         Ok(())
     }
 }
 
 /// A move problem at `at`.
-fn moved(at: Position, mistake: Mistake) -> Problem {
+fn moved(at: Place, mistake: Mistake) -> Problem {
     Problem::Move(Box::new(Located { at, mistake }))
 }
 
 /// The error when a move number is followed by something else than a move.
-fn move_expected(number: &Number<'_>, at: Position, found: &dyn fmt::Display) -> Problem {
+fn move_expected(number: &Number<'_>, at: Place, found: &dyn fmt::Display) -> Problem {
     Problem::Syntax(SyntaxError {
         at,
         expected: format!("a move after the move number `{}`", ShownBytes(number.text)).into(),
@@ -507,25 +510,25 @@ fn move_expected(number: &Number<'_>, at: Position, found: &dyn fmt::Display) ->
 
 /// Strict mode: the number before a move must be the move's own, `12.` for white and `12...` for
 /// black.
-fn check_number(number: &Number<'_>, place: Place) -> Result<(), Problem> {
+fn check_number(number: &Number<'_>, turn: Turn) -> Result<(), Problem> {
     // Slice patterns and no number written out: this runs once per move.
-    let digits = match (place.side, number.text) {
+    let digits = match (turn.side, number.text) {
         (Color::White, [digits @ .., b'.']) | (Color::Black, [digits @ .., b'.', b'.', b'.']) => {
             digits
         }
-        _ => return Err(wrong_number(number, place)),
+        _ => return Err(wrong_number(number, turn)),
     };
-    if writes_number(digits, place.move_number) { Ok(()) } else { Err(wrong_number(number, place)) }
+    if writes_number(digits, turn.move_number) { Ok(()) } else { Err(wrong_number(number, turn)) }
 }
 
-/// The error when `number` is not the number of the move at `place`.
+/// The error when `number` is not the number of the move at `turn`.
 #[cold]
-fn wrong_number(number: &Number<'_>, place: Place) -> Problem {
-    let dots = place.side.fold_wb(".", "...");
-    let expected = format!("{}{dots}", place.move_number);
+fn wrong_number(number: &Number<'_>, turn: Turn) -> Problem {
+    let dots = turn.side.fold_wb(".", "...");
+    let expected = format!("{}{dots}", turn.move_number);
     Problem::Syntax(SyntaxError {
         at: number.at,
-        expected: format!("the move number `{expected}` before {}'s move", place.side).into(),
+        expected: format!("the move number `{expected}` before {}'s move", turn.side).into(),
         found: format!("`{}`", ShownBytes(number.text)),
     })
 }

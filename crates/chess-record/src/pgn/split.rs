@@ -30,7 +30,7 @@
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
-use arbiter_scan::{Position, is_space};
+use arbiter_scan::{Place, is_space};
 
 use crate::record::BOM;
 
@@ -54,7 +54,7 @@ pub struct GameText {
     /// Its number in the stream, from 1.
     pub index: usize,
     /// Where its first character stands.
-    pub at: Position,
+    pub at: Place,
     /// Where [`bytes`](GameText::bytes) starts in the stream, in bytes.
     pub offset: u64,
     /// How many bytes of [`bytes`](GameText::bytes) are blank lines before the game.
@@ -80,7 +80,7 @@ pub enum Piece {
         /// Its number in the stream, from 1.
         index: usize,
         /// Where its first character stands.
-        at: Position,
+        at: Place,
         /// The limit it broke, in bytes.
         limit: usize,
     },
@@ -145,7 +145,7 @@ struct Game {
     offset: u64,
     /// Where the game's first line starts in `bytes`, and where its first character stands,
     /// once a line that is not blank has been read.
-    start: Option<(usize, Position)>,
+    start: Option<(usize, Place)>,
     /// Larger than the limit: its bytes are passed on (or dropped), not kept.
     too_large: bool,
     /// Where the line being read starts in `bytes`.
@@ -326,7 +326,7 @@ fn feed(
         if spaces < content.len() {
             row.blank = false;
             if game.start.is_none() {
-                let at = Position { line: row.line, column: row.indent.saturating_add(1) };
+                let at = Place { line: row.line, column: row.indent.saturating_add(1) };
                 game.start = Some((game.row_start, at));
             }
             if !game.in_comment && !matches!(row.first, Some(b'[' | b'%')) {
@@ -415,7 +415,7 @@ fn cut_before_row(game: &mut Game, row: &Row, sink: &mut Sink<'_>) {
     emit(game, sink);
     if !row.blank {
         // The line is the first of the next game, and starts with `[` at column 1.
-        next.start = Some((0, Position { line: row.line, column: row.indent.saturating_add(1) }));
+        next.start = Some((0, Place { line: row.line, column: row.indent.saturating_add(1) }));
     }
     *game = next;
 }

@@ -5,14 +5,13 @@ use std::io::{self, Cursor, Read, Write};
 
 use arbiter_chess_record::Dialect;
 use arbiter_chess_record::fix::{Edit, FixedGame, fix_game, fix_record, looks_like_pgn_bytes};
-use arbiter_chess_record::pgn::{Located, Piece, Problem};
-use arbiter_scan::position_at;
+use arbiter_chess_record::pgn::{BatchError, Located, Piece, Problem, for_each_batch};
+use arbiter_scan::place_at;
 use rayon::prelude::*;
 
 use super::source::{Source, progress_bar};
-use super::stream::{Stop, for_each_batch};
 use crate::input::{CliError, FileArg};
-use crate::report::Report;
+use crate::output::Output;
 
 /// Arguments of `arbiter chess fix`.
 #[derive(Debug, clap::Args)]
@@ -52,7 +51,7 @@ struct GameJson<'a> {
 }
 
 /// Writes one JSON object and its line break.
-fn write_json(out: &mut Report, object: &impl serde::Serialize) -> io::Result<()> {
+fn write_json(out: &mut Output, object: &impl serde::Serialize) -> io::Result<()> {
     serde_json::to_writer(&mut *out, object)?;
     out.write_all(b"\n")
 }
@@ -90,12 +89,12 @@ pub fn run(args: FixArgs) -> Result<(), CliError> {
             )));
         }
     };
-    let mut out = Report::new(&source.name);
+    let mut out = Output::new(&source.name);
     if !pgn {
         let text = String::from_utf8_lossy(&head);
         let fixed = fix_record(&text, args.dialect);
         let problem = fixed.as_ref().err().map(|mistake| {
-            let at = position_at(&text, mistake.offset.unwrap_or(0));
+            let at = place_at(&text, mistake.offset.unwrap_or(0));
             Problem::Move(Box::new(Located { at, mistake: mistake.clone() }))
         });
         match (&problem, args.json) {
@@ -110,14 +109,14 @@ pub fn run(args: FixArgs) -> Result<(), CliError> {
         out.flush()?;
         return if problem.is_some() { Err(CliError::Findings) } else { Ok(()) };
     }
-    let rest = std::mem::replace(&mut source.reader, Box::new(io::empty()));
+    let rest = source.take_reader();
     source.reader = Box::new(Cursor::new(head).chain(rest));
     let progress = progress_bar(&source);
     let name = source.name.clone();
     let read = source.read.clone();
     let dialect = args.dialect;
     let mut problems = 0usize;
-    let outcome = for_each_batch(&mut source, limit, true, |batch| {
+    let outcome = for_each_batch(source.take_reader(), limit, true, |batch| {
         let fixed: Vec<Option<FixedGame>> = batch
             .par_iter()
             .map(|piece| match piece {
@@ -191,8 +190,10 @@ pub fn run(args: FixArgs) -> Result<(), CliError> {
     out.flush()?;
     match outcome {
         Ok(()) => {}
-        Err(Stop::Write(error)) => return Err(error.into()),
-        Err(Stop::Read(line, error)) => return Err(CliError::Message(source.error(line, &error))),
+        Err(BatchError::Write(error)) => return Err(error.into()),
+        Err(BatchError::Read(line, error)) => {
+            return Err(CliError::Message(source.error(line, &error)));
+        }
     }
     if problems > 0 {
         return Err(CliError::Findings);

@@ -4,13 +4,12 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use arbiter_chess_record::Shown;
-use arbiter_chess_record::pgn::{GameReport, Mode, Piece};
+use arbiter_chess_record::pgn::{BatchError, GameReport, Mode, Piece, for_each_batch};
 use rayon::prelude::*;
 
 use super::source::{Source, progress_bar};
-use super::stream::{Stop, for_each_batch};
 use crate::input::CliError;
-use crate::report::Report;
+use crate::output::Output;
 
 /// Arguments of `arbiter chess pgn`.
 #[derive(Debug, clap::Args)]
@@ -69,9 +68,9 @@ pub fn run(args: PgnArgs) -> Result<(), CliError> {
         let progress = progress_bar(&source);
         let mut tally = Tally::default();
         let name = source.name.clone();
-        let mut out = Report::new(&name);
+        let mut out = Output::new(&name);
         let read = source.read.clone();
-        let outcome = for_each_batch(&mut source, limit, false, |batch| {
+        let outcome = for_each_batch(source.take_reader(), limit, false, |batch| {
             let reports: Vec<GameReport> = batch
                 .par_iter()
                 .filter_map(|piece| match piece {
@@ -103,8 +102,8 @@ pub fn run(args: PgnArgs) -> Result<(), CliError> {
         }
         match outcome {
             Ok(()) => {}
-            Err(Stop::Write(error)) => return Err(error.into()),
-            Err(Stop::Read(line, error)) => {
+            Err(BatchError::Write(error)) => return Err(error.into()),
+            Err(BatchError::Read(line, error)) => {
                 failures.push(CliError::Message(source.error(line, &error)));
             }
         }
@@ -129,7 +128,7 @@ pub fn run(args: PgnArgs) -> Result<(), CliError> {
     // one is the error that ends the command with status 2.
     let last = failures.pop();
     if !failures.is_empty() {
-        let mut messages = Report::new("");
+        let mut messages = Output::new("");
         for failure in &failures {
             messages.attach(format!("{failure}\n").as_bytes());
         }

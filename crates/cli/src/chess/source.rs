@@ -75,6 +75,12 @@ impl Source {
         Ok(Source { name, compression, reader, size, read })
     }
 
+    /// The text's reader, taken out to be read elsewhere (on a thread of its own); nothing is
+    /// read through the source after.
+    pub fn take_reader(&mut self) -> Box<dyn Read + Send> {
+        std::mem::replace(&mut self.reader, Box::new(io::empty()))
+    }
+
     /// The message for an error met while reading the input, at `line` of its text.
     pub fn error(&self, line: u32, error: &io::Error) -> String {
         match self.compression {

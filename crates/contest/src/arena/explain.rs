@@ -6,7 +6,7 @@ use arbiter_arena::event::Event;
 use arbiter_arena::io::{parse_count, parse_game};
 use arbiter_arena::rules::Rules;
 use arbiter_arena::sim::play_with;
-use arbiter_scan::{Position, Scanner};
+use arbiter_scan::{Place, Scanner};
 use serde_json::Value;
 
 use crate::problem::{Explanation, InputError};
@@ -21,7 +21,7 @@ pub(super) fn explain(input: &str, line: usize, rules: Rules) -> Result<Explanat
     let count = parse_count(&mut scanner).map_err(|e| error(&e))?;
     let mut first_line = 1;
     for number in 1..=count {
-        let header = scanner.position();
+        let header = scanner.place();
         let game = parse_game(&mut scanner).map_err(|e| error(&e))?;
         let mut events: Vec<(u32, Event)> = Vec::new();
         let outcome =
@@ -101,13 +101,13 @@ fn moves(event: &Event, piece: usize) -> bool {
 /// Where piece `piece` (1-based) of the game whose header starts at `header` is written.
 fn piece_place(
     input: &str,
-    header: Position,
+    header: Place,
     game: &arbiter_arena::game::Game,
     piece: usize,
-) -> Option<Position> {
+) -> Option<Place> {
     let mut scanner = Scanner::new(input);
     // Find the header token again, then skip the header, the map and the earlier pieces.
-    while scanner.position() < header {
+    while scanner.place() < header {
         scanner.next_token()?;
     }
     let grid = game.grid();
@@ -117,7 +117,7 @@ fn piece_place(
     for _ in 0..before + pieces {
         scanner.next_token()?;
     }
-    Some(scanner.position())
+    Some(scanner.place())
 }
 
 /// The events of round `round` in words: those that concern `piece` when it is given, else

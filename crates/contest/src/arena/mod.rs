@@ -27,6 +27,7 @@ use arbiter_arena::grid::{Dir, Pos};
 use arbiter_arena::rules::Rules;
 use arbiter_arena::skill::Skill;
 
+use crate::game::Game;
 use crate::problem::{
     Explanation, InputError, Problem, UnknownProfile, profile_name, profile_named,
 };
@@ -226,6 +227,20 @@ pub(crate) fn skill_text(skill: Skill) -> String {
         }
         Skill::Backward { rounds } => format!("{name} {rounds}"),
         _ => name.to_owned(),
+    }
+}
+
+impl Game for ArenaProblem {
+    type Profile = ArenaProfile;
+    type Size = ArenaSize;
+    type Options = Rules;
+
+    const SIZE_NAME: &'static str = "T,N,M,K,R";
+    const SIZE_HELP: &'static str = "Games, rows, columns, pieces and rounds of every game, e.g. 1,5,5,8,20 [default: per profile]";
+    const PROFILES: &'static [(ArenaProfile, &'static str, &'static str)] = &ArenaProfile::ALL;
+
+    fn choose(profile: ArenaProfile, size: Option<ArenaSize>, rules: &Rules) -> ArenaProblem {
+        ArenaProblem::new(profile, size, *rules)
     }
 }
 

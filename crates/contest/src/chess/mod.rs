@@ -19,8 +19,9 @@ use std::str::FromStr;
 
 use arbiter_chess_record::shakmaty::{Chess, Color, Piece, Position, Role, Square, attacks};
 use arbiter_chess_record::{Dialect, Shown, Verdict, check_record, read_move};
-use arbiter_scan::position_at;
+use arbiter_scan::place_at;
 
+use crate::game::Game;
 use crate::problem::{
     Explanation, InputError, Problem, UnknownProfile, normalized, profile_name, profile_named,
 };
@@ -163,6 +164,20 @@ impl ChessProblem {
     }
 }
 
+impl Game for ChessProblem {
+    type Profile = ChessProfile;
+    type Size = usize;
+    type Options = ();
+
+    const SIZE_NAME: &'static str = "PLIES";
+    const SIZE_HELP: &'static str = "Plies played before the corner is looked for (correct records: their length; at most 600) [default: random]";
+    const PROFILES: &'static [(ChessProfile, &'static str, &'static str)] = &ChessProfile::ALL;
+
+    fn choose(profile: ChessProfile, size: Option<usize>, _: &()) -> ChessProblem {
+        ChessProblem::new(profile, size)
+    }
+}
+
 impl Problem for ChessProblem {
     type Case = ChessCase;
 
@@ -214,7 +229,7 @@ impl Problem for ChessProblem {
                     Shown(&mistake.token).to_string()
                 };
                 Explanation {
-                    place: mistake.offset.map(|offset| position_at(input, offset)),
+                    place: mistake.offset.map(|offset| place_at(input, offset)),
                     what: format!(
                         "{}. {} {token} (ply {})",
                         mistake.move_number, mistake.side, mistake.ply

@@ -6,7 +6,7 @@
 use arbiter_duck::judge::Commands;
 use arbiter_duck::movement::{self, Reach};
 use arbiter_duck::{Board, Color, Game, Played};
-use arbiter_scan::{Scanner, position_at};
+use arbiter_scan::{Scanner, place_at};
 
 use crate::problem::{Explanation, InputError};
 
@@ -55,13 +55,13 @@ pub(super) fn explain(input: &str, line: usize) -> Result<Explanation, InputErro
 }
 
 /// Where command `number` starts in `input`, and its four numbers as written.
-fn command_text(input: &str, number: usize) -> (Option<arbiter_scan::Position>, String) {
+fn command_text(input: &str, number: usize) -> (Option<arbiter_scan::Place>, String) {
     let mut scanner = Scanner::new(input);
     for _ in 0..1 + 4 * (number - 1) {
         scanner.next_token();
     }
     let tokens: Vec<_> = (0..4).filter_map(|_| scanner.next_token()).collect();
-    let place = tokens.first().map(|t| position_at(input, t.offset));
+    let place = tokens.first().map(|t| place_at(input, t.offset));
     let text = tokens.iter().map(|t| arbiter_scan::Shown(t.text).to_string()).collect::<Vec<_>>();
     (place, text.join(" "))
 }

@@ -22,6 +22,7 @@ use std::str::FromStr;
 
 use arbiter_duck::judge::{self, JudgeError};
 
+use crate::game::Game;
 use crate::problem::{
     Explanation, InputError, Problem, UnknownProfile, normalized, profile_name, profile_named,
 };
@@ -168,6 +169,20 @@ impl DuckProblem {
     /// Inputs of `profile`; `size` sets Q (for profiles whose games end, the most commands).
     pub fn new(profile: DuckProfile, size: Option<usize>) -> DuckProblem {
         DuckProblem { profile, size }
+    }
+}
+
+impl Game for DuckProblem {
+    type Profile = DuckProfile;
+    type Size = usize;
+    type Options = ();
+
+    const SIZE_NAME: &'static str = "Q";
+    const SIZE_HELP: &'static str = "Number of commands Q (the most commands for profiles whose games end) [default: per profile]";
+    const PROFILES: &'static [(DuckProfile, &'static str, &'static str)] = &DuckProfile::ALL;
+
+    fn choose(profile: DuckProfile, size: Option<usize>, _: &()) -> DuckProblem {
+        DuckProblem::new(profile, size)
     }
 }
 

@@ -2,7 +2,7 @@
 //! on stderr in the form `FILE:LINE:COL: ...`, both buffered.
 //!
 //! A message costs a copy into a buffer, not a system call: the buffers are written out when
-//! they fill, when a command is about to wait for input ([`Report::flush`]), and at the end.
+//! they fill, when a command is about to wait for input ([`Output::flush`]), and at the end.
 //! When stdout and stderr are the same file (a terminal, `2>&1`, `/dev/null`), messages go into
 //! stdout's buffer, so that each one stands right after the output line it is about without a
 //! system call of its own.
@@ -13,13 +13,13 @@ use std::io::{self, BufWriter, IsTerminal, StderrLock, StdoutLock, Write};
 use std::os::fd::AsFd;
 use std::os::unix::fs::MetadataExt;
 
-use arbiter_scan::Position;
+use arbiter_scan::Place;
 
 /// Buffer size of each stream.
 const BUFFER: usize = 1 << 16;
 
 /// Standard output and standard error of one command, for messages about one input.
-pub struct Report {
+pub struct Output {
     out: BufWriter<StdoutLock<'static>>,
     /// Standard error, unless it is the same file as standard output.
     err: Option<BufWriter<StderrLock<'static>>>,
@@ -29,12 +29,12 @@ pub struct Report {
     err_terminal: bool,
 }
 
-impl Report {
+impl Output {
     /// Output and messages about the input named `source` (`<stdin>` for standard input).
-    pub fn new(source: &str) -> Report {
+    pub fn new(source: &str) -> Output {
         let stderr = io::stderr();
         let shared = same_file();
-        Report {
+        Output {
             out: BufWriter::with_capacity(BUFFER, io::stdout().lock()),
             err_terminal: !shared && stderr.is_terminal(),
             err: (!shared).then(|| BufWriter::with_capacity(BUFFER, stderr.lock())),
@@ -49,7 +49,7 @@ impl Report {
     }
 
     /// Writes a message line `FILE:LINE:COL: text`: an explanation (`text` is `what: why`).
-    pub fn note(&mut self, at: Position, text: impl Display) {
+    pub fn note(&mut self, at: Place, text: impl Display) {
         let source = &self.source;
         let _ = match &mut self.err {
             Some(err) => writeln!(err, "{source}:{at}: {text}"),
@@ -59,7 +59,7 @@ impl Report {
     }
 
     /// Writes `FILE:LINE:COL: warning: text`.
-    pub fn warning(&mut self, at: Position, text: impl Display) {
+    pub fn warning(&mut self, at: Place, text: impl Display) {
         self.note(at, format_args!("warning: {text}"));
     }
 
@@ -82,7 +82,7 @@ impl Report {
 }
 
 /// Official output or JSON, on stdout.
-impl Write for Report {
+impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.out.write(buf)
     }
@@ -101,7 +101,7 @@ impl Write for Report {
     }
 }
 
-impl Drop for Report {
+impl Drop for Output {
     fn drop(&mut self) {
         let _ = self.flush();
     }

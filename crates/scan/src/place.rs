@@ -4,26 +4,26 @@ use std::fmt;
 
 /// A place in the input: 1-based line, and 1-based column counted in characters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Position {
+pub struct Place {
     /// 1-based line number.
     pub line: u32,
     /// 1-based column, in Unicode scalar values from the start of the line.
     pub column: u32,
 }
 
-impl Position {
+impl Place {
     /// Line 1, column 1.
-    pub const START: Position = Position { line: 1, column: 1 };
+    pub const START: Place = Place { line: 1, column: 1 };
 }
 
-impl fmt::Display for Position {
+impl fmt::Display for Place {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}", self.line, self.column)
     }
 }
 
-/// The position of one byte offset, with what is needed to go on counting from there, so that
-/// positions are found by counting each byte of the input at most once more.
+/// The place of one byte offset, with what is needed to go on counting from there, so that
+/// places are found by counting each byte of the input at most once more.
 ///
 /// A line ends at LF, at CR LF, or at a CR alone (old Mac text), so that line numbers agree with
 /// what an editor shows; columns count characters, not bytes (every character has exactly one
@@ -33,7 +33,7 @@ pub(crate) struct Tracker {
     /// The byte offset.
     pub(crate) offset: usize,
     /// Its line and column.
-    pub(crate) position: Position,
+    pub(crate) place: Place,
     /// Whether the byte before `offset` is a CR, whose line break an LF right after belongs to.
     after_cr: bool,
 }
@@ -41,7 +41,7 @@ pub(crate) struct Tracker {
 impl Tracker {
     /// Line 1, column 1 at byte `offset`.
     pub(crate) const fn start(offset: usize) -> Tracker {
-        Tracker { offset, position: Position::START, after_cr: false }
+        Tracker { offset, place: Place::START, after_cr: false }
     }
 
     /// Moves over `bytes`, the input from `self.offset` on.
@@ -66,10 +66,10 @@ impl Tracker {
         let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         match bytes.iter().rposition(|&b| b == b'\n' || b == b'\r') {
             Some(last_break) => {
-                self.position.line = self.position.line.saturating_add(clamp(breaks));
-                self.position.column = clamp(chars(&bytes[last_break + 1..])).saturating_add(1);
+                self.place.line = self.place.line.saturating_add(clamp(breaks));
+                self.place.column = clamp(chars(&bytes[last_break + 1..])).saturating_add(1);
             }
-            None => self.position.column = self.position.column.saturating_add(clamp(chars(bytes))),
+            None => self.place.column = self.place.column.saturating_add(clamp(chars(bytes))),
         }
         self.after_cr = last == b'\r';
     }
@@ -99,15 +99,15 @@ fn chars(bytes: &[u8]) -> usize {
 /// The line and column of byte `offset` in `text` (the end of the text if `offset` lies beyond it).
 ///
 /// ```
-/// use arbiter_scan::{Position, position_at};
+/// use arbiter_scan::{Place, place_at};
 ///
-/// assert_eq!(position_at("1. e4\r\n  é Nf3", 12), Position { line: 2, column: 5 });
+/// assert_eq!(place_at("1. e4\r\n  é Nf3", 12), Place { line: 2, column: 5 });
 /// ```
-pub fn position_at(text: &str, offset: usize) -> Position {
+pub fn place_at(text: &str, offset: usize) -> Place {
     let bytes = text.as_bytes();
     let mut tracker = Tracker::start(0);
     tracker.advance(&bytes[..offset.min(bytes.len())]);
-    tracker.position
+    tracker.place
 }
 
 #[cfg(test)]
@@ -116,7 +116,7 @@ mod tests {
     use proptest::prelude::*;
 
     /// Positions counted one character at a time, the obvious way.
-    fn slow_position(text: &str, offset: usize) -> Position {
+    fn slow_place(text: &str, offset: usize) -> Place {
         let (mut line, mut column) = (1, 1);
         let mut chars = text[..offset].chars().peekable();
         while let Some(c) = chars.next() {
@@ -126,7 +126,7 @@ mod tests {
                 _ => column += 1,
             }
         }
-        Position { line, column }
+        Place { line, column }
     }
 
     proptest! {
@@ -144,13 +144,13 @@ mod tests {
                 tracker.advance(&text.as_bytes()[tracker.offset..cut]);
                 let lf_of_crlf = cut > 0 && text[..cut].ends_with('\r') && text[cut..].starts_with('\n');
                 if !lf_of_crlf {
-                    prop_assert_eq!(tracker.position, slow_position(&text, cut));
+                    prop_assert_eq!(tracker.place, slow_place(&text, cut));
                 }
             }
             let end = text.len();
             tracker.advance(&text.as_bytes()[tracker.offset..end]);
-            prop_assert_eq!(tracker.position, slow_position(&text, end));
-            prop_assert_eq!(position_at(&text, end), slow_position(&text, end));
+            prop_assert_eq!(tracker.place, slow_place(&text, end));
+            prop_assert_eq!(place_at(&text, end), slow_place(&text, end));
         }
     }
 }

@@ -1,12 +1,10 @@
 //! Reading a PGN input in batches of games on one thread while the games of the batch before are
-//! checked on every core: bounded work in flight, results in input order.
+//! handled (e.g. checked on every core): bounded work in flight, results in input order.
 
-use std::io;
+use std::io::{self, Read};
 use std::sync::mpsc;
 
-use arbiter_chess_record::pgn::{Piece, Splitter};
-
-use super::source::Source;
+use super::split::{Piece, Splitter};
 
 /// A batch holds at most this many pieces...
 const BATCH_PIECES: usize = 1024;
@@ -18,23 +16,25 @@ const BATCH_BYTES: usize = 4 << 20;
 const AHEAD: usize = 2;
 
 /// Why reading stopped early.
-pub enum Stop {
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
     /// The input could not be read on: the line reached and the error.
+    #[error("line {0}: cannot read input: {1}")]
     Read(u32, io::Error),
-    /// The output could not be written.
+    /// What was done with a batch failed (its output could not be written).
+    #[error("cannot write output: {0}")]
     Write(io::Error),
 }
 
-/// Cuts `source` into pieces (games larger than `limit` bytes are [`Piece::TooLarge`]; with
+/// Cuts `reader` into pieces (games larger than `limit` bytes are [`Piece::TooLarge`]; with
 /// `raw`, the bytes that belong to no game come too) and hands them to `each` a batch at a time,
-/// in order, while the next batches are read.
-pub fn for_each_batch(
-    source: &mut Source,
+/// in order, while the next batches are read on a thread of their own.
+pub fn for_each_batch<R: Read + Send>(
+    reader: R,
     limit: usize,
     raw: bool,
     mut each: impl FnMut(Vec<Piece>) -> io::Result<()>,
-) -> Result<(), Stop> {
-    let reader = std::mem::replace(&mut source.reader, Box::new(io::empty()));
+) -> Result<(), BatchError> {
     let (send, receive) = mpsc::sync_channel::<Result<Vec<Piece>, (u32, io::Error)>>(AHEAD);
     std::thread::scope(|scope| {
         scope.spawn(move || {
@@ -74,8 +74,8 @@ pub fn for_each_batch(
         });
         for batch in receive {
             match batch {
-                Ok(batch) => each(batch).map_err(Stop::Write)?,
-                Err((line, error)) => return Err(Stop::Read(line, error)),
+                Ok(batch) => each(batch).map_err(BatchError::Write)?,
+                Err((line, error)) => return Err(BatchError::Read(line, error)),
             }
         }
         Ok(())
