@@ -6,12 +6,12 @@ use std::time::Instant;
 
 use arbiter_duck::draw::render_board;
 use arbiter_duck::judge::{self, Commands, JudgeError, Listener, Official, Ruling};
-use arbiter_duck::{FenError, Position, perft};
+use arbiter_duck::{Position, perft};
 use arbiter_scan::Scanner;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::input::{CliError, FileArg, Opened};
+use crate::input::{CliError, FileArg, Opened, fen_error};
 use crate::output::Output;
 
 /// Arguments of `arbiter duck`.
@@ -184,23 +184,6 @@ fn perft(args: PerftArgs) -> Result<(), CliError> {
         nodes as f64 / seconds / 1e6
     );
     Ok(())
-}
-
-/// The message for a `--fen` that is not a position: `--fen:1:COL: expected ..., found ...`.
-pub(crate) fn fen_error(error: FenError) -> CliError {
-    CliError::Message(match error {
-        FenError::Parse(error) => {
-            format!(
-                "--fen:1:{}: expected {}, found {}",
-                error.index + 1,
-                error.expected,
-                error.found
-            )
-        }
-        FenError::Position(error) => {
-            format!("--fen:1:1: expected a position of the game, found {error}")
-        }
-    })
 }
 
 /// Writes each ruling: the official line or a JSON object on stdout, and the extras on stderr.

@@ -15,8 +15,8 @@ use arbiter_duck_engine::uci::{self, Player};
 use arbiter_duck_protocol::Score;
 use serde_json::json;
 
-use crate::duck::fen_error;
 use crate::input::CliError;
+use crate::input::fen_error;
 
 /// Arguments of `arbiter duck uci`.
 #[derive(Debug, clap::Args)]

@@ -5,6 +5,7 @@ use std::io;
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
+use arbiter_duck::FenError;
 use arbiter_scan::ScanError;
 
 /// Everything that ends a subcommand with exit status 2, printed as one line on stderr.
@@ -98,4 +99,21 @@ pub struct FileArg {
     /// Input file; standard input when absent or `-`.
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
+}
+
+/// The message for a `--fen` that is not a position: `--fen:1:COL: expected ..., found ...`.
+pub fn fen_error(error: FenError) -> CliError {
+    CliError::Message(match error {
+        FenError::Parse(error) => {
+            format!(
+                "--fen:1:{}: expected {}, found {}",
+                error.index + 1,
+                error.expected,
+                error.found
+            )
+        }
+        FenError::Position(error) => {
+            format!("--fen:1:1: expected a position of the game, found {error}")
+        }
+    })
 }
