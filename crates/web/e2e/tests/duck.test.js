@@ -48,7 +48,13 @@ test('plays by clicking and dragging, marks reachable points, explains, undoes a
   assert.equal(await page.textContent('[data-explain]'), 'horse leg (0,2) is occupied by red elephant');
   assert.equal(await page.locator('[data-command]').count(), 0);
 
+  // The refused move clears the selection: the next click is not read as a move of the horse.
+  assert.equal(await page.locator('.selected').count(), 0);
+  assert.equal(await page.locator('[data-reachable]').count(), 0);
+
   // A click on a reachable point plays the move.
+  await page.click('[data-point="0,1"]');
+  await page.waitForSelector('[data-reachable]');
   await page.click('[data-point="2,2"]');
   await waitForCommands(page, 1);
   assert.deepEqual(await commands(page), [['0 1 2 2', 'red horse;NA;no;no']]);
