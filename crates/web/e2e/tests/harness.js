@@ -61,10 +61,10 @@ export function launch() {
 /**
  * A new page of `browser` at `size`, with the console errors and uncaught exceptions it meets
  * collected in `page.errors` (messages matching one of `allowed` excepted), and the browser
- * `permissions` granted (e.g. `clipboard-read`).
+ * `permissions` granted (e.g. `clipboard-read`); `touch` makes it a phone's, with a touch screen.
  */
-export async function openPage(browser, url, { width = 1400, height = 900, allowed = [], permissions = [] } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, permissions });
+export async function openPage(browser, url, { width = 1400, height = 900, allowed = [], permissions = [], touch = false } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, permissions, hasTouch: touch, isMobile: touch });
   if (process.env.ASSETS) await assetsFromDisk(context, process.env.ASSETS);
   const page = await context.newPage();
   page.errors = [];
