@@ -215,6 +215,7 @@ test('shows and copies the FEN of the position shown, as arbiter_duck writes it'
   await page.waitForFunction(() => document.querySelector('[data-fen]').value.includes(' b '));
   const reply = await (await fetch(app.url('api/duck/position'), {
     method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ commands: ['0 3 1 4'] }),
   })).json();
   assert.equal(await fen(), reply.fen);
@@ -234,7 +235,11 @@ test('shows and copies the FEN of the position shown, as arbiter_duck writes it'
 
 /** POSTs `body` to the API of the server under test. */
 async function post(path, body) {
-  const response = await fetch(app.url(path), { method: 'POST', body: JSON.stringify(body) });
+  const response = await fetch(app.url(path), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   assert.equal(response.status, 200, path);
   return response.json();
 }
