@@ -27,10 +27,32 @@ const view = {
   timer: 0,
   /** The piece elements, by 1-based id, kept from round to round so that they can move. */
   pieceNodes: new Map(),
+  /** The piece whose details are shown: under the pointer, or pinned by a tap or the keyboard. */
   hovered: 0,
+  pinned: 0,
 };
 
 let switches = [];
+
+// The input, the rules and the game shown are kept across reloads (localStorage).
+const SETUP_KEY = 'arbiter.arena';
+/** The game to open when the page starts again, until the first run. */
+let restoring = null;
+function saveSetUp() {
+  try {
+    localStorage.setItem(SETUP_KEY, JSON.stringify({ input: view.input, rules: view.rules, game: view.game }));
+  } catch {
+    // An input too large for the storage is not kept.
+  }
+}
+function savedSetUp() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(SETUP_KEY) ?? 'null');
+    return saved && typeof saved.input === 'string' ? saved : null;
+  } catch {
+    return null;
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Rules: a preset and switches, composed into the `--rules` text the server reads.
@@ -95,6 +117,7 @@ async function run() {
   $('[data-arena-run]').disabled = true;
   try {
     const reply = await api('/api/arena/judge', { input, rules });
+    const sameInput = input === view.input;
     view.input = input;
     view.rules = rules;
     view.games = reply.games;
@@ -103,7 +126,10 @@ async function run() {
     const select = $('[data-arena-game]');
     select.replaceChildren(...reply.games.map((game) => h('option', { value: game.game },
       `Game ${game.game}`)));
-    const keep = Math.min(Math.max(view.game, 1), reply.games.length);
+    // The same input under other rules keeps its game; a new input starts at its first.
+    const wanted = sameInput ? view.game : (restoring ?? 1);
+    restoring = null;
+    const keep = Math.min(Math.max(wanted, 1), reply.games.length);
     select.value = String(keep);
     $('#input-box').open = false;
     await openGame(keep);
@@ -128,7 +154,12 @@ async function fetchWindow(from) {
 
 async function openGame(number) {
   stop();
+  // The details shown were of a piece of the game left.
+  view.hovered = 0;
+  view.pinned = 0;
+  showTip();
   view.game = number;
+  saveSetUp();
   view.states = new Map();
   view.events = new Map();
   view.pieceNodes = new Map();
@@ -216,9 +247,31 @@ function pieceNode(id) {
     s('g', { class: 'facing' }, s('path', { class: 'arrow-head', d: 'M0 -14L-5.5 -7.5L5.5 -7.5z' })),
     s('text', { class: 'piece-id', y: 1.5 }, id),
     s('circle', { class: 'silenced-mark', cx: 11, cy: -11, r: 4.5, visibility: 'hidden' }));
-  node.addEventListener('pointerenter', () => { view.hovered = id; showTip(); });
-  node.addEventListener('pointerleave', () => { view.hovered = 0; showTip(); });
-  node.addEventListener('pointermove', placeTip);
+  node.setAttribute('tabindex', '0');
+  node.setAttribute('role', 'button');
+  node.setAttribute('aria-label', `piece ${id}, ${spec.team}`);
+  node.addEventListener('pointerenter', (event) => {
+    if (event.pointerType !== 'mouse') return;
+    view.hovered = id;
+    showTip();
+  });
+  node.addEventListener('pointerleave', (event) => {
+    if (event.pointerType !== 'mouse') return;
+    view.hovered = view.pinned;
+    showTip();
+    if (view.pinned) tipBeside(view.pieceNodes.get(view.pinned));
+  });
+  node.addEventListener('pointermove', (event) => { if (event.pointerType === 'mouse') placeTip(event); });
+  // A tap (or a click, or Enter) pins the details of a piece; another tap on it lets them go.
+  node.addEventListener('click', () => pin(view.pinned === id ? 0 : id));
+  node.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      pin(view.pinned === id ? 0 : id);
+    }
+  });
+  node.addEventListener('focus', () => { if (node.matches(':focus-visible')) pin(id); });
+  node.addEventListener('blur', () => { if (view.pinned === id) pin(0); });
   return node;
 }
 
@@ -425,8 +478,14 @@ function showTip() {
     board.querySelectorAll('.piece.hovered').forEach((node) => node.classList.remove('hovered'));
     return;
   }
-  const spec = view.start.pieces[id - 1];
+  const spec = view.start?.pieces[id - 1];
   const state = states[id - 1];
+  if (!spec || !state) {
+    view.hovered = 0;
+    view.pinned = 0;
+    showTip();
+    return;
+  }
   const rows = [
     ['cell', `${cell(state.pos)}, facing ${state.dir}`],
     ['a, b', `${state.a}, ${state.b}`],
@@ -442,6 +501,22 @@ function showTip() {
     h('table', {}, rows.map(([key, value]) => h('tr', {}, h('td', {}, key), h('td', {}, value)))));
   tip.classList.remove('hidden');
   view.pieceNodes.forEach((node, key) => node.classList.toggle('hovered', key === id));
+}
+
+/** Shows the details of piece `id` beside it until another piece is chosen (0: none). */
+function pin(id) {
+  view.pinned = id;
+  view.hovered = id;
+  showTip();
+  if (id) tipBeside(view.pieceNodes.get(id));
+}
+
+/** Puts the tooltip beside `node`. */
+function tipBeside(node) {
+  if (!node) return;
+  const box = node.getBoundingClientRect();
+  tip.style.left = `${Math.max(4, Math.min(box.right + 8, window.innerWidth - 290))}px`;
+  tip.style.top = `${box.bottom + 8}px`;
 }
 
 function placeTip(event) {
@@ -544,5 +619,14 @@ document.addEventListener('keydown', (event) => {
 });
 
 loadSwitches()
+  .then(async () => {
+    const saved = savedSetUp();
+    if (!saved || saved.input === '') return;
+    $('[data-arena-input]').value = saved.input;
+    $('[data-arena-rules]').value = saved.rules || 'official';
+    showRules($('[data-arena-rules]').value);
+    restoring = Number(saved.game) || 1;
+    await run();
+  })
   .catch((error) => show(errorBox, error.message))
   .finally(() => { document.body.dataset.ready = 'true'; });

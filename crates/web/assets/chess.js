@@ -13,9 +13,19 @@ const NAMES = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: '
 const board = $('#board');
 const errorBox = $('#error');
 
+const INPUT_KEY = 'arbiter.chess';
+
 const state = {
-  /** The reply for a record: verdict, plies, mistake, boards. */
+  /**
+   * What the board steps through: a record's reply (verdict, plies, mistake, boards) or a PGN
+   * game's boards with its first wrong move as `mistake`.
+   */
   record: null,
+  /** The list of moves drawn for it. */
+  list: null,
+  /** The PGN text checked and its mode, and the game of it shown (1-based), if any. */
+  pgn: null,
+  game: 0,
   ply: 0,
   flipped: false,
 };
@@ -82,6 +92,7 @@ function drawBoard(fen, marks) {
     }, GLYPHS[piece.toLowerCase()]));
   }
   board.replaceChildren(...parts);
+  board.dataset.chessFen = fen;
 }
 
 function initial() {
@@ -104,28 +115,52 @@ function renderRecord() {
   if (current.check) marks.push([current.check, 'in-check']);
   drawBoard(current.fen, marks);
 
-  const list = $('#plies-list');
+  const list = state.list;
   const items = [];
   boards.slice(1).forEach((b, i) => {
     const ply = i + 1;
     if (ply % 2 === 1) items.push(h('span', { class: 'num' }, `${(ply + 1) / 2}.`));
     items.push(h('span', {
       role: 'button', tabindex: 0, 'aria-current': state.ply === ply ? 'true' : 'false',
-      onclick: () => goTo(ply),
+      'data-ply': ply, onclick: () => goTo(ply), onkeydown: activate(() => goTo(ply)),
     }, b.token));
   });
   if (record.mistake) {
     const ply = record.mistake.ply;
     if (ply % 2 === 1 && record.mistake.token) items.push(h('span', { class: 'num' }, `${(ply + 1) / 2}.`));
-    items.push(h('span', { class: 'bad', title: record.mistake.reason, onclick: () => goTo(boards.length - 1) },
-      record.mistake.token || '(missing)'));
+    items.push(h('span', {
+      class: 'bad', title: record.mistake.reason, role: 'button', tabindex: 0, 'data-wrong-ply': ply,
+      onclick: () => goTo(boards.length - 1), onkeydown: activate(() => goTo(boards.length - 1)),
+    }, record.mistake.token || '(missing)'));
   }
+  const hadFocus = list.contains(document.activeElement);
   list.replaceChildren(...items);
-  list.querySelector('[aria-current="true"]')?.scrollIntoView({ block: 'nearest' });
+  const marked = list.querySelector('[aria-current="true"]');
+  if (marked) {
+    if (hadFocus) marked.focus({ preventScroll: true });
+    scrollInside(list, marked);
+  }
   $('[data-nav="first"]').disabled = state.ply === 0;
   $('[data-nav="prev"]').disabled = state.ply === 0;
   $('[data-nav="next"]').disabled = state.ply === boards.length - 1;
   $('[data-nav="last"]').disabled = state.ply === boards.length - 1;
+}
+
+/** A keydown handler doing `action` on Enter or Space, as a button does. */
+function activate(action) {
+  return (event) => {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    event.preventDefault();
+    action();
+  };
+}
+
+/** Scrolls `list` itself so that `item` is seen; the page does not move. */
+function scrollInside(list, item) {
+  const outer = list.getBoundingClientRect();
+  const inner = item.getBoundingClientRect();
+  if (inner.top < outer.top) list.scrollTop -= outer.top - inner.top;
+  else if (inner.bottom > outer.bottom) list.scrollTop += inner.bottom - outer.bottom;
 }
 
 function goTo(ply) {
@@ -136,6 +171,8 @@ function goTo(ply) {
 
 function showRecord(reply) {
   state.record = reply;
+  state.list = $('#plies-list');
+  state.pgn = null;
   $('#pgn-result').hidden = true;
   $('#record-result').hidden = false;
   const verdict = $('#verdict');
@@ -176,12 +213,19 @@ function capitalised(text) {
 // ---------------------------------------------------------------------------------------------
 // PGN
 
-function showPgn(reply) {
+function showPgn(reply, text, mode) {
   state.record = null;
+  state.pgn = { text, mode };
+  state.game = 0;
+  $('#pgn-game').hidden = true;
   $('#record-result').hidden = true;
   $('#pgn-result').hidden = false;
   $('#pgn-summary').textContent = `${reply.games.length} game${reply.games.length === 1 ? '' : 's'}: ${reply.ok} ok, ${reply.wrong} wrong (${reply.mode})`;
-  $('#games').replaceChildren(...reply.games.map((game) => h('tr', { 'data-game': game.index, 'data-ok': game.ok ? 'true' : 'false' },
+  $('#games').replaceChildren(...reply.games.map((game) => h('tr', {
+    'data-game': game.index, 'data-ok': game.ok ? 'true' : 'false', tabindex: 0,
+    title: 'Show this game on the board',
+    onclick: () => openGame(game.index), onkeydown: activate(() => openGame(game.index)),
+  },
     h('td', {}, game.index),
     h('td', {}, `${game.white} – ${game.black}`, h('div', { class: 'hint' }, `line ${game.line}`)),
     h('td', {}, game.plies),
@@ -192,17 +236,68 @@ function showPgn(reply) {
   initial();
 }
 
+/** Shows game `index` of the PGN text on the board, at its first wrong move if it has one. */
+async function openGame(index) {
+  if (!state.pgn) return;
+  const pgn = state.pgn;
+  show(errorBox, '');
+  try {
+    const reply = await api('/api/chess/game', { text: pgn.text, mode: pgn.mode, game: index });
+    if (state.pgn !== pgn) return;
+    state.game = index;
+    save();
+    for (const row of document.querySelectorAll('#games tr')) {
+      row.setAttribute('aria-current', String(row.dataset.game === String(index)));
+    }
+    $('#pgn-game').hidden = false;
+    $('#pgn-game-title').textContent = `Game ${index}: ${reply.white} – ${reply.black}`;
+    show($('#pgn-game-note'), [reply.error, reply.note].filter(Boolean).join(' · '));
+    if (reply.boards.length === 0) {
+      state.record = null;
+      $('#pgn-plies').replaceChildren();
+      initial();
+      return;
+    }
+    const wrong = reply.wrong;
+    state.record = {
+      boards: reply.boards,
+      mistake: wrong ? { ply: wrong.ply, token: wrong.token, move: wrong.move, reason: reply.error ?? 'the first wrong move' } : null,
+    };
+    state.list = $('#pgn-plies');
+    state.ply = reply.boards.length - 1;
+    renderRecord();
+  } catch (error) {
+    show(errorBox, error.message);
+  } finally {
+    document.body.dataset.gameShown = String(index);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Input
+
+/** The text, the mode and the PGN game shown are kept across reloads. */
+function save() {
+  try {
+    localStorage.setItem(INPUT_KEY, JSON.stringify({
+      text: $('[data-record-input]').value, mode: $('#mode').value, game: state.game,
+    }));
+  } catch {
+    // A text too large for the storage is not kept.
+  }
+}
 
 async function check() {
   show(errorBox, '');
   const button = $('[data-record-check]');
   button.disabled = true;
+  const text = $('[data-record-input]').value;
+  const mode = $('#mode').value;
+  save();
   try {
-    const reply = await api('/api/chess/check', { text: $('[data-record-input]').value, mode: $('#mode').value });
+    const reply = await api('/api/chess/check', { text, mode });
     if (reply.kind === 'record') showRecord(reply);
-    else showPgn(reply);
+    else showPgn(reply, text, mode);
   } catch (error) {
     show(errorBox, error.message);
   } finally {
@@ -257,5 +352,21 @@ document.addEventListener('keydown', (event) => {
   }
 });
 
+$('[data-record-input]').addEventListener('input', save);
+$('#mode').addEventListener('change', save);
+
 initial();
-document.body.dataset.ready = 'true';
+(async () => {
+  let saved = null;
+  try {
+    saved = JSON.parse(localStorage.getItem(INPUT_KEY) ?? 'null');
+  } catch {
+    saved = null;
+  }
+  if (saved && typeof saved.text === 'string' && saved.text.trim() !== '') {
+    $('[data-record-input]').value = saved.text;
+    if (saved.mode === 'lenient' || saved.mode === 'strict') $('#mode').value = saved.mode;
+    await check();
+    if (state.pgn && Number(saved.game) > 0) await openGame(Number(saved.game));
+  }
+})().finally(() => { document.body.dataset.ready = 'true'; });

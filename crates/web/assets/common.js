@@ -131,3 +131,90 @@ export function show(element, message) {
   element.textContent = message ?? '';
   element.classList.toggle('hidden', !message);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The colour theme: the system's (prefers-color-scheme) unless the reader chose one with the
+// switch in the header, kept in localStorage. theme.js applies the choice before the first paint.
+
+const THEME_KEY = 'arbiter.theme';
+
+/** The theme shown: `dark` or `light`. */
+function themeShown() {
+  const chosen = document.documentElement.dataset.theme;
+  if (chosen === 'dark' || chosen === 'light') return chosen;
+  return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+function themeSwitch() {
+  const header = document.querySelector('header.top');
+  if (!header) return;
+  const button = h('button', { type: 'button', class: 'theme-switch', 'data-theme-switch': true });
+  const label = () => {
+    const dark = themeShown() === 'dark';
+    button.textContent = dark ? '☀ Light' : '☾ Dark';
+    button.title = dark ? 'Light colours' : 'Dark colours';
+    button.setAttribute('aria-pressed', String(dark));
+  };
+  button.addEventListener('click', () => {
+    const next = themeShown() === 'dark' ? 'light' : 'dark';
+    document.documentElement.dataset.theme = next;
+    try {
+      localStorage.setItem(THEME_KEY, next);
+    } catch {
+      // Private windows may refuse storage: the choice then lasts for the page.
+    }
+    label();
+  });
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', label);
+  label();
+  header.append(button);
+}
+themeSwitch();
+
+// ---------------------------------------------------------------------------------------------
+// Move sounds: off by default; a switch turns them on, kept in localStorage. The sound is made
+// by the Web Audio API, so that no sound file is needed.
+
+const SOUND_KEY = 'arbiter.sound';
+let audio = null;
+
+const soundOn = () => localStorage.getItem(SOUND_KEY) === 'on';
+
+/** A short wooden click, when sounds are on. */
+export function moveSound() {
+  if (!soundOn()) return;
+  try {
+    audio ??= new AudioContext();
+    const now = audio.currentTime;
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.type = 'triangle';
+    tone.frequency.setValueAtTime(660, now);
+    tone.frequency.exponentialRampToValueAtTime(220, now + 0.08);
+    gain.gain.setValueAtTime(0.25, now);
+    gain.gain.exponentialRampToValueAtTime(0.001, now + 0.12);
+    tone.connect(gain).connect(audio.destination);
+    tone.start(now);
+    tone.stop(now + 0.13);
+  } catch {
+    // A browser without Web Audio plays no sound.
+  }
+}
+
+/** Makes `button` the switch of the move sounds. */
+export function soundSwitch(button) {
+  const label = () => {
+    button.setAttribute('aria-pressed', String(soundOn()));
+    button.textContent = soundOn() ? 'Sound: on' : 'Sound: off';
+  };
+  button.addEventListener('click', () => {
+    try {
+      localStorage.setItem(SOUND_KEY, soundOn() ? 'off' : 'on');
+    } catch {
+      // Without storage the switch cannot be kept.
+    }
+    label();
+    moveSound();
+  });
+  label();
+}

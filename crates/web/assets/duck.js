@@ -2,7 +2,7 @@
 // result and reason comes from the server (/api/duck/...), and so do the engine's searches. The
 // page draws them and sends back the command the player (or the engine) chose.
 
-import { $, api, apiLines, download, h, readFile, s, show, typing } from './common.js';
+import { $, api, apiLines, download, h, moveSound, readFile, s, show, soundSwitch, typing } from './common.js';
 
 const CELL = 100;
 const MARGIN = 105;
@@ -11,6 +11,7 @@ const COLS = 9;
 /** Letters of the Western style: the FEN letters of the pieces, upper case. */
 const LETTERS = { car: 'R', horse: 'H', elephant: 'E', guard: 'G', captain: 'C', duck: 'D', soldier: 'S' };
 const STYLE_KEY = 'arbiter.duck.style';
+const ENGINE_KEY = 'arbiter.duck.engine';
 
 const board = $('#board');
 const movesList = $('#moves');
@@ -19,26 +20,54 @@ const explainBox = $('#explain');
 const errorBox = $('#error');
 
 const state = {
-  /** Every command of the game with its result: {command, result, valid, reason}. */
-  entries: [],
-  /** How many commands the shown position follows. */
+  /**
+   * The game's lines: `main`, the game's own, and each variation, a line that leaves another
+   * (`parent`) after `start` commands. A line's commands are its parent's first `start` ones and
+   * then its own `entries`, each {command, result, valid, reason} as the server judged it.
+   */
+  lines: [{ id: 'main', parent: null, start: 0, entries: [] }],
+  /** The line shown, and how many of its commands the shown position follows. */
+  line: 'main',
   at: 0,
   /** The server's description of the shown position. */
   position: null,
-  /** Commands taken back by undo, the last one on top. */
+  /** Commands taken back by undo from the end of the line shown, the last one on top. */
   redo: [],
+  /** The number given to the next variation. */
+  nextVariation: 1,
+  /** Bumped at each change of the lines, so that the move list is rebuilt only then. */
+  version: 0,
   /** The point of the selected piece, [x, y]. */
   selected: null,
   /** The point a refused move went to, flashed once. */
   refused: null,
+  /** The point that has the keyboard's focus ring (the one board point in the tab order). */
+  focus: [0, 4],
   flipped: false,
   style: localStorage.getItem(STYLE_KEY) === 'western' ? 'western' : 'chinese',
 };
 
 const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
-const commandsUpTo = (n) => state.entries.slice(0, n).map((entry) => entry.command);
-/** The whole game, as one string: what a search was asked about. */
-const gameKey = () => commandsUpTo(state.entries.length).join(',');
+const lineOf = (id) => state.lines.find((line) => line.id === id) ?? state.lines[0];
+const shownLine = () => lineOf(state.line);
+const lineEnd = (line) => line.start + line.entries.length;
+/** The first `n` commands along `line`. */
+function commandsOf(line, n) {
+  if (!line.parent || n > line.start) {
+    const own = line.entries.slice(0, Math.max(0, n - line.start)).map((entry) => entry.command);
+    return line.parent ? [...commandsOf(lineOf(line.parent), line.start), ...own] : own;
+  }
+  return commandsOf(lineOf(line.parent), n);
+}
+/** The line that holds the `ply`-th command (1-based) along `line`. */
+function ownerOf(line, ply) {
+  let owner = line;
+  while (owner.parent && ply <= owner.start) owner = lineOf(owner.parent);
+  return owner;
+}
+const commandsUpTo = (n) => commandsOf(shownLine(), n);
+/** The line played, as one string: what a search was asked about. */
+const gameKey = () => `${state.line}:${commandsUpTo(lineEnd(shownLine())).join(',')}`;
 
 // Requests run one after the other, so that replies arrive in the order they were asked for.
 let queue = Promise.resolve();
@@ -48,33 +77,94 @@ function serial(task) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Talking to the server
+// Positions: every position the server described is kept, by the commands that reach it, so that
+// stepping through a game asks the server nothing once its positions have been fetched.
 
-/** Replaces the game by `commands` and shows the position after `at` of them. */
+const positions = new Map();
+const POSITIONS_KEPT = 4000;
+function keep(commands, position) {
+  if (positions.size >= POSITIONS_KEPT) positions.delete(positions.keys().next().value);
+  positions.set(commands.join(','), position);
+}
+/** The position after `commands`, from the cache or the server. */
+async function positionAfter(commands) {
+  const known = positions.get(commands.join(','));
+  if (known) return known;
+  const position = await api('/api/duck/position', { commands, at: commands.length });
+  keep(commands, position);
+  return position;
+}
+
+/** Fetches, one at a time, the positions near the shown one that are not kept yet. */
+let prefetching = null;
+const PREFETCH = 60;
+function prefetch() {
+  const line = shownLine();
+  const end = lineEnd(line);
+  const wanted = [];
+  for (let n = Math.max(0, state.at - PREFETCH); n <= Math.min(end, state.at + PREFETCH); n++) {
+    const commands = commandsOf(line, n);
+    if (!positions.has(commands.join(','))) wanted.push(commands);
+  }
+  const run = { cancelled: false };
+  if (prefetching) prefetching.cancelled = true;
+  prefetching = run;
+  document.body.dataset.prefetch = wanted.length ? 'busy' : 'done';
+  if (!wanted.length) return;
+  (async () => {
+    for (const commands of wanted) {
+      if (run.cancelled) return;
+      await positionAfter(commands).catch(() => {});
+    }
+    if (!run.cancelled) document.body.dataset.prefetch = 'done';
+  })();
+}
+
+/** Replaces the game by the main line `commands` and shows the position after `at` of them. */
 async function loadGame(commands, at) {
   const reply = await api('/api/duck/game', { commands, at });
-  state.entries = reply.entries;
+  state.lines = [{ id: 'main', parent: null, start: 0, entries: reply.entries }];
+  state.line = 'main';
+  state.nextVariation = 1;
+  state.version += 1;
   state.at = reply.position.ply;
   state.position = reply.position;
+  keep(commands.slice(0, state.at), reply.position);
   state.selected = null;
   show(errorBox, '');
   return reply;
 }
 
-let wantedAt = 0;
+/** Adds a variation leaving the main line after `start` commands with `commands`, and shows it. */
+async function loadVariation(start, commands, at) {
+  const main = lineOf('main');
+  const whole = [...commandsOf(main, start), ...commands];
+  const reply = await api('/api/duck/game', { commands: whole, at: Math.min(at, whole.length) });
+  const line = { id: `v${state.nextVariation++}`, parent: 'main', start, entries: reply.entries.slice(start) };
+  state.lines.push(line);
+  state.version += 1;
+  state.line = line.id;
+  state.at = reply.position.ply;
+  state.position = reply.position;
+  keep(whole.slice(0, state.at), reply.position);
+}
+
+let wanted = { line: 'main', at: 0 };
 /** Which way the grid drawn faces (null before it is drawn). */
 let gridFlipped = null;
-/** The entries the move list shows. */
-let renderedEntries = null;
-/** Shows the position after `n` commands. */
-function goTo(n) {
-  wantedAt = Math.max(0, Math.min(n, state.entries.length));
-  if (wantedAt === state.at && state.position) return;
+/** The version of the lines the move list shows. */
+let renderedVersion = -1;
+/** Shows the position after `n` commands of the line `id` (the line shown by default). */
+function goTo(n, id = state.line) {
+  const line = lineOf(id);
+  wanted = { line: line.id, at: Math.max(0, Math.min(n, lineEnd(line))) };
+  if (wanted.at === state.at && wanted.line === state.line && state.position) return;
   serial(async () => {
-    if (wantedAt === state.at) return;
-    const target = wantedAt;
-    const position = await api('/api/duck/position', { commands: commandsUpTo(target), at: target });
-    state.at = target;
+    const target = wanted;
+    if (target.at === state.at && target.line === state.line) return;
+    const position = await positionAfter(commandsOf(lineOf(target.line), target.at));
+    state.line = target.line;
+    state.at = target.at;
     state.position = position;
     state.selected = null;
     explainBox.textContent = '';
@@ -83,20 +173,47 @@ function goTo(n) {
 }
 
 /**
+ * Puts the valid `entry`, played after `at` commands of the line shown, in the game: at the end
+ * of the line it extends it; where the line (or another) already goes on with the same command
+ * it follows that; anywhere else it starts a variation. The game's own continuation is kept.
+ */
+function placeMove(at, entry) {
+  const line = shownLine();
+  state.redo = [];
+  if (at === lineEnd(line)) {
+    line.entries.push(entry);
+    state.version += 1;
+    return { line: line.id, at: at + 1 };
+  }
+  const key = [...commandsOf(line, at), entry.command].join(',');
+  const candidates = [line, ...state.lines.filter((other) => other !== line)];
+  const known = candidates.find((other) => lineEnd(other) > at && commandsOf(other, at + 1).join(',') === key);
+  if (known) return { line: known.id, at: at + 1 };
+  const variation = { id: `v${state.nextVariation++}`, parent: ownerOf(line, at + 1).id, start: at, entries: [entry] };
+  state.lines.push(variation);
+  state.version += 1;
+  return { line: variation.id, at: at + 1 };
+}
+
+/**
  * Asks the server to judge `from` → `to` after the shown position and plays it when valid (the
- * commands after the shown position are dropped); resolves to whether it was valid.
+ * reply carries the position after it); an invalid one is explained and clears the selection.
+ * Resolves to whether it was played.
  */
 async function play(from, to) {
   const command = `${from[0]} ${from[1]} ${to[0]} ${to[1]}`;
-  const reply = await api('/api/duck/move', { commands: commandsUpTo(state.at), command });
+  const before = commandsUpTo(state.at);
+  const reply = await api('/api/duck/move', { commands: before, command });
+  state.selected = null;
   if (reply.entry.valid) {
-    state.entries = [...state.entries.slice(0, state.at), reply.entry];
-    state.at += 1;
-    wantedAt = state.at;
+    keep([...before, command], reply.position);
+    const shown = placeMove(state.at, reply.entry);
+    state.line = shown.line;
+    state.at = shown.at;
+    wanted = shown;
     state.position = reply.position;
-    state.redo = [];
-    state.selected = null;
     explainBox.textContent = '';
+    moveSound();
   } else {
     explainBox.textContent = reply.entry.reason;
     state.refused = to;
@@ -125,7 +242,7 @@ function newGame() {
   serial(async () => {
     await loadGame([], 0);
     state.redo = [];
-    wantedAt = 0;
+    wanted = { line: state.line, at: 0 };
     explainBox.textContent = '';
     render();
   });
@@ -135,21 +252,47 @@ function newGame() {
 const engineSideToMove = () => engine.side !== 'none' && state.position?.winner === null
   && state.position.turn === engine.side;
 
+/** Removes `line`'s variations that leave it after more than `n` commands, with theirs. */
+function prune(line, n) {
+  const gone = new Set();
+  const drop = (parent, from) => {
+    for (const other of state.lines) {
+      if (other.parent === parent && other.start > from && !gone.has(other.id)) {
+        gone.add(other.id);
+        drop(other.id, -1);
+      }
+    }
+  };
+  drop(line.id, n);
+  state.lines = state.lines.filter((other) => !gone.has(other.id));
+}
+
 /**
- * Takes back the last command; against the engine, also the commands before it until the player
- * is to move (the engine's reply and the player's move), so that the engine does not at once
- * play again what was taken back.
+ * Takes back the last command of the line shown; against the engine, also the commands before
+ * it until the player is to move (the engine's reply and the player's move), so that the engine
+ * does not at once play again what was taken back. A variation left empty is closed.
  */
 function undo() {
   serial(async () => {
     do {
-      const n = state.entries.length;
-      if (n === 0) break;
-      const last = state.entries[n - 1].command;
-      await loadGame(commandsUpTo(n - 1), n - 1);
-      state.redo.push(last);
-    } while (state.entries.length > 0 && engineSideToMove());
-    wantedAt = state.at;
+      const line = shownLine();
+      if (line.entries.length === 0) break;
+      state.redo.push(line.entries.pop().command);
+      prune(line, lineEnd(line));
+      state.version += 1;
+      if (line.entries.length === 0 && line.parent) {
+        state.lines = state.lines.filter((other) => other !== line);
+        prune(line, -1);
+        state.line = line.parent;
+        state.redo = [];
+        state.at = line.start;
+      } else {
+        state.at = lineEnd(line);
+      }
+      state.position = await positionAfter(commandsUpTo(state.at));
+    } while (state.at === lineEnd(shownLine()) && shownLine().entries.length > 0 && engineSideToMove());
+    state.selected = null;
+    wanted = { line: state.line, at: state.at };
     explainBox.textContent = '';
     render();
   });
@@ -161,10 +304,17 @@ function redo() {
     do {
       const command = state.redo.pop();
       if (command === undefined) break;
-      const commands = [...commandsUpTo(state.entries.length), command];
-      await loadGame(commands, commands.length);
+      const line = shownLine();
+      const before = commandsOf(line, lineEnd(line));
+      const reply = await api('/api/duck/move', { commands: before, command });
+      line.entries.push(reply.entry);
+      state.version += 1;
+      state.at = lineEnd(line);
+      state.position = reply.position ?? await positionAfter([...before, command]);
+      if (reply.position) keep([...before, command], reply.position);
     } while (state.redo.length > 0 && engineSideToMove());
-    wantedAt = state.at;
+    state.selected = null;
+    wanted = { line: state.line, at: state.at };
     explainBox.textContent = '';
     render();
   });
@@ -177,12 +327,15 @@ function importText(text) {
     show(importWarning, '');
     try {
       const reply = await api('/api/duck/import', { text });
-      state.entries = reply.entries;
+      state.lines = [{ id: 'main', parent: null, start: 0, entries: reply.entries }];
+      state.line = 'main';
+      state.version += 1;
       state.at = reply.position.ply;
       state.position = reply.position;
+      keep(reply.entries.map((entry) => entry.command), reply.position);
       state.selected = null;
       state.redo = [];
-      wantedAt = state.at;
+      wanted = { line: state.line, at: state.at };
       show(importError, '');
       show(importWarning, reply.warning);
       explainBox.textContent = '';
@@ -194,7 +347,7 @@ function importText(text) {
 }
 
 async function exported() {
-  const reply = await api('/api/duck/game', { commands: commandsUpTo(state.entries.length) });
+  const reply = await api('/api/duck/game', { commands: commandsUpTo(lineEnd(shownLine())) });
   return reply.input;
 }
 
@@ -297,6 +450,8 @@ function pieceNode(piece, cx, cy) {
 function render() {
   const position = state.position;
   if (!position) return;
+  // The points are drawn anew: the focused one takes the focus back, without scrolling.
+  const hadFocus = board.contains(document.activeElement);
   const pieces = new Map(position.pieces.map((piece) => [piece.point.join(), piece]));
   const movable = new Map(playableMoves().map((m) => [m.from.join(), m.to]));
   const reachable = new Set((state.selected && movable.get(state.selected.join()) || []).map((p) => p.join()));
@@ -334,12 +489,17 @@ function render() {
           : s('circle', { class: 'dot', cx, cy, r: 15 }));
       }
       if (same(state.refused, point)) children.push(s('circle', { class: 'refused', cx, cy, r: 48 }));
+      const what = piece ? piece.piece : 'empty';
+      const marks = [movable.has(key) && 'can move', same(state.selected, point) && 'selected', reachable.has(key) && 'reachable'].filter(Boolean);
       points.push(s('g', {
         class: classes.join(' '),
         'data-point': key,
         'data-x': x,
         'data-y': y,
         'data-reachable': reachable.has(key),
+        tabindex: same(state.focus, point) ? 0 : -1,
+        role: 'button',
+        'aria-label': `(${key}) ${what}${marks.length ? `, ${marks.join(', ')}` : ''}`,
       }, children));
     }
   }
@@ -375,6 +535,7 @@ function render() {
   }
   board.querySelector('.under').replaceChildren(...under);
   board.querySelector('.points').replaceChildren(...points);
+  if (hadFocus) board.querySelector(`[data-point="${state.focus.join()}"]`)?.focus({ preventScroll: true });
   board.querySelector('.arrows').replaceChildren(...arrows);
   renderGuess();
   board.setAttribute('aria-label', `board, ${state.flipped ? 'blue' : 'red'} at the bottom`);
@@ -395,7 +556,7 @@ function renderSide(pieces) {
   const over = position.winner !== null;
   turn.dataset.turn = over ? 'over' : position.turn;
   turn.querySelector('.disc').className = `disc ${over ? position.winner : position.turn}`;
-  const total = state.entries.length;
+  const total = lineEnd(shownLine());
   const viewing = state.at < total ? ` · viewing ${state.at} of ${total}` : '';
   $('#turn-text').textContent = over
     ? `Game over · ${capitalised(position.winner)} wins${viewing}`
@@ -414,29 +575,7 @@ function renderSide(pieces) {
   });
   show($('#check-note'), notes.join('\n'));
 
-  // The list is rebuilt only when the game changed; stepping through it moves the marker.
-  if (renderedEntries !== state.entries) {
-    renderedEntries = state.entries;
-    const items = [h('li', { class: 'start', tabindex: -1, onclick: () => goTo(0) },
-      h('span', { class: 'n' }, '0'), h('span', {}, 'Start position'))];
-    state.entries.forEach((entry, i) => {
-      const side = entry.valid ? entry.result.split(' ', 1)[0] : 'invalid';
-      items.push(h('li', {
-        'data-command': entry.command,
-        'data-result': entry.result,
-        tabindex: -1,
-        onclick: () => goTo(i + 1),
-      },
-      h('span', { class: 'n' }, i + 1),
-      h('span', { class: 'cmd' }, entry.command),
-      h('span', { class: `res ${side}` }, entry.result, entry.reason && h('span', { class: 'why' }, entry.reason))));
-    });
-    movesList.replaceChildren(...items);
-  }
-  movesList.querySelector('[aria-current="true"]')?.setAttribute('aria-current', 'false');
-  const current = movesList.children[state.at];
-  current?.setAttribute('aria-current', 'true');
-  current?.scrollIntoView({ block: 'nearest' });
+  renderMoves();
   $('#ply-count').textContent = `${total} command${total === 1 ? '' : 's'}`;
   $('[data-fen]').value = position.fen;
 
@@ -446,10 +585,81 @@ function renderSide(pieces) {
   $('[data-nav="prev"]').disabled = state.at === 0;
   $('[data-nav="next"]').disabled = state.at === total;
   $('[data-nav="last"]').disabled = state.at === total;
-  $('[data-undo]').disabled = total === 0;
+  $('[data-undo]').disabled = shownLine().entries.length === 0;
   $('[data-redo]').disabled = state.redo.length === 0;
   syncUrl();
   syncEngine();
+  prefetch();
+}
+
+/** One entry of the move list: the `ply`-th command of `line`. */
+function moveItem(line, ply, entry) {
+  const side = entry.valid ? entry.result.split(' ', 1)[0] : 'invalid';
+  return h('li', {
+    'data-command': entry.command,
+    'data-result': entry.result,
+    'data-ply': ply,
+    'data-line': line.id,
+    class: line.parent ? 'in-variation' : null,
+    tabindex: -1,
+  },
+  h('span', { class: 'n' }, ply),
+  h('span', { class: 'cmd' }, entry.command),
+  h('span', { class: `res ${side}` }, entry.result, entry.reason && h('span', { class: 'why' }, entry.reason)));
+}
+
+/** The items of `line` from its first own command, each followed by the variations leaving it there. */
+function lineItems(line, depth) {
+  const items = [];
+  const variations = (after) => state.lines
+    .filter((other) => other.parent === line.id && other.start === after)
+    .map((other) => h('li', { class: 'variation', 'data-variation': other.id, style: `--depth:${depth + 1}` },
+      h('ol', { class: 'variation-moves', 'aria-label': `variation after command ${other.start}` }, lineItems(other, depth + 1))));
+  line.entries.forEach((entry, i) => {
+    const ply = line.start + i + 1;
+    items.push(moveItem(line, ply, entry));
+    items.push(...variations(ply - 1));
+  });
+  // A variation leaving the line at its end.
+  if (line.entries.length > 0 || line.parent === null) items.push(...variations(lineEnd(line)));
+  return items;
+}
+
+/** The move list: rebuilt when the game changed; stepping through it moves the marker. */
+function renderMoves() {
+  if (renderedVersion !== state.version) {
+    renderedVersion = state.version;
+    const hadFocus = movesList.contains(document.activeElement);
+    movesList.replaceChildren(
+      h('li', { class: 'start', 'data-ply': 0, 'data-line': 'main', tabindex: -1 },
+        h('span', { class: 'n' }, '0'), h('span', {}, 'Start position')),
+      ...lineItems(lineOf('main'), 0));
+    if (hadFocus) currentItem()?.focus({ preventScroll: true });
+  }
+  for (const item of movesList.querySelectorAll('[aria-current="true"]')) item.setAttribute('aria-current', 'false');
+  const current = currentItem();
+  current?.setAttribute('aria-current', 'true');
+  // One item of the list is in the tab order: the current one.
+  for (const item of movesList.querySelectorAll('li[tabindex="0"]')) item.tabIndex = -1;
+  if (current) {
+    current.tabIndex = 0;
+    scrollInside(movesList, current);
+  }
+}
+
+/** The list item of the position shown. */
+function currentItem() {
+  if (state.at === 0) return movesList.querySelector('li.start');
+  const owner = ownerOf(shownLine(), state.at);
+  return movesList.querySelector(`li[data-line="${owner.id}"][data-ply="${state.at}"]`);
+}
+
+/** Scrolls `list` itself so that `item` is seen; the page does not move. */
+function scrollInside(list, item) {
+  const outer = list.getBoundingClientRect();
+  const inner = item.getBoundingClientRect();
+  if (inner.top < outer.top) list.scrollTop -= outer.top - inner.top;
+  else if (inner.bottom > outer.bottom) list.scrollTop += inner.bottom - outer.bottom;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -476,14 +686,14 @@ const engine = {
   note: '',
 };
 
-/** Whether the engine is to move now: its side to move in the last position. */
+/** Whether the engine is to move now: its side to move at the end of the line played. */
 function engineToMove() {
-  return engineSideToMove() && state.at === state.entries.length;
+  return engineSideToMove() && state.at === lineEnd(shownLine());
 }
 
-/** The moves the player may make in the position shown: none while the engine is to move. */
+/** The moves the player may make in the position shown: none where the engine's side is to move. */
 function playableMoves() {
-  return engineToMove() ? [] : state.position.moves;
+  return engineSideToMove() ? [] : state.position.moves;
 }
 
 /** Starts a search when the engine is to move, and drops one that no longer fits the game. */
@@ -506,7 +716,7 @@ async function think(key) {
   engine.search = search;
   engine.info = null;
   engine.note = '';
-  const request = { commands: commandsUpTo(state.entries.length), movetime: engine.time };
+  const request = { commands: commandsUpTo(lineEnd(shownLine())), movetime: engine.time };
   try {
     for await (const line of apiLines('/api/duck/engine', request, search.controller.signal)) {
       if (engine.search !== search) return;
@@ -558,7 +768,7 @@ function answer(search, line) {
   serial(async () => {
     if (engine.search !== search) return;
     engine.search = null;
-    if (gameKey() !== search.key || state.at !== state.entries.length) {
+    if (gameKey() !== search.key || state.at !== lineEnd(shownLine())) {
       render();
       return;
     }
@@ -626,7 +836,7 @@ function renderGuess() {
 function renderEngine() {
   const box = $('#engine');
   const search = engine.search;
-  const total = state.entries.length;
+  const total = lineEnd(shownLine());
   box.dataset.engineState = engine.side === 'none' ? 'off' : search ? 'thinking' : 'waiting';
   let status;
   if (engine.side === 'none') {
@@ -638,7 +848,7 @@ function renderEngine() {
   } else if (state.position?.winner) {
     status = 'The game is over.';
   } else if (state.at < total) {
-    status = 'An earlier position is shown: the engine plays again at the end of the game (End).';
+    status = 'An earlier position is shown: the engine plays again at the end of the line (End).';
   } else {
     status = `Your move; the engine plays ${engine.side}.`;
   }
@@ -666,7 +876,9 @@ function renderEngine() {
 
 // ---------------------------------------------------------------------------------------------
 // The address: `?moves=0314,9484&at=1` (four digits per command, or four integers joined by
-// dots when one is not a single digit); `at` is left out at the end of the game.
+// dots when one is not a single digit); `at` is left out at the end of the line shown. A
+// variation shown adds `branch=N&variation=...`: the commands that follow the first N of the main
+// line in it (a variation of a variation is carried whole, from where it leaves the main line).
 
 function encode(command) {
   const parts = command.split(' ');
@@ -680,9 +892,16 @@ function decode(token) {
 
 function syncUrl() {
   const params = new URLSearchParams();
-  const total = state.entries.length;
-  if (total > 0) params.set('moves', state.entries.map((e) => encode(e.command)).join(','));
-  if (state.at < total) params.set('at', String(state.at));
+  const main = lineOf('main');
+  if (main.entries.length > 0) params.set('moves', main.entries.map((e) => encode(e.command)).join(','));
+  const line = shownLine();
+  if (line.parent) {
+    let top = line;
+    while (top.parent !== 'main') top = lineOf(top.parent);
+    params.set('branch', String(top.start));
+    params.set('variation', commandsOf(line, lineEnd(line)).slice(top.start).map(encode).join(','));
+  }
+  if (state.at < lineEnd(line)) params.set('at', String(state.at));
   const query = params.toString().replaceAll('%2C', ',');
   const url = query ? `${location.pathname}?${query}` : location.pathname;
   if (url !== `${location.pathname}${location.search}`) history.replaceState(null, '', url);
@@ -692,8 +911,15 @@ function fromUrl() {
   const params = new URLSearchParams(location.search);
   const moves = params.get('moves');
   const commands = moves ? moves.split(',').filter(Boolean).map(decode) : [];
-  const at = params.has('at') ? Number.parseInt(params.get('at'), 10) : commands.length;
-  return { commands, at: Number.isFinite(at) ? at : commands.length };
+  const variation = params.get('variation')?.split(',').filter(Boolean).map(decode) ?? [];
+  const branch = Math.min(Number.parseInt(params.get('branch') ?? '', 10), commands.length);
+  const end = variation.length && Number.isFinite(branch) ? branch + variation.length : commands.length;
+  const at = params.has('at') ? Number.parseInt(params.get('at'), 10) : end;
+  return {
+    commands,
+    variation: variation.length && Number.isFinite(branch) ? { branch, commands: variation } : null,
+    at: Number.isFinite(at) ? at : end,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -702,8 +928,10 @@ function fromUrl() {
 function clickPoint(point) {
   const position = state.position;
   if (!position) return;
-  if (engineToMove()) {
-    explainBox.textContent = 'The engine is to move: wait for it, or press Move now.';
+  if (engineSideToMove()) {
+    explainBox.textContent = engineToMove()
+      ? 'The engine is to move: wait for it, or press Move now.'
+      : `The engine plays ${engine.side}: its moves are its own, at the end of the line played.`;
     return;
   }
   const key = point.join();
@@ -796,13 +1024,84 @@ function flip() {
   render();
 }
 
+// The board from the keyboard: one point is in the tab order; the arrows move the focus ring as
+// they point on the screen, Enter or Space does what a click does.
+board.addEventListener('keydown', (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const element = event.target.closest?.('[data-point]');
+  if (!element) return;
+  const point = [Number(element.dataset.x), Number(element.dataset.y)];
+  const steps = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+  if (steps[event.key]) {
+    // On the screen: column and row from the top left.
+    const [col, row] = state.flipped ? [COLS - 1 - point[1], point[0]] : [point[1], ROWS - 1 - point[0]];
+    const c = Math.max(0, Math.min(COLS - 1, col + steps[event.key][0]));
+    const r = Math.max(0, Math.min(ROWS - 1, row + steps[event.key][1]));
+    focusPoint(state.flipped ? [r, COLS - 1 - c] : [ROWS - 1 - r, c]);
+  } else if (event.key === 'Enter' || event.key === ' ') {
+    state.focus = point;
+    clickPoint(point);
+  } else {
+    return;
+  }
+  event.preventDefault();
+  event.stopPropagation();
+});
+
+/** Moves the board's focus ring to `point`. */
+function focusPoint(point) {
+  state.focus = point;
+  for (const node of board.querySelectorAll('[data-point][tabindex="0"]')) node.tabIndex = -1;
+  const node = board.querySelector(`[data-point="${point.join()}"]`);
+  if (node) {
+    node.tabIndex = 0;
+    node.focus({ preventScroll: true });
+  }
+}
+
+// The move list: a click, or Enter or Space on the focused item, shows its position; the up and
+// down arrows move the focus along the list.
+function showItem(item) {
+  const ply = Number(item.dataset.ply);
+  const id = item.dataset.line;
+  // An item on the path of the line shown keeps that line, so that → goes on along it.
+  const line = ownerOf(shownLine(), Math.max(ply, 1)).id === id || ply === 0 ? state.line : id;
+  goTo(ply, line);
+}
+movesList.addEventListener('click', (event) => {
+  const item = event.target.closest('li[data-ply]');
+  if (item) showItem(item);
+});
+movesList.addEventListener('keydown', (event) => {
+  const item = event.target.closest('li[data-ply]');
+  if (!item || event.altKey || event.ctrlKey || event.metaKey) return;
+  const items = [...movesList.querySelectorAll('li[data-ply]')];
+  const index = items.indexOf(item);
+  const next = { ArrowDown: index + 1, ArrowUp: index - 1, PageDown: index + 10, PageUp: index - 10 }[event.key];
+  if (next !== undefined) {
+    const target = items[Math.max(0, Math.min(items.length - 1, next))];
+    item.tabIndex = -1;
+    target.tabIndex = 0;
+    target.focus({ preventScroll: true });
+    scrollInside(movesList, target);
+  } else if (event.key === 'Enter' || event.key === ' ') {
+    showItem(item);
+  } else {
+    return;
+  }
+  event.preventDefault();
+  event.stopPropagation();
+});
+
+soundSwitch($('[data-sound]'));
+
 document.addEventListener('keydown', (event) => {
   if (typing(event) || event.altKey || event.ctrlKey || event.metaKey) return;
   const keys = {
-    ArrowLeft: () => goTo(wantedAt - 1),
-    ArrowRight: () => goTo(wantedAt + 1),
+    ArrowLeft: () => goTo(wanted.at - 1, wanted.line),
+    ArrowRight: () => goTo(wanted.at + 1, wanted.line),
     Home: () => goTo(0),
-    End: () => goTo(state.entries.length),
+    End: () => goTo(lineEnd(lineOf(wanted.line)), wanted.line),
     f: flip,
     F: flip,
     Escape: () => {
@@ -819,9 +1118,9 @@ document.addEventListener('keydown', (event) => {
 
 for (const button of document.querySelectorAll('[data-nav]')) {
   button.addEventListener('click', () => {
-    const total = state.entries.length;
-    const targets = { first: 0, prev: wantedAt - 1, next: wantedAt + 1, last: total };
-    goTo(targets[button.dataset.nav]);
+    const total = lineEnd(lineOf(wanted.line));
+    const targets = { first: 0, prev: wanted.at - 1, next: wanted.at + 1, last: total };
+    goTo(targets[button.dataset.nav], wanted.line);
   });
 }
 slider.addEventListener('input', () => goTo(Number(slider.value)));
@@ -870,13 +1169,29 @@ sideSelect.addEventListener('change', () => {
   engine.note = '';
   // The player's side at the bottom.
   if (engine.side !== 'none') state.flipped = engine.side === 'red';
+  saveEngine();
   render();
 });
 const timeSelect = $('[data-engine-time]');
 timeSelect.addEventListener('change', () => {
   engine.time = Number(timeSelect.value) || 1000;
+  saveEngine();
 });
 $('[data-engine-stop]').addEventListener('click', moveNow);
+/** The engine's side and time are kept across reloads. */
+function saveEngine() {
+  localStorage.setItem(ENGINE_KEY, JSON.stringify({ side: engine.side, time: engine.time }));
+}
+try {
+  const saved = JSON.parse(localStorage.getItem(ENGINE_KEY) ?? '{}');
+  if (['red', 'blue'].includes(saved.side)) {
+    engine.side = saved.side;
+    state.flipped = engine.side === 'red';
+  }
+  if ([...timeSelect.options].some((option) => option.value === String(saved.time))) engine.time = saved.time;
+} catch {
+  // A setting that cannot be read is not kept.
+}
 // What the browser may have kept in the fields from before a reload is not what the page does.
 sideSelect.value = engine.side;
 timeSelect.value = String(engine.time);
@@ -892,14 +1207,15 @@ styleSelect.addEventListener('change', () => {
 // Start: the game in the address, or a new one.
 
 serial(async () => {
-  const { commands, at } = fromUrl();
+  const { commands, variation, at } = fromUrl();
   try {
-    await loadGame(commands, at);
+    await loadGame(commands, variation ? commands.length : at);
+    if (variation) await loadVariation(variation.branch, variation.commands, at);
   } catch (error) {
     await loadGame([], 0);
     throw new Error(`The game in the address could not be loaded: ${error.message}`);
   } finally {
-    wantedAt = state.at;
+    wanted = { line: state.line, at: state.at };
     render();
     document.body.dataset.ready = 'true';
   }

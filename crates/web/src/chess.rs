@@ -8,7 +8,7 @@ use arbiter_chess_record::pgn::{Mode, PgnGames};
 use arbiter_chess_record::shakmaty::fen::Fen;
 use arbiter_chess_record::shakmaty::uci::UciMove;
 use arbiter_chess_record::shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
-use arbiter_chess_record::{Dialect, Fault, Verdict, check_record, read_move};
+use arbiter_chess_record::{Dialect, Fault, Start, Verdict, check_record, read_move};
 use arbiter_scan::Scanner;
 use axum::Json;
 use axum::routing::post;
@@ -19,14 +19,23 @@ use crate::{limits, work};
 
 /// The chess endpoints.
 pub(crate) fn endpoints() -> Vec<Endpoint> {
-    vec![Endpoint {
-        method: "POST",
-        path: "/api/chess/check",
-        about: "check {text, mode?}: a contest record (verdict, first wrong token, rule, \
-                canonical spelling, a FEN per ply) or a PGN text (a verdict per game; mode \
-                `strict` or `lenient`)",
-        route: post(check),
-    }]
+    vec![
+        Endpoint {
+            method: "POST",
+            path: "/api/chess/check",
+            about: "check {text, mode?}: a contest record (verdict, first wrong token, rule, \
+                    canonical spelling, a FEN per ply) or a PGN text (a verdict per game; mode \
+                    `strict` or `lenient`)",
+            route: post(check),
+        },
+        Endpoint {
+            method: "POST",
+            path: "/api/chess/game",
+            about: "one game {text, mode?, game} of a PGN text (1-based): its verdict, a FEN per \
+                    ply of its mainline up to the first wrong move, and that move",
+            route: post(pgn_game),
+        },
+    ]
 }
 
 #[derive(Deserialize)]
@@ -36,6 +45,18 @@ struct CheckRequest {
     /// For PGN: `strict` (default) or `lenient`.
     #[serde(default)]
     mode: Option<String>,
+}
+
+/// One game of a PGN text, to be shown on the board.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameRequest {
+    text: String,
+    /// `strict` (default) or `lenient`.
+    #[serde(default)]
+    mode: Option<String>,
+    /// 1-based.
+    game: usize,
 }
 
 /// A move on the board, in UCI squares (castling as the king's move).
@@ -99,6 +120,34 @@ struct GameView {
     warnings: Vec<String>,
 }
 
+/// The first wrong move of a PGN game's mainline.
+#[derive(Serialize)]
+struct WrongMove {
+    /// Counted from 1, from the game's first position.
+    ply: u32,
+    /// As written.
+    token: String,
+    /// The move the token denotes, when it denotes one (a misspelled legal move).
+    #[serde(rename = "move")]
+    played: Option<MoveView>,
+}
+
+/// A PGN game's mainline on the board: its verdict and a board per ply up to its first wrong
+/// move.
+#[derive(Serialize)]
+struct GameBoards {
+    index: usize,
+    white: String,
+    black: String,
+    ok: bool,
+    /// The first error, with its place, as the game's verdict words it.
+    error: Option<String>,
+    boards: Vec<Board>,
+    wrong: Option<WrongMove>,
+    /// Why the boards stop early or are missing (a variant other than standard chess).
+    note: Option<String>,
+}
+
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 enum CheckReply {
@@ -142,6 +191,13 @@ fn move_tokens(record: &str, plies: u32) -> Vec<&str> {
 }
 
 fn check_one_record(text: &str) -> Result<CheckReply, ApiError> {
+    // The contest's checker calls an empty record correct (no move is wrong); a person who
+    // pressed Check on an empty box wants to be told there is nothing to check.
+    if text.strip_prefix('\u{feff}').unwrap_or(text).trim().is_empty() {
+        return Err(ApiError::bad_request(
+            "the record is empty: paste or upload a record such as `1. e4 e5 2. Nf3`, or PGN games",
+        ));
+    }
     let verdict = check_record(text);
     let (plies, mistake) = match verdict {
         Verdict::Yes { plies } => (plies, None),
@@ -228,17 +284,149 @@ fn check_pgn(text: &str, mode: Mode) -> Result<CheckReply, ApiError> {
     Ok(CheckReply::Pgn { mode, ok, wrong: games.len() - ok, games })
 }
 
-/// `POST /api/chess/check`.
-async fn check(Body(request): Body<CheckRequest>) -> Result<Json<CheckReply>, ApiError> {
-    let mode = match request.mode.as_deref() {
-        None | Some("strict") => Mode::Strict,
-        Some("lenient") => Mode::Lenient,
+/// The PGN reading mode a request names.
+fn read_mode(mode: Option<&str>) -> Result<Mode, ApiError> {
+    match mode {
+        None | Some("strict") => Ok(Mode::Strict),
+        Some("lenient") => Ok(Mode::Lenient),
         Some(other) => {
-            return Err(ApiError::bad_request(format!(
-                "mode `{other}`: expected `strict` or `lenient`"
-            )));
+            Err(ApiError::bad_request(format!("mode `{other}`: expected `strict` or `lenient`")))
+        }
+    }
+}
+
+/// Whether `token` is PGN movetext that is no move: a move number alone, a result, a glyph.
+fn is_not_a_move(token: &str) -> bool {
+    token.is_empty() || token.starts_with('$') || matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
+}
+
+/// A PGN game's mainline as the board replays it: the `FEN` tag, if any, and each move token
+/// outside comments and variations, its move number taken off. The moves are read by
+/// [`read_move`]; this only finds where they stand.
+fn mainline(text: &str) -> (Option<String>, Vec<&str>) {
+    let bytes = text.as_bytes();
+    let mut fen = None;
+    let mut tokens = Vec::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    let skip_to = |from: usize, end: u8| {
+        bytes[from..].iter().position(|&b| b == end).map_or(bytes.len(), |at| from + at + 1)
+    };
+    while i < bytes.len() {
+        match bytes[i] {
+            b'[' if depth == 0 => {
+                let end = skip_to(i, b']');
+                let tag = &text[i + 1..end.saturating_sub(1).max(i + 1)];
+                if let Some(value) = tag.trim().strip_prefix("FEN") {
+                    fen = Some(value.trim().trim_matches('"').to_owned());
+                }
+                i = end;
+            }
+            b'{' => i = skip_to(i, b'}'),
+            b';' => i = skip_to(i, b'\n'),
+            b'(' => {
+                depth += 1;
+                i += 1;
+            }
+            b')' => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            b if b.is_ascii_whitespace() => i += 1,
+            _ => {
+                let start = i;
+                while i < bytes.len()
+                    && !bytes[i].is_ascii_whitespace()
+                    && !b"{}()[];".contains(&bytes[i])
+                {
+                    i += 1;
+                }
+                let token = &text[start..i];
+                // `12.`, `12...` and `12.e4` carry a move number.
+                let digits = token.trim_start_matches(|c: char| c.is_ascii_digit());
+                let token = if digits.len() < token.len() && digits.starts_with('.') {
+                    digits.trim_start_matches('.')
+                } else {
+                    token
+                };
+                if depth == 0 && !is_not_a_move(token) {
+                    tokens.push(token);
+                }
+            }
+        }
+    }
+    (fen, tokens)
+}
+
+/// The boards of game `number` of a PGN text.
+fn pgn_boards(text: &str, mode: Mode, number: usize) -> Result<GameBoards, ApiError> {
+    let game = PgnGames::new(text.as_bytes())
+        .nth(number.saturating_sub(1))
+        .filter(|_| number >= 1)
+        .ok_or_else(|| ApiError::bad_request(format!("the text has no game {number}")))?;
+    let report = game.check(mode);
+    let game_text = String::from_utf8_lossy(game.text()).into_owned();
+    let (fen, tokens) = mainline(&game_text);
+    let mut reply = GameBoards {
+        index: report.index,
+        white: report.white.clone(),
+        black: report.black.clone(),
+        ok: report.error.is_none(),
+        error: report.error.as_ref().map(ToString::to_string),
+        boards: Vec::new(),
+        wrong: None,
+        note: None,
+    };
+    let mut pos = match report.variant.start(fen.as_deref().map(str::as_bytes)) {
+        Ok(Start::Chess(pos)) => pos,
+        Ok(Start::Variant(_)) => {
+            reply.note =
+                Some(format!("the board shows standard chess only, not {}", report.variant.name()));
+            return Ok(reply);
+        }
+        Err(error) => {
+            reply.note = Some(format!("the game's start cannot be shown: {error}"));
+            return Ok(reply);
         }
     };
+    reply.boards.push(board(&pos, 0, None, None));
+    for (ply, token) in (1u32..).zip(tokens) {
+        if ply as usize > limits::CHESS_PLIES {
+            reply.note = Some(format!("the board shows the first {} plies", limits::CHESS_PLIES));
+            break;
+        }
+        // A glyph glued to the move (`e4!?`) is a departure of its own in strict mode.
+        let bare = token.trim_end_matches(['!', '?']);
+        let glued = bare.len() < token.len();
+        match read_move(&mut pos.clone(), bare, Dialect::Standard) {
+            Ok(reading) if mode == Mode::Strict && (reading.rule.is_some() || glued) => {
+                let played = Some(move_view(reading.played));
+                reply.wrong = Some(WrongMove { ply, token: token.to_owned(), played });
+                break;
+            }
+            Ok(_) => {
+                let reading = read_move(&mut pos, bare, Dialect::Standard)
+                    .map_err(|fault| ApiError::bad_request(format!("ply {ply}: {fault}")))?;
+                reply.boards.push(board(&pos, ply, Some(token), Some(reading.played)));
+            }
+            Err(_) => {
+                reply.wrong = Some(WrongMove { ply, token: token.to_owned(), played: None });
+                break;
+            }
+        }
+    }
+    Ok(reply)
+}
+
+/// `POST /api/chess/game`.
+async fn pgn_game(Body(request): Body<GameRequest>) -> Result<Json<GameBoards>, ApiError> {
+    let mode = read_mode(request.mode.as_deref())?;
+    work::run(move || Ok(Json(pgn_boards(&request.text, mode, request.game)?))).await
+}
+
+/// `POST /api/chess/check`.
+async fn check(Body(request): Body<CheckRequest>) -> Result<Json<CheckReply>, ApiError> {
+    let mode = read_mode(request.mode.as_deref())?;
     work::run(move || {
         let reply = if looks_like_pgn(&request.text) {
             check_pgn(&request.text, mode)?
@@ -268,6 +456,41 @@ mod tests {
         assert_eq!((played.from.as_str(), played.to.as_str()), ("e1", "g1"));
         assert_eq!(boards[1].played.as_ref().map(|m| m.to.as_str()), Some("e4"));
         assert!(boards[8].fen.starts_with("r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2"));
+    }
+
+    #[test]
+    fn an_empty_record_is_an_error() {
+        for empty in ["", "  \n\t", "\u{feff}\n"] {
+            let error = check_one_record(empty).err().expect("an error");
+            assert!(error.message.starts_with("the record is empty"), "{}", error.message);
+        }
+    }
+
+    #[test]
+    fn a_pgn_game_is_replayed_up_to_its_first_wrong_move() {
+        let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 {a comment} e5 (1... c5 2. Nf3) \
+                   2. Ng1f3 Nc6 *\n\n1. d4 d5 $1 2. c4 1-0\n";
+        let first = pgn_boards(pgn, Mode::Strict, 1).unwrap();
+        assert!(!first.ok);
+        assert_eq!(first.boards.len(), 3);
+        let wrong = first.wrong.unwrap();
+        assert_eq!((wrong.ply, wrong.token.as_str()), (3, "Ng1f3"));
+        assert_eq!(wrong.played.map(|m| m.to), Some("f3".to_owned()));
+        let lenient = pgn_boards(pgn, Mode::Lenient, 1).unwrap();
+        assert_eq!((lenient.boards.len(), lenient.wrong.is_none()), (5, true));
+        let second = pgn_boards(pgn, Mode::Strict, 2).unwrap();
+        assert!(second.ok && second.wrong.is_none());
+        assert_eq!(second.boards[3].token.as_deref(), Some("c4"));
+        assert!(pgn_boards(pgn, Mode::Strict, 3).is_err());
+        assert!(pgn_boards(pgn, Mode::Strict, 0).is_err());
+    }
+
+    #[test]
+    fn a_pgn_game_starts_from_its_fen_tag() {
+        let pgn = "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. e4 Kd7 *\n";
+        let game = pgn_boards(pgn, Mode::Strict, 1).unwrap();
+        assert_eq!(game.boards.len(), 3);
+        assert!(game.boards[2].fen.starts_with("8/3k4/8/8/4P3/8/8/4K3 w"));
     }
 
     #[test]

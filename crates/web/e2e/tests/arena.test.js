@@ -88,3 +88,58 @@ test('plays the published sample under its reading, and reports bad input', asyn
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('changing the game or the input with a piece\'s details open, and the set-up kept', async () => {
+  const page = await app.open('arena', { width: 1366, height: 768 });
+  await page.setInputFiles('#upload', join(fixtures, 'official/1.in'));
+  await page.waitForFunction(() => document.querySelectorAll('[data-arena-game] option').length === 20);
+  await page.selectOption('[data-arena-game]', '4');
+  await page.waitForFunction(() => document.querySelectorAll('[data-piece-id]').length === 34);
+  // The details of piece 34, which game 1 does not have, are open when the game changes.
+  await page.hover('[data-piece-id="34"]');
+  await page.waitForSelector('#tip:not(.hidden)');
+  await page.selectOption('[data-arena-game]', '1');
+  await page.waitForFunction(() => document.querySelector('[data-game-output]').textContent !== ''
+    && document.querySelectorAll('[data-piece-id]').length < 34);
+  await page.click('[data-nav="next"]');
+  await waitForRound(page, 1);
+  assert.ok(await page.locator('#tip.hidden').count() === 1 || /Piece \d+/.test(await page.textContent('#tip')));
+
+  // The set-up survives a reload: input, rules and game.
+  await page.selectOption('[data-arena-game]', '3');
+  await page.waitForFunction(() => document.querySelectorAll('[data-piece-id]').length === 26);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-piece-id]').length === 26);
+  assert.equal(await page.inputValue('[data-arena-game]'), '3');
+  assert.equal(await page.inputValue('[data-arena-rules]'), 'official');
+  assert.equal(await page.inputValue('[data-arena-input]'), readFileSync(join(fixtures, 'official/1.in'), 'utf8'));
+
+  // A new input opens at its first game.
+  await page.click('#input-box summary');
+  await page.click('[data-example="/assets/examples/arena-sample.in"]');
+  const answer = readFileSync(join(fixtures, 'sample/1.ans'), 'utf8');
+  await page.waitForFunction((text) => document.querySelector('[data-judge-output]').textContent === text, answer);
+  assert.equal(await page.inputValue('[data-arena-game]'), '1');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a piece\'s details open on a tap and from the keyboard', async () => {
+  const page = await app.open('arena', { width: 390, height: 844, touch: true });
+  await page.click('[data-example="/assets/examples/arena-official.in"]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-piece-id]').length > 0);
+  await page.tap('[data-piece-id="1"]');
+  await page.waitForSelector('#tip:not(.hidden)');
+  assert.match(await page.textContent('#tip'), /Piece 1 · (red|blue)/);
+  await page.tap('[data-piece-id="1"]');
+  await page.waitForSelector('#tip.hidden', { state: 'attached' });
+  // The pieces are in the tab order; Enter shows the details.
+  await page.focus('[data-piece-id="2"]');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#tip:not(.hidden)');
+  assert.match(await page.textContent('#tip'), /Piece 2 · (red|blue)/);
+  await screenshot(page, 'arena-phone');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

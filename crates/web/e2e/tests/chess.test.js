@@ -70,3 +70,59 @@ test('lists the games of a PGN text with their verdicts', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('an empty record is refused with a clear message', async () => {
+  const page = await app.open('chess', { allowed: [/status of 400/] });
+  await check(page, '  \n');
+  assert.match(await page.textContent('#error'), /the record is empty/);
+  assert.equal(await page.isVisible('#record-result'), false);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('every PGN game opens on the board, at its first wrong move, and the text is kept', async () => {
+  const page = await app.open('chess', { width: 390, height: 844 });
+  const pgn = [
+    '[White "Alice"]\n[Black "Bob"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n',
+    '[White "Carol"]\n[Black "Dan"]\n\n1. e4 {the king\'s pawn} e5 (1... c5) 2. Ng1f3 Nc6 *\n',
+  ].join('\n');
+  await check(page, pgn);
+  assert.equal(await page.textContent('.games th:nth-child(3)'), 'Plies');
+  const fen = () => page.getAttribute('#board', 'data-chess-fen');
+  const shown = async (row) => {
+    await page.evaluate(() => delete document.body.dataset.gameShown);
+    await page.click(`#games tr[data-game="${row}"]`);
+    await page.waitForSelector(`body[data-game-shown="${row}"]`);
+  };
+  // The second game: its first wrong move, Ng1f3 (white's second), marked where it was played.
+  await shown(2);
+  assert.equal(await fen(), 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2');
+  assert.equal(await page.locator('#board .wrong').count(), 2);
+  assert.equal(await page.textContent('#pgn-plies .bad'), 'Ng1f3');
+  const top = await page.evaluate(() => window.scrollY);
+  await page.keyboard.press('Home');
+  assert.equal(await fen(), 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+  await page.keyboard.press('ArrowRight');
+  assert.match(await fen(), /^rnbqkbnr\/pppppppp\/8\/8\/4P3\//);
+  assert.equal(await page.evaluate(() => window.scrollY), top);
+  // The first game, from the keyboard: its last position, the mate.
+  await page.focus('#games tr[data-game="1"]');
+  await page.evaluate(() => delete document.body.dataset.gameShown);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('body[data-game-shown="1"]');
+  assert.equal(await page.locator('#board [aria-label="white queen on f7"]').count(), 1);
+  assert.equal(await page.locator('#pgn-plies [data-ply]').count(), 7);
+  await page.click('#pgn-plies [data-ply="3"]');
+  assert.equal(await page.locator('#board [aria-label="white queen on h5"]').count(), 1);
+  await screenshot(page, 'chess-pgn-game');
+
+  // A reload keeps the text, its mode and the game shown.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.inputValue('[data-record-input]'), pgn);
+  assert.equal(await page.locator('#games tr').count(), 2);
+  assert.equal(await page.getAttribute('#games tr[data-game="1"]', 'aria-current'), 'true');
+  assert.equal(await page.locator('#board [aria-label="white queen on f7"]').count(), 1);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -48,7 +48,13 @@ test('plays by clicking and dragging, marks reachable points, explains, undoes a
   assert.equal(await page.textContent('[data-explain]'), 'horse leg (0,2) is occupied by red elephant');
   assert.equal(await page.locator('[data-command]').count(), 0);
 
+  // The refused move clears the selection: the next click is not read as a move of the horse.
+  assert.equal(await page.locator('.selected').count(), 0);
+  assert.equal(await page.locator('[data-reachable]').count(), 0);
+
   // A click on a reachable point plays the move.
+  await page.click('[data-point="0,1"]');
+  await page.waitForSelector('[data-reachable]');
   await page.click('[data-point="2,2"]');
   await waitForCommands(page, 1);
   assert.deepEqual(await commands(page), [['0 1 2 2', 'red horse;NA;no;no']]);
@@ -209,6 +215,7 @@ test('shows and copies the FEN of the position shown, as arbiter_duck writes it'
   await page.waitForFunction(() => document.querySelector('[data-fen]').value.includes(' b '));
   const reply = await (await fetch(app.url('api/duck/position'), {
     method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ commands: ['0 3 1 4'] }),
   })).json();
   assert.equal(await fen(), reply.fen);
@@ -228,7 +235,11 @@ test('shows and copies the FEN of the position shown, as arbiter_duck writes it'
 
 /** POSTs `body` to the API of the server under test. */
 async function post(path, body) {
-  const response = await fetch(app.url(path), { method: 'POST', body: JSON.stringify(body) });
+  const response = await fetch(app.url(path), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   assert.equal(response.status, 200, path);
   return response.json();
 }

@@ -2,7 +2,7 @@
 // console errors, and screenshots.
 
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
@@ -61,10 +61,11 @@ export function launch() {
 /**
  * A new page of `browser` at `size`, with the console errors and uncaught exceptions it meets
  * collected in `page.errors` (messages matching one of `allowed` excepted), and the browser
- * `permissions` granted (e.g. `clipboard-read`).
+ * `permissions` granted (e.g. `clipboard-read`); `touch` makes it a phone's, with a touch screen.
  */
-export async function openPage(browser, url, { width = 1400, height = 900, allowed = [], permissions = [] } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, permissions });
+export async function openPage(browser, url, { width = 1400, height = 900, allowed = [], permissions = [], touch = false } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, permissions, hasTouch: touch, isMobile: touch });
+  if (process.env.ASSETS) await assetsFromDisk(context, process.env.ASSETS);
   const page = await context.newPage();
   page.errors = [];
   page.on('console', (message) => {
@@ -76,6 +77,24 @@ export async function openPage(browser, url, { width = 1400, height = 900, allow
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]');
   return page;
+}
+
+const TYPES = { html: 'text/html', js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml', woff2: 'font/woff2' };
+const PAGES = { '/': 'index.html', '/duck': 'duck.html', '/arena': 'arena.html', '/chess': 'chess.html' };
+
+/**
+ * With $ASSETS set (a folder, e.g. `../assets`), the pages and their files are read from it rather
+ * than from the binary, which embeds them when it is built: a change to a page is then tried
+ * without building again. The API is still the binary's.
+ */
+async function assetsFromDisk(context, folder) {
+  await context.route((url) => url.pathname.startsWith('/assets/') || url.pathname in PAGES, (route) => {
+    const { pathname } = new URL(route.request().url());
+    const name = PAGES[pathname] ?? pathname.slice('/assets/'.length);
+    const path = resolve(folder, name);
+    if (!existsSync(path)) return route.fulfill({ status: 404, body: 'not found' });
+    return route.fulfill({ status: 200, contentType: TYPES[name.split('.').pop()] ?? 'text/plain', body: readFileSync(path) });
+  });
 }
 
 /** Saves a screenshot of `page` as an artifact, and into docs/screenshots with UPDATE_SCREENSHOTS=1. */
