@@ -83,6 +83,7 @@ async fn the_index_lists_every_endpoint() {
             ("POST", "/api/arena/judge"),
             ("POST", "/api/arena/trace"),
             ("POST", "/api/chess/check"),
+            ("POST", "/api/chess/game"),
         ]
     );
     // Each listed endpoint answers its method with something other than 404 or 405.
