@@ -256,12 +256,21 @@ impl<'a> Fixer<'a> {
                         continue;
                     }
                     if matches!(written, b"e.p." | b"ep") && en_passant {
-                        // The mark goes, with the blanks before it on its line.
-                        let blanks = self.text[..token.span.start]
-                            .iter()
-                            .rev()
-                            .take_while(|&&b| b == b' ' || b == b'\t')
-                            .count();
+                        // The mark goes, with the blanks before it on its line; they stay when
+                        // something is glued to its end (`e.p.!?`), which would else be glued
+                        // to the move.
+                        let glued = self
+                            .text
+                            .get(token.span.end)
+                            .is_some_and(|&b| !is_space(b) && b != b')');
+                        let blanks = match glued {
+                            true => 0,
+                            false => self.text[..token.span.start]
+                                .iter()
+                                .rev()
+                                .take_while(|&&b| b == b' ' || b == b'\t')
+                                .count(),
+                        };
                         let span = token.span.start - blanks..token.span.end;
                         self.edit(span, token.at, written, "");
                         continue;
@@ -335,5 +344,18 @@ mod tests {
             fix_record("e4 e5 Nf3 Nc6 Bc4 Bc5 0-0 e.p. *", Dialect::Contest).as_deref(),
             Ok("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O")
         );
+    }
+
+    #[test]
+    fn a_lone_en_passant_mark_takes_no_glyph_along() {
+        let pgn = b"1. e4 a6 2. e5 d5 3. exd6 e.p.!? cxd6 *\n";
+        let fixed = fix_pgn(pgn, Dialect::Standard);
+        assert_eq!(fixed.text, b"1. e4 a6 2. e5 d5 3. exd6 !? cxd6 *\n");
+        assert!(fixed.problems.is_empty());
+        let game = crate::pgn::PgnGames::new(&fixed.text).next().expect("a game");
+        assert!(game.check(crate::pgn::Mode::Strict).ok);
+        let closed = fix_pgn(b"1. e4 a6 2. e5 d5 3. Nf3 (3. exd6 e.p.) *\n", Dialect::Standard);
+        assert_eq!(closed.text, b"1. e4 a6 2. e5 d5 3. Nf3 (3. exd6) *\n");
+        assert!(closed.problems.is_empty());
     }
 }

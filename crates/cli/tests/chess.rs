@@ -205,6 +205,16 @@ fn fix_refuses_an_illegal_record() {
 }
 
 #[test]
+fn fix_glues_no_glyph_to_a_move_when_it_drops_an_en_passant_mark() {
+    let output = arbiter(&["chess", "fix"], "1. e4 a6 2. e5 d5 3. exd6 e.p.!? cxd6 *\n");
+    assert_eq!(text(&output.stdout), "1. e4 a6 2. e5 d5 3. exd6 !? cxd6 *\n");
+    assert_eq!(output.status.code(), Some(0));
+    // What `fix` wrote, strict `chess pgn` accepts.
+    let strict = arbiter(&["chess", "pgn", "-"], &text(&output.stdout));
+    assert_eq!(strict.status.code(), Some(0), "{}", text(&strict.stdout));
+}
+
+#[test]
 fn fix_keeps_tags_comments_and_variations() {
     let pgn = "[White \"Alice\"]\n[Black \"Bob\"]\n\n1. e4 {king pawn} e5 2. Qh5 $2 \
                (2. Ng1f3 Nc6 (2... d6) 3. Bb5) 2... Nc6 3. Bc4 Nf6?? 4. Qxf7+ 1-0\n";
