@@ -79,14 +79,122 @@ pub fn looks_like_pgn(text: &str) -> bool {
 /// [`looks_like_pgn`] for bytes in any encoding. Any part of a source can be looked at: a part
 /// of a record is never taken for PGN.
 pub fn looks_like_pgn_bytes(text: &[u8]) -> bool {
-    let body = text.strip_prefix(BOM.as_bytes()).unwrap_or(text);
-    let start = body.iter().position(|&b| !is_space(b)).map(|i| body[i]);
-    matches!(start, Some(b'[' | b'%'))
-        || memchr::memchr3(b'{', b';', b'(', text).is_some()
-        || memchr::memchr3(b'$', b'!', b'?', text).is_some()
-        || text
-            .split(|&b| is_space(b))
-            .any(|word| matches!(word, b"1-0" | b"0-1" | b"1/2-1/2" | b"*"))
+    let mut sniffer = PgnSniffer::default();
+    sniffer.feed(text) || sniffer.finish()
+}
+
+/// [`looks_like_pgn_bytes`] on a source that arrives piece by piece: each byte is looked at
+/// once, whatever the pieces, so telling a long source apart takes time linear in its length.
+///
+/// ```
+/// use arbiter_chess_record::fix::PgnSniffer;
+///
+/// let mut sniffer = PgnSniffer::default();
+/// assert!(!sniffer.feed(b"1. e4 e5 1"));
+/// assert!(!sniffer.feed(b"-"));
+/// assert!(sniffer.feed(b"0\n"));
+/// ```
+#[derive(Clone, Debug)]
+pub struct PgnSniffer {
+    /// Bytes fed so far.
+    fed: u64,
+    /// Whether the bytes fed so far are a prefix of a byte order mark.
+    in_bom: bool,
+    /// Whether nothing but a byte order mark and whitespace has come yet.
+    leading: bool,
+    /// The start of the word being read, while it is short enough to be a result.
+    word: [u8; RESULT_MAX],
+    /// Its length; more than [`RESULT_MAX`] once it is too long.
+    word_len: usize,
+    /// Whether PGN was recognised: later bytes change nothing.
+    found: bool,
+}
+
+/// The longest result token, `1/2-1/2`.
+const RESULT_MAX: usize = 7;
+
+impl Default for PgnSniffer {
+    fn default() -> PgnSniffer {
+        PgnSniffer {
+            fed: 0,
+            in_bom: true,
+            leading: true,
+            word: [0; RESULT_MAX],
+            word_len: 0,
+            found: false,
+        }
+    }
+}
+
+impl PgnSniffer {
+    /// Reads the next bytes of the source; whether what was read so far is PGN (a result
+    /// cut by the end of `bytes` is known only once the next byte comes, or at [`finish`]).
+    ///
+    /// [`finish`]: PgnSniffer::finish
+    pub fn feed(&mut self, bytes: &[u8]) -> bool {
+        if self.found {
+            return true;
+        }
+        let start = self.fed;
+        self.fed += bytes.len() as u64;
+        if memchr::memchr3(b'{', b';', b'(', bytes).is_some()
+            || memchr::memchr3(b'$', b'!', b'?', bytes).is_some()
+        {
+            self.found = true;
+            return true;
+        }
+        for (i, &byte) in bytes.iter().enumerate() {
+            let at = start + i as u64;
+            if self.leading {
+                self.lead(at, byte);
+            }
+            if is_space(byte) {
+                self.found |= self.word_len <= RESULT_MAX
+                    && matches!(&self.word[..self.word_len], b"1-0" | b"0-1" | b"1/2-1/2" | b"*");
+                self.word_len = 0;
+            } else {
+                if self.word_len < RESULT_MAX {
+                    self.word[self.word_len] = byte;
+                }
+                self.word_len = self.word_len.saturating_add(1).min(RESULT_MAX + 1);
+            }
+            if self.found {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The source has ended: whether it is PGN.
+    pub fn finish(&mut self) -> bool {
+        self.feed(b" ")
+    }
+
+    /// Follows the start of the source: a byte order mark, whitespace, then `[` or `%` for PGN.
+    fn lead(&mut self, at: u64, byte: u8) {
+        let bom = BOM.as_bytes();
+        if self.in_bom {
+            match usize::try_from(at).ok().and_then(|at| bom.get(at)) {
+                Some(&expected) if expected == byte => return,
+                // A byte order mark cut short: its first byte is what the source starts with.
+                _ if at > 0 && at < bom.len() as u64 => {
+                    self.in_bom = false;
+                    self.leading = false;
+                    return;
+                }
+                _ => self.in_bom = false,
+            }
+        }
+        if !is_space(byte) {
+            self.leading = false;
+            self.found |= matches!(byte, b'[' | b'%');
+        }
+    }
+
+    /// How many bytes have been fed: the work done, each byte looked at once.
+    pub fn fed(&self) -> u64 {
+        self.fed
+    }
 }
 
 /// A PGN source rewritten, and the problems that kept parts of it as they were.
@@ -346,16 +454,70 @@ mod tests {
         );
     }
 
+    /// `looks_like_pgn_bytes` as it was first written, on the whole text at once.
+    fn looks_like_pgn_whole(text: &[u8]) -> bool {
+        let body = text.strip_prefix(BOM.as_bytes()).unwrap_or(text);
+        let start = body.iter().position(|&b| !is_space(b)).map(|i| body[i]);
+        matches!(start, Some(b'[' | b'%'))
+            || memchr::memchr3(b'{', b';', b'(', text).is_some()
+            || memchr::memchr3(b'$', b'!', b'?', text).is_some()
+            || text
+                .split(|&b| is_space(b))
+                .any(|word| matches!(word, b"1-0" | b"0-1" | b"1/2-1/2" | b"*"))
+    }
+
+    #[test]
+    fn sniffing_looks_at_each_byte_once() {
+        // A token with no space in it, read as `chess fix` reads its input: the work grows
+        // as the input, not as its square (reading it again whole at each piece did).
+        for n in [4 << 20, 8 << 20] {
+            let token = vec![b'a'; n];
+            let mut sniffer = PgnSniffer::default();
+            for piece in token.chunks(64 << 10) {
+                assert!(!sniffer.feed(piece));
+            }
+            assert!(!sniffer.finish());
+            assert_eq!(sniffer.fed(), n as u64 + 1);
+        }
+    }
+
     #[test]
     fn a_lone_en_passant_mark_takes_no_glyph_along() {
         let pgn = b"1. e4 a6 2. e5 d5 3. exd6 e.p.!? cxd6 *\n";
         let fixed = fix_pgn(pgn, Dialect::Standard);
         assert_eq!(fixed.text, b"1. e4 a6 2. e5 d5 3. exd6 !? cxd6 *\n");
         assert!(fixed.problems.is_empty());
-        let game = crate::pgn::PgnGames::new(&fixed.text).next().expect("a game");
-        assert!(game.check(crate::pgn::Mode::Strict).ok);
+        let game = PgnGames::new(&fixed.text).next().expect("a game");
+        assert!(game.check(Mode::Strict).ok);
         let closed = fix_pgn(b"1. e4 a6 2. e5 d5 3. Nf3 (3. exd6 e.p.) *\n", Dialect::Standard);
         assert_eq!(closed.text, b"1. e4 a6 2. e5 d5 3. Nf3 (3. exd6) *\n");
         assert!(closed.problems.is_empty());
+    }
+
+    use crate::pgn::{Mode, PgnGames};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// A source tells apart the same whatever pieces it comes in.
+        #[test]
+        fn sniffing_by_pieces_agrees_with_the_whole(
+            text in proptest::collection::vec(
+                prop_oneof![Just(0xefu8), Just(0xbb), Just(0xbf), Just(b' '), Just(b'\n'),
+                    Just(b'['), Just(b'%'), Just(b'1'), Just(b'-'), Just(b'0'), Just(b'/'),
+                    Just(b'2'), Just(b'*'), Just(b'e'), Just(b'{')],
+                0..40),
+            cut in 1usize..8,
+        ) {
+            let mut sniffer = PgnSniffer::default();
+            let mut found = false;
+            for piece in text.chunks(cut) {
+                found |= sniffer.feed(piece);
+            }
+            found |= sniffer.finish();
+            prop_assert_eq!(found, looks_like_pgn_whole(&text));
+            prop_assert_eq!(looks_like_pgn_bytes(&text), looks_like_pgn_whole(&text));
+        }
     }
 }

@@ -4,7 +4,7 @@
 use std::io::{self, Cursor, Read, Write};
 
 use arbiter_chess_record::Dialect;
-use arbiter_chess_record::fix::{Edit, FixedGame, fix_game, fix_record, looks_like_pgn_bytes};
+use arbiter_chess_record::fix::{Edit, FixedGame, PgnSniffer, fix_game, fix_record};
 use arbiter_chess_record::pgn::{BatchError, Located, Piece, Problem, for_each_batch};
 use arbiter_scan::place_at;
 use rayon::prelude::*;
@@ -59,28 +59,27 @@ fn write_json(out: &mut Output, object: &impl serde::Serialize) -> io::Result<()
 /// How much of the input is read before deciding whether it is PGN or a record, at a time.
 const SNIFF: usize = 64 << 10;
 
-/// Rewrites a record or a PGN input (told apart by [`looks_like_pgn_bytes`] on as much of the
+/// Rewrites a record or a PGN input (told apart by [`PgnSniffer`] on as much of the
 /// input as it takes). Exit status 0 when everything was rewritten, 1 when some game or move
 /// could not be (it is reported on stderr and kept as written), 2 when the input cannot be read.
 pub fn run(args: FixArgs) -> Result<(), CliError> {
     let mut source = Source::open(args.input.file.as_deref())?;
     let limit = args.max_game_mib.saturating_mul(1 << 20);
     let mut head = Vec::new();
-    let mut scanned = 0;
+    // Each byte is looked at once: a word cut by the end of what was read is remembered, not
+    // read again (reading from its start at each piece took time quadratic in a long word).
+    let mut sniffer = PgnSniffer::default();
     let pgn = loop {
         let before = head.len();
-        let read = (&mut source.reader)
+        (&mut source.reader)
             .take(SNIFF as u64)
             .read_to_end(&mut head)
             .map_err(|error| CliError::Message(source.error(1, &error)))?;
-        // A word cut by the end of what was read is looked at again whole.
-        let from = head[..scanned].iter().rposition(|b| b.is_ascii_whitespace()).unwrap_or(0);
-        if looks_like_pgn_bytes(&head[from..]) {
-            break true;
+        if head.len() == before {
+            break sniffer.finish();
         }
-        scanned = head.len();
-        if read == 0 || head.len() == before {
-            break false;
+        if sniffer.feed(&head[before..]) {
+            break true;
         }
         if head.len() > limit {
             return Err(CliError::Message(format!(
