@@ -494,7 +494,34 @@ mod tests {
         assert!(closed.problems.is_empty());
     }
 
+    /// The characters `bench/chess_mutate.py` spoils tokens with.
+    const ALPHABET: &[u8] = b"KQRBNabcdefgh12345678x=+#O-0.";
+
+    /// One move token of `movetext` spoilt as `bench/chess_mutate.py` spoils it.
+    fn mutate(movetext: &str, choice: u64) -> String {
+        let mut tokens: Vec<String> = movetext.split(' ').map(str::to_owned).collect();
+        let moves: Vec<usize> = (0..tokens.len()).filter(|&i| !tokens[i].ends_with('.')).collect();
+        let Some(&i) = moves.get((choice % 1000) as usize % moves.len().max(1)) else {
+            return movetext.to_owned();
+        };
+        let token = &mut tokens[i];
+        let at = (choice / 1000 % 97) as usize;
+        let letter = ALPHABET[(choice / 100_000) as usize % ALPHABET.len()] as char;
+        match choice / 10_000_000 % 3 {
+            0 if token.len() > 1 => {
+                token.remove(at % token.len());
+            }
+            1 => token.insert(at % (token.len() + 1), letter),
+            _ => {
+                let j = at % token.len();
+                token.replace_range(j..j + 1, &letter.to_string());
+            }
+        }
+        tokens.join(" ")
+    }
+
     use crate::pgn::{Mode, PgnGames};
+    use crate::random::{RandomGames, record};
     use proptest::prelude::*;
 
     proptest! {
@@ -518,6 +545,52 @@ mod tests {
             found |= sniffer.finish();
             prop_assert_eq!(found, looks_like_pgn_whole(&text));
             prop_assert_eq!(looks_like_pgn_bytes(&text), looks_like_pgn_whole(&text));
+        }
+
+        /// Valid, misspelt, spoilt and broken games alike: as many games come out as went in, a
+        /// game that cannot be read comes out byte for byte, a move that cannot be read is kept
+        /// with the rest of its line, and a game rewritten without a problem is one strict
+        /// reading accepts.
+        #[test]
+        fn every_game_comes_out_and_each_rewrite_is_strict(
+            seed in any::<u64>(),
+            kinds in proptest::collection::vec((0u8..4, any::<u64>()), 1..5),
+        ) {
+            let mut games = RandomGames::new(seed);
+            let mut pgn = String::new();
+            for (i, &(kind, choice)) in kinds.iter().enumerate() {
+                let moves = games.next_moves();
+                let dialect = if kind == 1 { Dialect::Contest } else { Dialect::Standard };
+                let mut movetext = record(&moves, dialect);
+                match kind {
+                    2 => movetext = mutate(&movetext, choice),
+                    3 => movetext.push_str(" ("),
+                    _ => {}
+                }
+                pgn.push_str(&format!("[Round \"{i}\"]\n\n{movetext} *\n\n"));
+            }
+            let fixed = fix_pgn(pgn.as_bytes(), Dialect::Standard);
+            let before: Vec<_> = PgnGames::new(pgn.as_bytes()).collect();
+            let after: Vec<_> = PgnGames::new(&fixed.text).collect();
+            prop_assert_eq!(before.len(), kinds.len());
+            prop_assert_eq!(after.len(), before.len());
+            for (was, is) in before.iter().zip(&after) {
+                let problems: Vec<_> =
+                    fixed.problems.iter().filter(|(game, _)| *game == was.index).collect();
+                match problems.first() {
+                    None => prop_assert!(
+                        is.check(Mode::Strict).ok,
+                        "{}", String::from_utf8_lossy(&is.bytes)
+                    ),
+                    Some((_, Problem::Move(located))) => {
+                        // The line from the move on: the game's one line of movetext.
+                        let line = was.text().split(|&b| b == b'\n').nth(2).unwrap_or_default();
+                        let column = located.at.column as usize - 1;
+                        prop_assert!(is.bytes.ends_with(&[&line[column..], b"\n\n"].concat()));
+                    }
+                    Some(_) => prop_assert_eq!(&was.bytes, &is.bytes),
+                }
+            }
         }
     }
 }
