@@ -13,15 +13,28 @@ use super::source::{Source, progress_bar};
 use crate::input::{CliError, FileArg};
 use crate::output::Output;
 
+/// What `arbiter chess fix --help` promises after its options.
+const PROMISES: &str = "\
+Nothing is lost: every record and game comes out, in order. One that cannot be rewritten (an \
+illegal or ambiguous move in a record, broken syntax, an unknown variant, a bad FEN tag, a size \
+over --max-game-mib) comes out byte for byte as it was written, reported on stderr as \
+FILE:LINE:COL: ...; in a PGN game an illegal or ambiguous move is kept as written with the rest \
+of its line. Every move rewritten is canonical SAN standing apart as it stood (a dropped `e.p.` \
+glues nothing to its move), so fix adds nothing strict `chess pgn` rejects. Each byte of the \
+input is looked at a bounded number of times: time is linear in its length. Exit status: 0 \
+everything rewritten, 1 something kept as written, 2 the input cannot be read.";
+
 /// Arguments of `arbiter chess fix`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = PROMISES)]
 pub struct FixArgs {
     #[command(flatten)]
     input: FileArg,
     /// The spelling to write: `standard` (`e8=Q`, `#`) or `contest` (`e8Q`, `+` on mate).
     #[arg(long, default_value = "standard")]
     dialect: Dialect,
-    /// The largest game (or record) read, in MiB: a larger game is passed on as it is.
+    /// The largest game (or record) read, in MiB: a larger one is passed on as written and
+    /// reported (exit status 1).
     #[arg(long, value_name = "MIB", default_value_t = 64)]
     max_game_mib: usize,
     /// One JSON object per record or PGN game on stdout, with its edits and problems, instead
