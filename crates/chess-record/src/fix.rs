@@ -79,14 +79,122 @@ pub fn looks_like_pgn(text: &str) -> bool {
 /// [`looks_like_pgn`] for bytes in any encoding. Any part of a source can be looked at: a part
 /// of a record is never taken for PGN.
 pub fn looks_like_pgn_bytes(text: &[u8]) -> bool {
-    let body = text.strip_prefix(BOM.as_bytes()).unwrap_or(text);
-    let start = body.iter().position(|&b| !is_space(b)).map(|i| body[i]);
-    matches!(start, Some(b'[' | b'%'))
-        || memchr::memchr3(b'{', b';', b'(', text).is_some()
-        || memchr::memchr3(b'$', b'!', b'?', text).is_some()
-        || text
-            .split(|&b| is_space(b))
-            .any(|word| matches!(word, b"1-0" | b"0-1" | b"1/2-1/2" | b"*"))
+    let mut sniffer = PgnSniffer::default();
+    sniffer.feed(text) || sniffer.finish()
+}
+
+/// [`looks_like_pgn_bytes`] on a source that arrives piece by piece: each byte is looked at
+/// once, whatever the pieces, so telling a long source apart takes time linear in its length.
+///
+/// ```
+/// use arbiter_chess_record::fix::PgnSniffer;
+///
+/// let mut sniffer = PgnSniffer::default();
+/// assert!(!sniffer.feed(b"1. e4 e5 1"));
+/// assert!(!sniffer.feed(b"-"));
+/// assert!(sniffer.feed(b"0\n"));
+/// ```
+#[derive(Clone, Debug)]
+pub struct PgnSniffer {
+    /// Bytes fed so far.
+    fed: u64,
+    /// Whether the bytes fed so far are a prefix of a byte order mark.
+    in_bom: bool,
+    /// Whether nothing but a byte order mark and whitespace has come yet.
+    leading: bool,
+    /// The start of the word being read, while it is short enough to be a result.
+    word: [u8; RESULT_MAX],
+    /// Its length; more than [`RESULT_MAX`] once it is too long.
+    word_len: usize,
+    /// Whether PGN was recognised: later bytes change nothing.
+    found: bool,
+}
+
+/// The longest result token, `1/2-1/2`.
+const RESULT_MAX: usize = 7;
+
+impl Default for PgnSniffer {
+    fn default() -> PgnSniffer {
+        PgnSniffer {
+            fed: 0,
+            in_bom: true,
+            leading: true,
+            word: [0; RESULT_MAX],
+            word_len: 0,
+            found: false,
+        }
+    }
+}
+
+impl PgnSniffer {
+    /// Reads the next bytes of the source; whether what was read so far is PGN (a result
+    /// cut by the end of `bytes` is known only once the next byte comes, or at [`finish`]).
+    ///
+    /// [`finish`]: PgnSniffer::finish
+    pub fn feed(&mut self, bytes: &[u8]) -> bool {
+        if self.found {
+            return true;
+        }
+        let start = self.fed;
+        self.fed += bytes.len() as u64;
+        if memchr::memchr3(b'{', b';', b'(', bytes).is_some()
+            || memchr::memchr3(b'$', b'!', b'?', bytes).is_some()
+        {
+            self.found = true;
+            return true;
+        }
+        for (i, &byte) in bytes.iter().enumerate() {
+            let at = start + i as u64;
+            if self.leading {
+                self.lead(at, byte);
+            }
+            if is_space(byte) {
+                self.found |= self.word_len <= RESULT_MAX
+                    && matches!(&self.word[..self.word_len], b"1-0" | b"0-1" | b"1/2-1/2" | b"*");
+                self.word_len = 0;
+            } else {
+                if self.word_len < RESULT_MAX {
+                    self.word[self.word_len] = byte;
+                }
+                self.word_len = self.word_len.saturating_add(1).min(RESULT_MAX + 1);
+            }
+            if self.found {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The source has ended: whether it is PGN.
+    pub fn finish(&mut self) -> bool {
+        self.feed(b" ")
+    }
+
+    /// Follows the start of the source: a byte order mark, whitespace, then `[` or `%` for PGN.
+    fn lead(&mut self, at: u64, byte: u8) {
+        let bom = BOM.as_bytes();
+        if self.in_bom {
+            match usize::try_from(at).ok().and_then(|at| bom.get(at)) {
+                Some(&expected) if expected == byte => return,
+                // A byte order mark cut short: its first byte is what the source starts with.
+                _ if at > 0 && at < bom.len() as u64 => {
+                    self.in_bom = false;
+                    self.leading = false;
+                    return;
+                }
+                _ => self.in_bom = false,
+            }
+        }
+        if !is_space(byte) {
+            self.leading = false;
+            self.found |= matches!(byte, b'[' | b'%');
+        }
+    }
+
+    /// How many bytes have been fed: the work done, each byte looked at once.
+    pub fn fed(&self) -> u64 {
+        self.fed
+    }
 }
 
 /// A PGN source rewritten, and the problems that kept parts of it as they were.
@@ -256,12 +364,21 @@ impl<'a> Fixer<'a> {
                         continue;
                     }
                     if matches!(written, b"e.p." | b"ep") && en_passant {
-                        // The mark goes, with the blanks before it on its line.
-                        let blanks = self.text[..token.span.start]
-                            .iter()
-                            .rev()
-                            .take_while(|&&b| b == b' ' || b == b'\t')
-                            .count();
+                        // The mark goes, with the blanks before it on its line; they stay when
+                        // something is glued to its end (`e.p.!?`), which would else be glued
+                        // to the move.
+                        let glued = self
+                            .text
+                            .get(token.span.end)
+                            .is_some_and(|&b| !is_space(b) && b != b')');
+                        let blanks = match glued {
+                            true => 0,
+                            false => self.text[..token.span.start]
+                                .iter()
+                                .rev()
+                                .take_while(|&&b| b == b' ' || b == b'\t')
+                                .count(),
+                        };
                         let span = token.span.start - blanks..token.span.end;
                         self.edit(span, token.at, written, "");
                         continue;
@@ -335,5 +452,145 @@ mod tests {
             fix_record("e4 e5 Nf3 Nc6 Bc4 Bc5 0-0 e.p. *", Dialect::Contest).as_deref(),
             Ok("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O")
         );
+    }
+
+    /// `looks_like_pgn_bytes` as it was first written, on the whole text at once.
+    fn looks_like_pgn_whole(text: &[u8]) -> bool {
+        let body = text.strip_prefix(BOM.as_bytes()).unwrap_or(text);
+        let start = body.iter().position(|&b| !is_space(b)).map(|i| body[i]);
+        matches!(start, Some(b'[' | b'%'))
+            || memchr::memchr3(b'{', b';', b'(', text).is_some()
+            || memchr::memchr3(b'$', b'!', b'?', text).is_some()
+            || text
+                .split(|&b| is_space(b))
+                .any(|word| matches!(word, b"1-0" | b"0-1" | b"1/2-1/2" | b"*"))
+    }
+
+    #[test]
+    fn sniffing_looks_at_each_byte_once() {
+        // A token with no space in it, read as `chess fix` reads its input: the work grows
+        // as the input, not as its square (reading it again whole at each piece did).
+        for n in [4 << 20, 8 << 20] {
+            let token = vec![b'a'; n];
+            let mut sniffer = PgnSniffer::default();
+            for piece in token.chunks(64 << 10) {
+                assert!(!sniffer.feed(piece));
+            }
+            assert!(!sniffer.finish());
+            assert_eq!(sniffer.fed(), n as u64 + 1);
+        }
+    }
+
+    #[test]
+    fn a_lone_en_passant_mark_takes_no_glyph_along() {
+        let pgn = b"1. e4 a6 2. e5 d5 3. exd6 e.p.!? cxd6 *\n";
+        let fixed = fix_pgn(pgn, Dialect::Standard);
+        assert_eq!(fixed.text, b"1. e4 a6 2. e5 d5 3. exd6 !? cxd6 *\n");
+        assert!(fixed.problems.is_empty());
+        let game = PgnGames::new(&fixed.text).next().expect("a game");
+        assert!(game.check(Mode::Strict).ok);
+        let closed = fix_pgn(b"1. e4 a6 2. e5 d5 3. Nf3 (3. exd6 e.p.) *\n", Dialect::Standard);
+        assert_eq!(closed.text, b"1. e4 a6 2. e5 d5 3. Nf3 (3. exd6) *\n");
+        assert!(closed.problems.is_empty());
+    }
+
+    /// The characters `bench/chess_mutate.py` spoils tokens with.
+    const ALPHABET: &[u8] = b"KQRBNabcdefgh12345678x=+#O-0.";
+
+    /// One move token of `movetext` spoilt as `bench/chess_mutate.py` spoils it.
+    fn mutate(movetext: &str, choice: u64) -> String {
+        let mut tokens: Vec<String> = movetext.split(' ').map(str::to_owned).collect();
+        let moves: Vec<usize> = (0..tokens.len()).filter(|&i| !tokens[i].ends_with('.')).collect();
+        let Some(&i) = moves.get((choice % 1000) as usize % moves.len().max(1)) else {
+            return movetext.to_owned();
+        };
+        let token = &mut tokens[i];
+        let at = (choice / 1000 % 97) as usize;
+        let letter = ALPHABET[(choice / 100_000) as usize % ALPHABET.len()] as char;
+        match choice / 10_000_000 % 3 {
+            0 if token.len() > 1 => {
+                token.remove(at % token.len());
+            }
+            1 => token.insert(at % (token.len() + 1), letter),
+            _ => {
+                let j = at % token.len();
+                token.replace_range(j..j + 1, &letter.to_string());
+            }
+        }
+        tokens.join(" ")
+    }
+
+    use crate::pgn::{Mode, PgnGames};
+    use crate::random::{RandomGames, record};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// A source tells apart the same whatever pieces it comes in.
+        #[test]
+        fn sniffing_by_pieces_agrees_with_the_whole(
+            text in proptest::collection::vec(
+                prop_oneof![Just(0xefu8), Just(0xbb), Just(0xbf), Just(b' '), Just(b'\n'),
+                    Just(b'['), Just(b'%'), Just(b'1'), Just(b'-'), Just(b'0'), Just(b'/'),
+                    Just(b'2'), Just(b'*'), Just(b'e'), Just(b'{')],
+                0..40),
+            cut in 1usize..8,
+        ) {
+            let mut sniffer = PgnSniffer::default();
+            let mut found = false;
+            for piece in text.chunks(cut) {
+                found |= sniffer.feed(piece);
+            }
+            found |= sniffer.finish();
+            prop_assert_eq!(found, looks_like_pgn_whole(&text));
+            prop_assert_eq!(looks_like_pgn_bytes(&text), looks_like_pgn_whole(&text));
+        }
+
+        /// Valid, misspelt, spoilt and broken games alike: as many games come out as went in, a
+        /// game that cannot be read comes out byte for byte, a move that cannot be read is kept
+        /// with the rest of its line, and a game rewritten without a problem is one strict
+        /// reading accepts.
+        #[test]
+        fn every_game_comes_out_and_each_rewrite_is_strict(
+            seed in any::<u64>(),
+            kinds in proptest::collection::vec((0u8..4, any::<u64>()), 1..5),
+        ) {
+            let mut games = RandomGames::new(seed);
+            let mut pgn = String::new();
+            for (i, &(kind, choice)) in kinds.iter().enumerate() {
+                let moves = games.next_moves();
+                let dialect = if kind == 1 { Dialect::Contest } else { Dialect::Standard };
+                let mut movetext = record(&moves, dialect);
+                match kind {
+                    2 => movetext = mutate(&movetext, choice),
+                    3 => movetext.push_str(" ("),
+                    _ => {}
+                }
+                pgn.push_str(&format!("[Round \"{i}\"]\n\n{movetext} *\n\n"));
+            }
+            let fixed = fix_pgn(pgn.as_bytes(), Dialect::Standard);
+            let before: Vec<_> = PgnGames::new(pgn.as_bytes()).collect();
+            let after: Vec<_> = PgnGames::new(&fixed.text).collect();
+            prop_assert_eq!(before.len(), kinds.len());
+            prop_assert_eq!(after.len(), before.len());
+            for (was, is) in before.iter().zip(&after) {
+                let problems: Vec<_> =
+                    fixed.problems.iter().filter(|(game, _)| *game == was.index).collect();
+                match problems.first() {
+                    None => prop_assert!(
+                        is.check(Mode::Strict).ok,
+                        "{}", String::from_utf8_lossy(&is.bytes)
+                    ),
+                    Some((_, Problem::Move(located))) => {
+                        // The line from the move on: the game's one line of movetext.
+                        let line = was.text().split(|&b| b == b'\n').nth(2).unwrap_or_default();
+                        let column = located.at.column as usize - 1;
+                        prop_assert!(is.bytes.ends_with(&[&line[column..], b"\n\n"].concat()));
+                    }
+                    Some(_) => prop_assert_eq!(&was.bytes, &is.bytes),
+                }
+            }
+        }
     }
 }

@@ -200,8 +200,60 @@ fn fix_refuses_an_illegal_record() {
     // Status 1, like a PGN game that cannot be fixed: the input was read, one move was wrong.
     let output = arbiter(&["chess", "fix"], "1. e4 e5 2. Ke3");
     assert_eq!(output.status.code(), Some(1));
-    assert!(output.stdout.is_empty());
+    // Nothing is lost: the record comes out as it was written.
+    assert_eq!(text(&output.stdout), "1. e4 e5 2. Ke3");
     assert!(text(&output.stderr).contains("2. white Ke3 (ply 3): illegal move"));
+}
+
+#[test]
+fn fix_passes_on_a_record_it_cannot_rewrite_byte_for_byte() {
+    let output = arbiter(&["chess", "fix"], "1. e4 Ke3\n");
+    assert_eq!(text(&output.stdout), "1. e4 Ke3\n");
+    assert_eq!(
+        text(&output.stderr),
+        "<stdin>:1:7: 1. black Ke3 (ply 2): illegal move: no king can go to e3; record kept as \
+         written\n"
+    );
+    assert_eq!(output.status.code(), Some(1));
+    // Four records on four lines are one record to `fix`, as to `chess`: its fifth move is
+    // illegal, so the file comes back whole.
+    let file = std::fs::read("../../examples/records.txt").expect("the example");
+    let output = arbiter(&["chess", "fix", "../../examples/records.txt"], "");
+    assert_eq!(output.stdout, file);
+    assert_eq!(
+        text(&output.stderr),
+        "../../examples/records.txt:2:4: 6. white e4 (ply 11): illegal move: no pawn can go to \
+         e4; record kept as written\n"
+    );
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn fix_passes_on_a_record_over_the_size_limit() {
+    let record = format!("1. e4 e5 2. Ng1f3 {}\n", "x".repeat(1_200_000));
+    let output = arbiter(&["chess", "fix", "--max-game-mib", "1"], &record);
+    assert!(output.stdout == record.as_bytes(), "{} bytes out", output.stdout.len());
+    assert_eq!(
+        text(&output.stderr),
+        "<stdin>:1:1: the record is larger than 1 MiB, the most a record may hold; kept as \
+         written\n"
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let json = arbiter(&["chess", "fix", "--json", "--max-game-mib", "1"], &record);
+    let object: serde_json::Value = serde_json::from_slice(&json.stdout).expect("one object");
+    assert_eq!(object["fixed"], serde_json::Value::Null);
+    assert_eq!(object["problems"][0]["kind"], "too_large");
+    assert_eq!(json.status.code(), Some(1));
+}
+
+#[test]
+fn fix_glues_no_glyph_to_a_move_when_it_drops_an_en_passant_mark() {
+    let output = arbiter(&["chess", "fix"], "1. e4 a6 2. e5 d5 3. exd6 e.p.!? cxd6 *\n");
+    assert_eq!(text(&output.stdout), "1. e4 a6 2. e5 d5 3. exd6 !? cxd6 *\n");
+    assert_eq!(output.status.code(), Some(0));
+    // What `fix` wrote, strict `chess pgn` accepts.
+    let strict = arbiter(&["chess", "pgn", "-"], &text(&output.stdout));
+    assert_eq!(strict.status.code(), Some(0), "{}", text(&strict.stdout));
 }
 
 #[test]

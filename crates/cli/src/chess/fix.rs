@@ -4,24 +4,37 @@
 use std::io::{self, Cursor, Read, Write};
 
 use arbiter_chess_record::Dialect;
-use arbiter_chess_record::fix::{Edit, FixedGame, fix_game, fix_record, looks_like_pgn_bytes};
+use arbiter_chess_record::fix::{Edit, FixedGame, PgnSniffer, fix_game, fix_record};
 use arbiter_chess_record::pgn::{BatchError, Located, Piece, Problem, for_each_batch};
-use arbiter_scan::place_at;
+use arbiter_scan::{Place, place_at};
 use rayon::prelude::*;
 
 use super::source::{Source, progress_bar};
 use crate::input::{CliError, FileArg};
 use crate::output::Output;
 
+/// What `arbiter chess fix --help` promises after its options.
+const PROMISES: &str = "\
+Nothing is lost: every record and game comes out, in order. One that cannot be rewritten (an \
+illegal or ambiguous move in a record, broken syntax, an unknown variant, a bad FEN tag, a size \
+over --max-game-mib) comes out byte for byte as it was written, reported on stderr as \
+FILE:LINE:COL: ...; in a PGN game an illegal or ambiguous move is kept as written with the rest \
+of its line. Every move rewritten is canonical SAN standing apart as it stood (a dropped `e.p.` \
+glues nothing to its move), so fix adds nothing strict `chess pgn` rejects. Each byte of the \
+input is looked at a bounded number of times: time is linear in its length. Exit status: 0 \
+everything rewritten, 1 something kept as written, 2 the input cannot be read.";
+
 /// Arguments of `arbiter chess fix`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = PROMISES)]
 pub struct FixArgs {
     #[command(flatten)]
     input: FileArg,
     /// The spelling to write: `standard` (`e8=Q`, `#`) or `contest` (`e8Q`, `+` on mate).
     #[arg(long, default_value = "standard")]
     dialect: Dialect,
-    /// The largest game (or record) read, in MiB: a larger game is passed on as it is.
+    /// The largest game (or record) read, in MiB: a larger one is passed on as written and
+    /// reported (exit status 1).
     #[arg(long, value_name = "MIB", default_value_t = 64)]
     max_game_mib: usize,
     /// One JSON object per record or PGN game on stdout, with its edits and problems, instead
@@ -50,6 +63,36 @@ struct GameJson<'a> {
     problems: &'a [Problem],
 }
 
+/// Rewrites `head`, a whole record: written afresh, or as it was when a move cannot be read.
+fn fix_whole_record(
+    head: &[u8],
+    name: &str,
+    args: FixArgs,
+    mut out: Output,
+) -> Result<(), CliError> {
+    let text = String::from_utf8_lossy(head);
+    let fixed = fix_record(&text, args.dialect);
+    let problem = fixed.as_ref().err().map(|mistake| {
+        let at = place_at(&text, mistake.offset.unwrap_or(0));
+        Problem::Move(Box::new(Located { at, mistake: mistake.clone() }))
+    });
+    match (&problem, args.json) {
+        (_, true) => {
+            let fixed = fixed.as_deref().ok();
+            let problems = problem.as_slice();
+            write_json(&mut out, &RecordJson { file: name, fixed, problems })?;
+        }
+        (None, false) => writeln!(out, "{}", fixed.as_deref().unwrap_or_default())?,
+        (Some(problem), false) => {
+            // Nothing is lost: the record goes on byte for byte as it was written.
+            out.write_all(head)?;
+            out.note(problem.at(), format_args!("{problem}; record kept as written"));
+        }
+    }
+    out.flush()?;
+    if problem.is_some() { Err(CliError::Findings) } else { Ok(()) }
+}
+
 /// Writes one JSON object and its line break.
 fn write_json(out: &mut Output, object: &impl serde::Serialize) -> io::Result<()> {
     serde_json::to_writer(&mut *out, object)?;
@@ -59,55 +102,75 @@ fn write_json(out: &mut Output, object: &impl serde::Serialize) -> io::Result<()
 /// How much of the input is read before deciding whether it is PGN or a record, at a time.
 const SNIFF: usize = 64 << 10;
 
-/// Rewrites a record or a PGN input (told apart by [`looks_like_pgn_bytes`] on as much of the
-/// input as it takes). Exit status 0 when everything was rewritten, 1 when some game or move
-/// could not be (it is reported on stderr and kept as written), 2 when the input cannot be read.
-pub fn run(args: FixArgs) -> Result<(), CliError> {
-    let mut source = Source::open(args.input.file.as_deref())?;
-    let limit = args.max_game_mib.saturating_mul(1 << 20);
+/// What the start of the input turned out to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Pgn,
+    /// A record, read whole.
+    Record,
+    /// A record longer than the limit: only its start was read.
+    LongRecord,
+}
+
+/// Reads the input until it is known to be PGN (by [`PgnSniffer`], each byte looked at once),
+/// a whole record, or a record over `limit` bytes; what was read, and which it is.
+fn read_head(source: &mut Source, limit: usize) -> Result<(Vec<u8>, Kind), CliError> {
     let mut head = Vec::new();
-    let mut scanned = 0;
-    let pgn = loop {
+    let mut sniffer = PgnSniffer::default();
+    loop {
         let before = head.len();
-        let read = (&mut source.reader)
+        (&mut source.reader)
             .take(SNIFF as u64)
             .read_to_end(&mut head)
             .map_err(|error| CliError::Message(source.error(1, &error)))?;
-        // A word cut by the end of what was read is looked at again whole.
-        let from = head[..scanned].iter().rposition(|b| b.is_ascii_whitespace()).unwrap_or(0);
-        if looks_like_pgn_bytes(&head[from..]) {
-            break true;
+        if head.len() == before {
+            let kind = if sniffer.finish() { Kind::Pgn } else { Kind::Record };
+            return Ok((head, kind));
         }
-        scanned = head.len();
-        if read == 0 || head.len() == before {
-            break false;
+        if sniffer.feed(&head[before..]) {
+            return Ok((head, Kind::Pgn));
         }
         if head.len() > limit {
-            return Err(CliError::Message(format!(
-                "{}:1:1: expected a record of at most {} MiB, found a longer one",
-                source.name, args.max_game_mib
-            )));
+            return Ok((head, Kind::LongRecord));
         }
-    };
+    }
+}
+
+/// Rewrites a record or a PGN input (told apart by [`PgnSniffer`] on as much of the
+/// input as it takes). Every record and game comes out, in order: rewritten, or as it was
+/// written when it cannot be (a move that cannot be read, broken syntax, a game or record over
+/// the size limit), each such problem reported on stderr. Exit status 0 when everything was
+/// rewritten, 1 when something was kept as written, 2 when the input cannot be read.
+pub fn run(args: FixArgs) -> Result<(), CliError> {
+    let mut source = Source::open(args.input.file.as_deref())?;
+    let limit = args.max_game_mib.saturating_mul(1 << 20);
+    let (head, kind) = read_head(&mut source, limit)?;
     let mut out = Output::new(&source.name);
-    if !pgn {
-        let text = String::from_utf8_lossy(&head);
-        let fixed = fix_record(&text, args.dialect);
-        let problem = fixed.as_ref().err().map(|mistake| {
-            let at = place_at(&text, mistake.offset.unwrap_or(0));
-            Problem::Move(Box::new(Located { at, mistake: mistake.clone() }))
-        });
-        match (&problem, args.json) {
-            (_, true) => {
-                let fixed = fixed.as_deref().ok();
-                let problems = problem.as_slice();
-                write_json(&mut out, &RecordJson { file: &source.name, fixed, problems })?;
+    match kind {
+        Kind::Pgn => {}
+        Kind::Record => return fix_whole_record(&head, &source.name, args, out),
+        Kind::LongRecord => {
+            let problem = Problem::TooLarge { at: Place { line: 1, column: 1 }, limit };
+            if args.json {
+                let problems = std::slice::from_ref(&problem);
+                write_json(&mut out, &RecordJson { file: &source.name, fixed: None, problems })?;
+            } else {
+                // Passed on as it is, streamed: it is not held in memory.
+                out.write_all(&head)?;
+                io::copy(&mut source.reader, &mut out)
+                    .map_err(|error| CliError::Message(source.error(1, &error)))?;
+                out.note(
+                    problem.at(),
+                    format_args!(
+                        "the record is larger than {} MiB, the most a record may hold; kept as \
+                         written",
+                        args.max_game_mib
+                    ),
+                );
             }
-            (None, false) => writeln!(out, "{}", fixed.as_deref().unwrap_or_default())?,
-            (Some(problem), false) => out.note(problem.at(), problem),
+            out.flush()?;
+            return Err(CliError::Findings);
         }
-        out.flush()?;
-        return if problem.is_some() { Err(CliError::Findings) } else { Ok(()) };
     }
     let rest = source.take_reader();
     source.reader = Box::new(Cursor::new(head).chain(rest));
