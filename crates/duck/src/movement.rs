@@ -562,7 +562,14 @@ const fn roles_that<const N: usize>(slide: bool) -> [Role; N] {
 /// `to` is not considered here. [`reach`] says why not.
 #[inline]
 pub fn reaches(role: Role, from: Square, to: Square, occupied: Bitboard) -> bool {
-    sources(role, to).contains(from) && reaches_from_source(role, from, to, occupied)
+    match role.movement() {
+        Movement::Slides(_) => {
+            sources(role, to).contains(from) && reaches_from_source(role, from, to, occupied)
+        }
+        // The leap table of `from` lists `to` exactly when `to` is in the pattern: no need to
+        // look at the sources first.
+        Movement::Leaps(_) => reaches_from_source(role, from, to, occupied),
+    }
 }
 
 /// [`reaches`] for a `from` known to be in `sources(role, to)`.
