@@ -300,8 +300,9 @@ impl Game {
         self.play_going_on(from, to)
     }
 
-    /// [`play`](Game::play) in a game known to go on.
-    #[inline]
+    /// [`play`](Game::play) in a game known to go on. Inlined into the judge's loop, where the
+    /// outcome then stays in registers.
+    #[inline(always)]
     fn play_going_on(&mut self, from: Square, to: Square) -> Result<Played, Invalid> {
         let piece = self.validate_going_on(from, to)?;
         let mv = Move::new(from, to);
