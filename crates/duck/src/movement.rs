@@ -582,11 +582,15 @@ pub(crate) fn reaches_from_source(
 ) -> bool {
     match role.movement() {
         Movement::Slides(_) => !line_between(from, to).1.intersects(occupied),
-        Movement::Leaps(_) => {
-            let set = &LEAPS[role.index()][from.index()];
-            set.find(to).is_some_and(|i| set.clear(i, occupied))
-        }
+        Movement::Leaps(_) => leaps_to(role, from, to, occupied),
     }
+}
+
+/// [`reaches`] for a role that leaps.
+#[inline(always)]
+pub(crate) fn leaps_to(role: Role, from: Square, to: Square, occupied: Bitboard) -> bool {
+    let set = &LEAPS[role.index()][from.index()];
+    set.find(to).is_some_and(|i| set.clear(i, occupied))
 }
 
 /// Whether `role` can go from `from` to `to` with `occupied` in the way, and if not, why. Whose
