@@ -560,7 +560,10 @@ const fn roles_that<const N: usize>(slide: bool) -> [Role; N] {
 
 /// Whether `role` can go from `from` to `to` with `occupied` in the way. Whose piece stands on
 /// `to` is not considered here. [`reach`] says why not.
-#[inline]
+///
+/// Always inlined: the judge validates every command with it, and a call costs more than the
+/// test.
+#[inline(always)]
 pub fn reaches(role: Role, from: Square, to: Square, occupied: Bitboard) -> bool {
     match role.movement() {
         Movement::Slides(_) => {
