@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use arbiter_duck::draw::render_board;
 use arbiter_duck::judge::{self, Commands, JudgeError, Listener, Official, Ruling};
-use arbiter_duck::{Position, perft};
+use arbiter_duck::{Invalid, Played, Position, perft};
 use arbiter_scan::Scanner;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -232,13 +232,20 @@ impl Writer<'_> {
 }
 
 impl Listener for Writer<'_> {
-    #[inline]
     fn ruling(&mut self, ruling: &Ruling<'_>) -> io::Result<()> {
-        // The official judge, in the loop; everything else out of it.
         if !self.extras.any() {
             return self.official.ruling(ruling);
         }
         self.ruling_with_extras(ruling)
+    }
+
+    #[inline]
+    fn outcome(&mut self, outcome: &Result<Played, Invalid>) -> io::Result<bool> {
+        // The official judge, in the loop; everything else out of it, with the whole ruling.
+        if !self.extras.any() {
+            return self.official.outcome(outcome);
+        }
+        Ok(false)
     }
 
     fn flush(&mut self) -> io::Result<()> {

@@ -72,10 +72,12 @@ impl Board {
             }
         }
         // Leapers can only attack from a few squares around `to`, which usually hold none or one
-        // of `by`'s pieces: look at those pieces rather than at every role.
-        for from in movement::leaper_sources(to) & theirs {
+        // of `by`'s pieces: look at those pieces rather than at every role. Sliders there have
+        // been looked at above.
+        let leapers = movement::SLIDERS.iter().fold(theirs, |set, &role| set & !self.by_role(role));
+        for from in movement::leaper_sources(to) & leapers {
             if let Some(piece) = self.piece_at(from)
-                && movement::reaches(piece.role, from, to, occupied)
+                && movement::leaps_to(piece.role, from, to, occupied)
             {
                 return true;
             }

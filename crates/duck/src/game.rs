@@ -272,8 +272,9 @@ impl Game {
         self.validate_going_on(from, to)
     }
 
-    /// [`validate`](Game::validate) in a game known to go on.
-    #[inline]
+    /// [`validate`](Game::validate) in a game known to go on. Inlined into
+    /// [`play`](Game::play), so that the result stays in registers.
+    #[inline(always)]
     fn validate_going_on(&self, from: Square, to: Square) -> Result<Piece, Invalid> {
         let piece = self.mover(from)?;
         let board = self.board();
@@ -281,9 +282,6 @@ impl Game {
             && target.color == piece.color
         {
             return Err(Invalid::OwnPiece { square: to, piece: target });
-        }
-        if movement::reaches(piece.role, from, to, board.occupied()) {
-            return Ok(piece);
         }
         match movement::reach(piece.role, from, to, board.occupied()) {
             Reach::Yes => Ok(piece),
@@ -302,8 +300,9 @@ impl Game {
         self.play_going_on(from, to)
     }
 
-    /// [`play`](Game::play) in a game known to go on.
-    #[inline]
+    /// [`play`](Game::play) in a game known to go on. Inlined into the judge's loop, where the
+    /// outcome then stays in registers.
+    #[inline(always)]
     fn play_going_on(&mut self, from: Square, to: Square) -> Result<Played, Invalid> {
         let piece = self.validate_going_on(from, to)?;
         let mv = Move::new(from, to);

@@ -270,6 +270,15 @@ pub trait Listener {
     /// Takes the ruling of one command.
     fn ruling(&mut self, ruling: &Ruling<'_>) -> io::Result<()>;
 
+    /// Takes the outcome of one command, if that is all this listener needs of it; `Ok(false)`
+    /// asks for the whole [`Ruling`] instead. The judge's loop then builds no ruling for a
+    /// listener that writes the official lines alone.
+    #[inline]
+    fn outcome(&mut self, outcome: &Result<Played, Invalid>) -> io::Result<bool> {
+        let _ = outcome;
+        Ok(false)
+    }
+
     /// Writes out everything held back: the judge has finished (or stopped at an error).
     fn flush(&mut self) -> io::Result<()>;
 
@@ -324,14 +333,19 @@ impl<W: Write> Official<W> {
 }
 
 impl<W: Write> Listener for Official<W> {
+    fn ruling(&mut self, ruling: &Ruling<'_>) -> io::Result<()> {
+        self.outcome(&ruling.outcome).map(drop)
+    }
+
     // In the judge's loop, where the outcome can stay in registers.
     #[inline(always)]
-    fn ruling(&mut self, ruling: &Ruling<'_>) -> io::Result<()> {
-        match &ruling.outcome {
+    fn outcome(&mut self, outcome: &Result<Played, Invalid>) -> io::Result<bool> {
+        match outcome {
             Ok(played) => played.write_line(&mut self.buf),
             Err(_) => self.buf.extend_from_slice(INVALID),
         }
-        self.spill()
+        self.spill()?;
+        Ok(true)
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -423,9 +437,16 @@ pub fn judge<S: Source>(
             }
         };
         let outcome = game.play_coords(command.from, command.to);
-        let ruling =
-            Ruling { number: commands.read, command, outcome, game: &game, commands: &commands };
-        listener.ruling(&ruling)?;
+        if !listener.outcome(&outcome)? {
+            let ruling = Ruling {
+                number: commands.read,
+                command,
+                outcome,
+                game: &game,
+                commands: &commands,
+            };
+            listener.ruling(&ruling)?;
+        }
     };
     listener.flush()?;
     result?;

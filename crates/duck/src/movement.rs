@@ -560,9 +560,19 @@ const fn roles_that<const N: usize>(slide: bool) -> [Role; N] {
 
 /// Whether `role` can go from `from` to `to` with `occupied` in the way. Whose piece stands on
 /// `to` is not considered here. [`reach`] says why not.
-#[inline]
+///
+/// Always inlined: the judge validates every command with it, and a call costs more than the
+/// test.
+#[inline(always)]
 pub fn reaches(role: Role, from: Square, to: Square, occupied: Bitboard) -> bool {
-    sources(role, to).contains(from) && reaches_from_source(role, from, to, occupied)
+    match role.movement() {
+        Movement::Slides(_) => {
+            sources(role, to).contains(from) && reaches_from_source(role, from, to, occupied)
+        }
+        // The leap table of `from` lists `to` exactly when `to` is in the pattern: no need to
+        // look at the sources first.
+        Movement::Leaps(_) => reaches_from_source(role, from, to, occupied),
+    }
 }
 
 /// [`reaches`] for a `from` known to be in `sources(role, to)`.
@@ -575,11 +585,15 @@ pub(crate) fn reaches_from_source(
 ) -> bool {
     match role.movement() {
         Movement::Slides(_) => !line_between(from, to).1.intersects(occupied),
-        Movement::Leaps(_) => {
-            let set = &LEAPS[role.index()][from.index()];
-            set.find(to).is_some_and(|i| set.clear(i, occupied))
-        }
+        Movement::Leaps(_) => leaps_to(role, from, to, occupied),
     }
+}
+
+/// [`reaches`] for a role that leaps.
+#[inline(always)]
+pub(crate) fn leaps_to(role: Role, from: Square, to: Square, occupied: Bitboard) -> bool {
+    let set = &LEAPS[role.index()][from.index()];
+    set.find(to).is_some_and(|i| set.clear(i, occupied))
 }
 
 /// Whether `role` can go from `from` to `to` with `occupied` in the way, and if not, why. Whose

@@ -18,7 +18,8 @@ const SPACES: u64 = 1 << b' ' | 1 << b'\t' | 1 << b'\n' | 1 << 0x0b | 1 << 0x0c 
 /// `isspace` in the C locale, which the official judges read with.
 #[inline]
 pub const fn is_space(byte: u8) -> bool {
-    byte <= b' ' && SPACES >> byte & 1 != 0
+    // `&` rather than `&&`: no branch, and the shift stays in range.
+    (byte <= b' ') & (SPACES >> (byte & 63) & 1 != 0)
 }
 
 /// A token: a maximal run of non-whitespace bytes, with its byte offset in the input.
@@ -454,6 +455,21 @@ impl<S: Source> Scanner<'_, S> {
         }
         let window = bytes.get(self.pos..)?;
         let mut values = [0; N];
+        if let Some(fixed) = window.get(..2 * N) {
+            // The usual case, every byte at hand: one test for all of them rather than a
+            // branch per byte, and no bounds checks past the one above.
+            let mut ok = true;
+            for (k, value) in values.iter_mut().enumerate() {
+                let digit = fixed[2 * k].wrapping_sub(b'0');
+                ok &= (digit <= 9) & is_space(fixed[2 * k + 1]);
+                *value = digit;
+            }
+            if !ok {
+                return None;
+            }
+            self.pos += 2 * N;
+            return Some(values);
+        }
         for (k, value) in values.iter_mut().enumerate() {
             let digit = window.get(2 * k)?.wrapping_sub(b'0');
             if digit > 9 {
