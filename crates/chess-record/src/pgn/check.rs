@@ -4,7 +4,7 @@
 use std::fmt;
 
 use arbiter_scan::Place;
-use shakmaty::Color;
+use shakmaty::{Color, Move};
 
 use crate::fault::{Fault, Mistake, Rule};
 use crate::reading::read_move;
@@ -16,6 +16,7 @@ use crate::turn::Turn;
 use crate::variant::{Playable, Start};
 
 use super::lex::{Kind, Lexer, SyntaxError, Token};
+use super::listener::Listener;
 use super::report::{GameReport, Located, Mode, Problem};
 use super::split::GameText;
 use super::tags::Tags;
@@ -23,6 +24,12 @@ use super::tags::Tags;
 impl GameText {
     /// Reads and checks the game.
     pub fn check(&self, mode: Mode) -> GameReport {
+        self.check_with(mode, &mut ())
+    }
+
+    /// Reads and checks the game, telling `listener` its start and each move of its mainline
+    /// as they are read.
+    pub fn check_with<L: Listener>(&self, mode: Mode, listener: &mut L) -> GameReport {
         let mut report = GameReport::new(self.index, self.at);
         let mut lexer = Lexer::new(self.text(), self.at.line);
         let (mut tags, first) = Tags::read_section(&mut lexer);
@@ -31,8 +38,12 @@ impl GameText {
         if let Ok(variant) = tags.variant() {
             report.variant = variant;
         }
-        let mut movetext = Movetext { lexer, first, mode, report };
-        let result = match tags.start() {
+        let mut movetext = Movetext { lexer, first, mode, report, listener };
+        let start = tags.start();
+        if let Ok(start) = &start {
+            movetext.listener.start(start);
+        }
+        let result = match start {
             Ok(Start::Chess(pos)) => movetext.check(pos),
             Ok(Start::Variant(pos)) => movetext.check(pos),
             Err(problem) => Err(problem),
@@ -45,13 +56,14 @@ impl GameText {
     }
 }
 
-/// The movetext of a game being checked, and the report being written.
-struct Movetext<'a> {
+/// The movetext of a game being checked, the report being written and who listens.
+struct Movetext<'a, 'l, L> {
     lexer: Lexer<'a>,
     /// The token that ended the tags.
     first: Option<Result<Token<'a>, SyntaxError>>,
     mode: Mode,
     report: GameReport,
+    listener: &'l mut L,
 }
 
 /// A move number read and not yet matched with its move.
@@ -68,10 +80,10 @@ struct LastMove<'a> {
     turn: Turn,
     token: &'a [u8],
     canonical: SanText,
-    en_passant: bool,
+    played: Move,
 }
 
-impl<'a> Movetext<'a> {
+impl<'a, L: Listener> Movetext<'a, '_, L> {
     /// Notes a departure from the export format: an error in strict mode, a warning in
     /// lenient mode.
     fn departure(&mut self, problem: Problem) -> Result<(), Problem> {
@@ -82,6 +94,16 @@ impl<'a> Movetext<'a> {
                 Ok(())
             }
         }
+    }
+
+    /// A departure made by the move `ply`, `played`: in strict mode the listener is told the
+    /// move is refused.
+    fn refuse(&mut self, problem: Problem, ply: u32, played: Move) -> Result<(), Problem> {
+        let result = self.departure(problem);
+        if result.is_err() {
+            self.listener.refuse(ply, played);
+        }
+        result
     }
 
     fn check<P: Playable>(&mut self, mut pos: P) -> Result<(), Problem> {
@@ -134,7 +156,7 @@ impl<'a> Movetext<'a> {
                         };
                         let token = format!("{}{}", ShownBytes(last.token), ShownBytes(glyph));
                         let mistake = Mistake::new(last.turn, &token, None, fault);
-                        self.departure(moved(last.at, mistake))?;
+                        self.refuse(moved(last.at, mistake), self.report.plies, last.played)?;
                     }
                 }
                 Kind::Move(text) => {
@@ -155,14 +177,15 @@ impl<'a> Movetext<'a> {
                         None => std::str::from_utf8(text).ok(),
                     };
                     if let (Some("e.p." | "ep"), Some(before)) = (token_text, &last)
-                        && before.en_passant
+                        && before.played.is_en_passant()
                     {
                         let fault = Fault::Misspelled {
                             canonical: before.canonical.to_string(),
                             rule: Rule::EnPassantMark,
                         };
                         let shown = ShownBytes(text).to_string();
-                        self.departure(moved(at, Mistake::new(before.turn, &shown, None, fault)))?;
+                        let wrong = Mistake::new(before.turn, &shown, None, fault);
+                        self.refuse(moved(at, wrong), self.report.plies, before.played)?;
                         last = None;
                         continue;
                     }
@@ -178,6 +201,7 @@ impl<'a> Movetext<'a> {
                         self.departure(mistake(Fault::NullMove))?;
                         pos = passed;
                         self.report.plies += 1;
+                        self.listener.play(self.report.plies, token_text, None);
                         last = None;
                         continue;
                     }
@@ -185,16 +209,18 @@ impl<'a> Movetext<'a> {
                         read_move(&mut pos, token_text, Dialect::Standard).map_err(mistake)?;
                     if let Some(rule) = reading.rule {
                         let canonical = reading.canonical.to_string();
-                        self.departure(mistake(Fault::Misspelled { canonical, rule }))?;
+                        let problem = mistake(Fault::Misspelled { canonical, rule });
+                        self.refuse(problem, self.report.plies + 1, reading.played)?;
                     }
                     self.report.plies += 1;
+                    self.listener.play(self.report.plies, token_text, Some(reading.played));
                     last = Some(LastMove {
                         end: token.span.end,
                         at,
                         turn,
                         token: text,
                         canonical: reading.canonical,
-                        en_passant: reading.played.is_en_passant(),
+                        played: reading.played,
                     });
                 }
             }

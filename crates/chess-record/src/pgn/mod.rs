@@ -5,6 +5,9 @@
 //! read and checked on its own ([`GameText::check`]), so games can be checked in parallel, memory
 //! stays bounded by the largest game, and broken syntax in one game leaves the next one readable.
 //! Only the mainline's moves are checked; variations are read for their syntax only.
+//! The same reading gives the mainline itself ([`GameText::mainline`]): the start position and
+//! each move played up to the first wrong one, for a reader that shows the game; a
+//! [`Listener`] hears the check's steps, and the plain check listens to nothing.
 //!
 //! ```
 //! use arbiter_chess_record::pgn::{Mode, PgnGames};
@@ -35,6 +38,8 @@ mod batches;
 mod check;
 mod compressed;
 mod lex;
+mod listener;
+mod mainline;
 mod report;
 mod split;
 mod tags;
@@ -46,6 +51,8 @@ pub use batches::{BatchError, for_each_batch};
 pub use compressed::{Compression, decompressed};
 pub(crate) use lex::{Kind, Lexer, Token};
 pub use lex::{MAX_DEPTH, SyntaxError};
+pub use listener::Listener;
+pub use mainline::{Mainline, PlayedMove, WrongMove};
 pub use report::{GameReport, Located, Mode, Problem};
 pub use split::{GameText, MAX_GAME_BYTES, PgnGames, Piece, Splitter};
 pub(crate) use tags::Tags;
