@@ -80,6 +80,11 @@ proptest! {
         let report = games[0].check(Mode::Strict);
         prop_assert!(report.ok, "{:?}", report.error);
         prop_assert_eq!(report.plies as usize, moves.len());
+        // The mainline read with the check is the game that was written.
+        let mainline = games[0].mainline(Mode::Strict);
+        prop_assert_eq!(&mainline.report, &report);
+        let played: Vec<_> = mainline.moves.iter().map(|m| m.played).collect();
+        prop_assert_eq!(played, moves.iter().copied().map(Some).collect::<Vec<_>>());
 
         let tokens = move_tokens(&movetext);
         prop_assume!(!tokens.is_empty());
@@ -141,7 +146,12 @@ proptest! {
         let _ = check_record(&text);
         let _ = fix_record(&text, Dialect::Contest);
         for game in PgnGames::new(text.as_bytes()) {
-            let _ = game.check(Mode::Strict);
+            // The mainline is read by the check itself: the same verdict, and no move past it.
+            for mode in [Mode::Strict, Mode::Lenient] {
+                let mainline = game.mainline(mode);
+                prop_assert_eq!(&mainline.report, &game.check(mode));
+                prop_assert!(mainline.moves.len() <= mainline.report.plies as usize);
+            }
         }
         let _ = fix_pgn(text.as_bytes(), Dialect::Standard);
     }

@@ -1,14 +1,15 @@
 //! The chess record endpoint: a contest record gets its verdict, the first wrong token with the
 //! rule it breaks and its canonical spelling, and a board (FEN) for every ply up to it; a PGN
-//! text gets a verdict per game. The checking is `arbiter_chess_record`'s; the boards come from
-//! replaying the tokens it accepted with its own [`read_move`].
+//! text gets a verdict per game. The checking is `arbiter_chess_record`'s; a record's boards come
+//! from replaying the tokens it accepted with its own [`read_move`], a PGN game's from the
+//! mainline its check read ([`GameText::mainline`](arbiter_chess_record::pgn::GameText::mainline)).
 
 use arbiter_chess_record::fix::looks_like_pgn;
-use arbiter_chess_record::pgn::{Mode, PgnGames};
+use arbiter_chess_record::pgn::{Mainline, Mode, PgnGames, Problem};
 use arbiter_chess_record::shakmaty::fen::Fen;
 use arbiter_chess_record::shakmaty::uci::UciMove;
 use arbiter_chess_record::shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
-use arbiter_chess_record::{Dialect, Fault, Start, Verdict, check_record, read_move};
+use arbiter_chess_record::{Dialect, Fault, Playable, Start, Verdict, check_record, read_move};
 use arbiter_scan::Scanner;
 use axum::Json;
 use axum::routing::post;
@@ -295,126 +296,63 @@ fn read_mode(mode: Option<&str>) -> Result<Mode, ApiError> {
     }
 }
 
-/// Whether `token` is PGN movetext that is no move: a move number alone, a result, a glyph.
-fn is_not_a_move(token: &str) -> bool {
-    token.is_empty() || token.starts_with('$') || matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
-}
-
-/// A PGN game's mainline as the board replays it: the `FEN` tag, if any, and each move token
-/// outside comments and variations, its move number taken off. The moves are read by
-/// [`read_move`]; this only finds where they stand.
-fn mainline(text: &str) -> (Option<String>, Vec<&str>) {
-    let bytes = text.as_bytes();
-    let mut fen = None;
-    let mut tokens = Vec::new();
-    let mut depth = 0usize;
-    let mut i = 0;
-    let skip_to = |from: usize, end: u8| {
-        bytes[from..].iter().position(|&b| b == end).map_or(bytes.len(), |at| from + at + 1)
-    };
-    while i < bytes.len() {
-        match bytes[i] {
-            b'[' if depth == 0 => {
-                let end = skip_to(i, b']');
-                let tag = &text[i + 1..end.saturating_sub(1).max(i + 1)];
-                if let Some(value) = tag.trim().strip_prefix("FEN") {
-                    fen = Some(value.trim().trim_matches('"').to_owned());
-                }
-                i = end;
-            }
-            b'{' => i = skip_to(i, b'}'),
-            b';' => i = skip_to(i, b'\n'),
-            b'(' => {
-                depth += 1;
-                i += 1;
-            }
-            b')' => {
-                depth = depth.saturating_sub(1);
-                i += 1;
-            }
-            b if b.is_ascii_whitespace() => i += 1,
-            _ => {
-                let start = i;
-                while i < bytes.len()
-                    && !bytes[i].is_ascii_whitespace()
-                    && !b"{}()[];".contains(&bytes[i])
-                {
-                    i += 1;
-                }
-                let token = &text[start..i];
-                // `12.`, `12...` and `12.e4` carry a move number.
-                let digits = token.trim_start_matches(|c: char| c.is_ascii_digit());
-                let token = if digits.len() < token.len() && digits.starts_with('.') {
-                    digits.trim_start_matches('.')
-                } else {
-                    token
-                };
-                if depth == 0 && !is_not_a_move(token) {
-                    tokens.push(token);
-                }
-            }
-        }
-    }
-    (fen, tokens)
-}
-
-/// The boards of game `number` of a PGN text.
+/// The boards of game `number` of a PGN text: its mainline as the check read it, each move
+/// played on the board.
 fn pgn_boards(text: &str, mode: Mode, number: usize) -> Result<GameBoards, ApiError> {
     let game = PgnGames::new(text.as_bytes())
         .nth(number.saturating_sub(1))
         .filter(|_| number >= 1)
         .ok_or_else(|| ApiError::bad_request(format!("the text has no game {number}")))?;
-    let report = game.check(mode);
-    let game_text = String::from_utf8_lossy(game.text()).into_owned();
-    let (fen, tokens) = mainline(&game_text);
+    let Mainline { report, start, moves, wrong } = game.mainline(mode);
     let mut reply = GameBoards {
         index: report.index,
-        white: report.white.clone(),
-        black: report.black.clone(),
+        white: report.white,
+        black: report.black,
         ok: report.error.is_none(),
         error: report.error.as_ref().map(ToString::to_string),
         boards: Vec::new(),
         wrong: None,
         note: None,
     };
-    let mut pos = match report.variant.start(fen.as_deref().map(str::as_bytes)) {
-        Ok(Start::Chess(pos)) => pos,
-        Ok(Start::Variant(_)) => {
+    let mut pos = match start {
+        Some(Start::Chess(pos)) => pos,
+        Some(Start::Variant(_)) => {
             reply.note =
                 Some(format!("the board shows standard chess only, not {}", report.variant.name()));
             return Ok(reply);
         }
-        Err(error) => {
-            reply.note = Some(format!("the game's start cannot be shown: {error}"));
+        None => {
+            let why = match &report.error {
+                Some(Problem::Fen { message, .. }) => message.clone(),
+                Some(problem) => problem.to_string(),
+                None => "its tags set none".to_owned(),
+            };
+            reply.note = Some(format!("the game's start cannot be shown: {why}"));
             return Ok(reply);
         }
     };
     reply.boards.push(board(&pos, 0, None, None));
-    for (ply, token) in (1u32..).zip(tokens) {
+    for (ply, step) in (1u32..).zip(&moves) {
         if ply as usize > limits::CHESS_PLIES {
             reply.note = Some(format!("the board shows the first {} plies", limits::CHESS_PLIES));
-            break;
+            return Ok(reply);
         }
-        // A glyph glued to the move (`e4!?`) is a departure of its own in strict mode.
-        let bare = token.trim_end_matches(['!', '?']);
-        let glued = bare.len() < token.len();
-        match read_move(&mut pos.clone(), bare, Dialect::Standard) {
-            Ok(reading) if mode == Mode::Strict && (reading.rule.is_some() || glued) => {
-                let played = Some(move_view(reading.played));
-                reply.wrong = Some(WrongMove { ply, token: token.to_owned(), played });
-                break;
-            }
-            Ok(_) => {
-                let reading = read_move(&mut pos, bare, Dialect::Standard)
-                    .map_err(|fault| ApiError::bad_request(format!("ply {ply}: {fault}")))?;
-                reply.boards.push(board(&pos, ply, Some(token), Some(reading.played)));
-            }
-            Err(_) => {
-                reply.wrong = Some(WrongMove { ply, token: token.to_owned(), played: None });
-                break;
+        match step.played {
+            // The check read the move in this very position: it is legal there.
+            Some(played) => pos.play_unchecked(played),
+            None => {
+                pos = pos.pass().ok_or_else(|| {
+                    ApiError::bad_request(format!("ply {ply}: `{}` passes in check", step.token))
+                })?;
             }
         }
+        reply.boards.push(board(&pos, ply, Some(&step.token), step.played));
     }
+    reply.wrong = wrong.map(|wrong| WrongMove {
+        ply: wrong.ply,
+        token: wrong.token,
+        played: wrong.played.map(move_view),
+    });
     Ok(reply)
 }
 
@@ -483,6 +421,30 @@ mod tests {
         assert_eq!(second.boards[3].token.as_deref(), Some("c4"));
         assert!(pgn_boards(pgn, Mode::Strict, 3).is_err());
         assert!(pgn_boards(pgn, Mode::Strict, 0).is_err());
+    }
+
+    #[test]
+    fn a_pgn_game_is_read_as_its_check_reads_it() {
+        // A `]` and a quote escaped in a tag, a `)` in a comment, a `}` and a `)` in a comment to
+        // the end of the line, a `%` escape line, a nested variation, NAGs glued and apart: no
+        // move among them, and the mainline is the five moves the check accepted.
+        let pgn = "[Event \"a \\\"]\\\" b\"]\n[White \"A\"]\n\n1. e4 {a ) comment} $1 e5 \
+                   (1... c5 (1... e6) 2. Nf3) 2. Nf3 !? ; a } and ) here\n%eval Nc6 +0.3\n\
+                   Nc6 3. Bb5 *\n";
+        let game = pgn_boards(pgn, Mode::Strict, 1).unwrap();
+        assert!(game.ok, "{:?}", game.error);
+        let tokens: Vec<_> = game.boards.iter().filter_map(|b| b.token.as_deref()).collect();
+        assert_eq!(tokens, ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+        assert!(game.wrong.is_none() && game.note.is_none());
+        assert!(game.boards[5].fen.starts_with("r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2"));
+        // A null move is a pass on the board in lenient mode, and the first wrong move in strict.
+        let null = "1. e4 -- 2. d4 *\n";
+        let lenient = pgn_boards(null, Mode::Lenient, 1).unwrap();
+        assert_eq!(lenient.boards.len(), 4);
+        assert!(lenient.boards[2].fen.ends_with(" w KQkq - 1 2"));
+        let strict = pgn_boards(null, Mode::Strict, 1).unwrap();
+        let wrong = strict.wrong.unwrap();
+        assert_eq!((strict.boards.len(), wrong.ply, wrong.token.as_str()), (2, 2, "--"));
     }
 
     #[test]

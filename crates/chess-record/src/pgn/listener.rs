@@ -1,0 +1,34 @@
+//! What the check tells of a game's mainline as it reads it, for a reader that wants the moves
+//! and not only the verdict.
+
+use shakmaty::Move;
+
+use crate::variant::Start;
+
+/// Follows a game's mainline as [`GameText::check_with`](super::GameText::check_with) reads it.
+///
+/// Every hook does nothing by default, and `()` is the listener that hears nothing: the plain
+/// check pays for no hook.
+pub trait Listener {
+    /// The game starts from `start`, as its `FEN`, `SetUp` and `Variant` tags set it.
+    fn start(&mut self, start: &Start) {
+        let _ = start;
+    }
+
+    /// The mainline's move `ply` (counted from 1, from the start), written `token` (its move
+    /// number left out), was read and played; `played` is `None` for a null move.
+    fn play(&mut self, ply: u32, token: &str, played: Option<Move>) {
+        let _ = (ply, token, played);
+    }
+
+    /// The move `ply` is `played`, but its token is the game's first error: a departure from the
+    /// export format in strict mode (a misspelling, a glyph glued to it, a lone `e.p.` after it).
+    /// The check ends there; the move may have been told to [`play`](Listener::play) before the
+    /// token after it showed it wrong.
+    fn refuse(&mut self, ply: u32, played: Move) {
+        let _ = (ply, played);
+    }
+}
+
+/// The listener that hears nothing: the plain check.
+impl Listener for () {}
