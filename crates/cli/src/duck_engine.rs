@@ -133,6 +133,13 @@ impl Thinking {
     /// An engine set up as asked.
     fn engine(&self) -> Engine {
         let mut engine = Engine::new(self.hash as usize);
+        if engine.hash() < self.hash as usize {
+            eprintln!(
+                "warning: --hash {}: cannot allocate that much; using {} MiB",
+                self.hash,
+                engine.hash()
+            );
+        }
         engine.set_threads(self.threads as usize);
         engine
     }

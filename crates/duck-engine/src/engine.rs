@@ -50,9 +50,16 @@ impl Engine {
         Engine { searcher: Searcher::new(hash_mb), position: Position::new() }
     }
 
-    /// Resizes the transposition table (which empties it).
-    pub fn set_hash(&mut self, hash_mb: usize) {
-        self.searcher.set_hash(hash_mb);
+    /// Resizes the transposition table (which empties it); returns the size in use, in MiB,
+    /// smaller than asked when memory does not allow that much.
+    pub fn set_hash(&mut self, hash_mb: usize) -> usize {
+        self.searcher.set_hash(hash_mb)
+    }
+
+    /// The size of the transposition table in use, in MiB (smaller than asked when memory did
+    /// not allow that much).
+    pub fn hash(&self) -> usize {
+        self.searcher.hash()
     }
 
     /// Searches on `threads` threads (clamped to 1..=[`MAX_THREADS`](Engine::MAX_THREADS)).

@@ -312,9 +312,16 @@ impl Searcher {
         self.features = features;
     }
 
-    /// Resizes the transposition table (which empties it).
-    pub fn set_hash(&mut self, hash_mb: usize) {
+    /// Resizes the transposition table (which empties it); returns the size in use, in MiB,
+    /// smaller than asked when memory does not allow that much.
+    pub fn set_hash(&mut self, hash_mb: usize) -> usize {
         self.table = Table::new(hash_mb);
+        self.table.megabytes()
+    }
+
+    /// The size of the transposition table in use, in MiB.
+    pub fn hash(&self) -> usize {
+        self.table.megabytes()
     }
 
     /// The time kept per move for communication when playing on a clock.

@@ -24,6 +24,7 @@
 //! assert!(table.probe(position.key() ^ 1).is_none());
 //! ```
 
+use std::alloc::Layout;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use arbiter_duck::{Move, Square};
@@ -166,11 +167,20 @@ impl Table {
     /// The largest size accepted, in MiB.
     pub const MAX_MEGABYTES: usize = 65_536;
 
-    /// A table of `megabytes` MiB (at least one cluster; at most [`Table::MAX_MEGABYTES`]).
+    /// A table of `megabytes` MiB (at least one cluster; at most [`Table::MAX_MEGABYTES`]), or
+    /// of the largest size memory allows: the size is halved until the allocation succeeds, so
+    /// that asking too much never aborts. [`Table::megabytes`] tells the size in use.
     pub fn new(megabytes: usize) -> Table {
         let bytes = megabytes.clamp(0, Table::MAX_MEGABYTES) << 20;
-        let count = (bytes / size_of::<Cluster>()).max(1);
-        let clusters = (0..count).map(|_| Cluster::default()).collect();
+        let mut count = (bytes / size_of::<Cluster>()).max(1);
+        let clusters = loop {
+            match zeroed_clusters(count) {
+                Some(clusters) => break clusters,
+                // A single cluster is 64 bytes: when even that fails, nothing else would run.
+                None if count == 1 => std::alloc::handle_alloc_error(Layout::new::<Cluster>()),
+                None => count /= 2,
+            }
+        };
         Table { clusters, generation: AtomicU8::new(0) }
     }
 
@@ -289,6 +299,22 @@ impl Table {
     }
 }
 
+/// `count` empty clusters, or `None` when memory refuses them. The memory comes zeroed from the
+/// allocator (untouched pages cost nothing until the search writes them), so a large table is
+/// ready at once.
+fn zeroed_clusters(count: usize) -> Option<Box<[Cluster]>> {
+    let layout = Layout::array::<Cluster>(count).ok()?;
+    // SAFETY: the layout has a nonzero size (count >= 1 and a cluster is 64 bytes).
+    let pointer = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Cluster>();
+    if pointer.is_null() {
+        return None;
+    }
+    // SAFETY: the pointer comes from the global allocator with the layout of `count` clusters,
+    // which a boxed slice of them frees with; all-zero bytes are a valid cluster (atomic
+    // integers at 0, the empty entry).
+    Some(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(pointer, count)) })
+}
+
 #[inline]
 fn write(entry: &Entry, key: u64, data: u64) {
     entry.data.store(data, Ordering::Relaxed);
@@ -333,6 +359,18 @@ mod tests {
         // A result without a move keeps the stored one.
         table.store(99, None, 3, 3, 9, Bound::Exact);
         assert_eq!(table.probe(99).unwrap().mv, Some(mv));
+    }
+
+    #[test]
+    fn a_table_too_large_for_memory_falls_back_to_a_smaller_one() {
+        // Far more than any machine this runs on has: the size is halved until memory allows.
+        let table = Table::new(Table::MAX_MEGABYTES);
+        assert!(table.megabytes() >= 1);
+        assert!(table.megabytes() <= Table::MAX_MEGABYTES);
+        assert!(zeroed_clusters(usize::MAX / size_of::<Cluster>()).is_none());
+        let small = Table::new(2);
+        assert_eq!(small.megabytes(), 2);
+        assert!(small.probe(7).is_none());
     }
 
     #[test]

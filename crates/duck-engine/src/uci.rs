@@ -384,7 +384,14 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
             return;
         };
         match change {
-            Change::Hash(megabytes) => engine.set_hash(megabytes),
+            Change::Hash(megabytes) => {
+                let in_use = engine.set_hash(megabytes);
+                if in_use < megabytes {
+                    self.out.info_string(format!(
+                        "option Hash: {megabytes} MiB cannot be allocated; using {in_use} MiB"
+                    ));
+                }
+            }
             Change::Threads(threads) => engine.set_threads(threads),
             Change::MoveOverhead(overhead) => engine.set_move_overhead(overhead),
             Change::Clear => engine.new_game(),
