@@ -4,13 +4,17 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use arbiter_duck::{Move, Position};
 use arbiter_duck_protocol::{EngineMessage, Info, Score};
 
 /// Far more than any answer takes: only guards the test against a hang.
 const PATIENCE: Duration = Duration::from_secs(120);
+
+/// What "at once" allows on a busy machine: a stop is noticed within milliseconds, and what it
+/// stops (a deep perft) would otherwise run for years.
+const PROMPTLY: Duration = Duration::from_secs(5);
 
 struct Engine {
     child: Child,
@@ -71,6 +75,18 @@ impl Engine {
             panic!("not a bestmove line: {lines:?}");
         };
         (lines, best)
+    }
+
+    /// Waits for the process to end by itself within [`PROMPTLY`]; its exit status.
+    fn ends_promptly(&mut self) -> Option<i32> {
+        let deadline = Instant::now() + PROMPTLY;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("the engine still runs {PROMPTLY:?} later");
     }
 
     /// Closes standard input and waits for the process to end; its exit status.
@@ -352,6 +368,107 @@ fn a_byte_order_mark_is_skipped_and_bytes_that_are_not_utf8_do_not_end_the_sessi
     let lines = engine.until(|line| line == "readyok");
     assert_eq!(info_strings(&lines).len(), 1, "{lines:?}");
     assert!(lines[0].starts_with("info string ignored `position startpos moves e4\u{FFFD}`"));
+    engine.send("quit");
+    assert_eq!(engine.close(), Some(0));
+}
+
+#[test]
+fn a_hash_larger_than_memory_falls_back_to_what_can_be_allocated() {
+    let mut engine = Engine::start(&[]);
+    // 64 GiB, the most offered, is more than this machine has.
+    engine.send("setoption name Hash value 65536");
+    engine.send("isready");
+    let lines = engine.until(|line| line == "readyok");
+    let strings = info_strings(&lines);
+    assert_eq!(strings.len(), 1, "{lines:?}");
+    let in_use = strings[0]
+        .strip_prefix("info string option Hash: 65536 MiB cannot be allocated; using ")
+        .and_then(|rest| rest.strip_suffix(" MiB"))
+        .and_then(|megabytes| megabytes.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!((1..65_536).contains(&in_use), "{lines:?}");
+    engine.send("setoption name Hash value 1");
+    engine.send("go depth 2");
+    let (_, best) = engine.until_bestmove();
+    assert!(best.is_some());
+    engine.send("quit");
+    assert_eq!(engine.close(), Some(0));
+}
+
+#[test]
+fn a_perft_too_deep_is_refused_and_the_engine_goes_on() {
+    let mut engine = Engine::start(&[]);
+    engine.send("go perft 5000");
+    engine.send("isready");
+    let lines = engine.until(|line| line == "readyok");
+    assert_eq!(lines, ["info string ignored go perft 5000: the deepest perft is 20", "readyok"]);
+    engine.send("go perft 1");
+    let lines = engine.until(|line| line.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 43");
+    engine.send("quit");
+    assert_eq!(engine.close(), Some(0));
+}
+
+#[test]
+fn stop_ends_a_perft_at_once() {
+    let mut engine = Engine::start(&[]);
+    engine.send("go perft 9");
+    engine.send("isready");
+    assert_eq!(engine.next(), "readyok");
+    engine.send("stop");
+    let deadline = Instant::now() + PROMPTLY;
+    loop {
+        let line = engine
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .expect("the perft stops promptly");
+        if line.starts_with("Nodes searched") {
+            break;
+        }
+    }
+    engine.send("isready");
+    assert_eq!(engine.next(), "readyok");
+    engine.send("quit");
+    assert_eq!(engine.ends_promptly(), Some(0));
+}
+
+#[test]
+fn quit_ends_a_perft_at_once() {
+    let mut engine = Engine::start(&[]);
+    engine.send("go perft 9");
+    engine.send("isready");
+    assert_eq!(engine.next(), "readyok");
+    engine.send("quit");
+    assert_eq!(engine.ends_promptly(), Some(0));
+}
+
+#[test]
+fn the_end_of_input_ends_a_perft() {
+    let mut engine = Engine::start(&[]);
+    engine.send("go perft 9");
+    engine.send("isready");
+    assert_eq!(engine.next(), "readyok");
+    drop(engine.stdin.take());
+    assert_eq!(engine.ends_promptly(), Some(0));
+}
+
+#[test]
+fn threads_beyond_the_cores_are_capped() {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut engine = Engine::start(&[]);
+    engine.send("setoption name Threads value 256");
+    engine.send("isready");
+    let lines = engine.until(|line| line == "readyok");
+    if cores < 256 {
+        let expected = format!(
+            "info string option Threads: 256 threads on {cores} cores only slow the search; \
+             using {cores}"
+        );
+        assert_eq!(lines, [expected.as_str(), "readyok"]);
+    }
+    engine.send("go movetime 100");
+    let (_, best) = engine.until_bestmove();
+    assert!(best.is_some());
     engine.send("quit");
     assert_eq!(engine.close(), Some(0));
 }

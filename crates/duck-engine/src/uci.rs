@@ -8,7 +8,9 @@
 //! A line that is not a command, a move that is not valid in the position, an unknown option or
 //! a value out of range gets an `info string` that says why, and changes nothing. The end of the
 //! input is read as `quit`, once a running search with limits has answered (an infinite search
-//! is stopped).
+//! and a perft are stopped). `Threads` is capped at the machine's cores, and a `Hash` larger than
+//! memory allows falls back to the largest size that can be allocated; both say so in an
+//! `info string`.
 //!
 //! ```
 //! use arbiter_duck_engine::uci::{self, Player};
@@ -159,6 +161,9 @@ struct Running<'scope> {
     stop: StopFlag,
     /// Whether the search goes on until stopped.
     endless: bool,
+    /// Whether the end of the input stops it: an endless search, and a perft (which may run for
+    /// years).
+    stopped_at_end: bool,
     handle: ScopedJoinHandle<'scope, Brain>,
 }
 
@@ -192,6 +197,8 @@ fn options() -> Vec<OptionDecl> {
             },
         },
         OptionDecl { name: CLEAR_HASH.to_owned(), kind: OptionKind::Button },
+        // Accepted up to the most the search runs, but capped at the machine's cores (with an
+        // `info string`): threads beyond the cores only slow the search.
         OptionDecl {
             name: THREADS.to_owned(),
             kind: OptionKind::Spin { default: 1, min: 1, max: Engine::MAX_THREADS as i64 },
@@ -369,10 +376,10 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
     }
 
     /// At the end of the input: a search with limits answers in its own time, an endless one
-    /// (`infinite`, `ponder`, or no limit at all) is stopped.
+    /// (`infinite`, `ponder`, or no limit at all) and a perft are stopped.
     fn finish_at_end(&mut self) {
-        let endless = self.running.as_ref().is_some_and(|running| running.endless);
-        self.finish(endless);
+        let stop = self.running.as_ref().is_some_and(|running| running.stopped_at_end);
+        self.finish(stop);
     }
 
     /// Applies `change` now, or after the running search.
@@ -412,8 +419,16 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
         let result = match name.to_ascii_lowercase().as_str() {
             "hash" => spin(1, Table::MAX_MEGABYTES as i64)
                 .map(|mb| self.change(Change::Hash(mb as usize))),
-            "threads" => spin(1, Engine::MAX_THREADS as i64)
-                .map(|threads| self.change(Change::Threads(threads as usize))),
+            "threads" => spin(1, Engine::MAX_THREADS as i64).map(|asked| {
+                let cores = thread::available_parallelism().map_or(Engine::MAX_THREADS, usize::from);
+                let threads = threads_on(asked as usize, cores);
+                if threads < asked as usize {
+                    self.out.info_string(format!(
+                        "option Threads: {asked} threads on {cores} cores only slow the search; using {threads}"
+                    ));
+                }
+                self.change(Change::Threads(threads))
+            }),
             "move overhead" => spin(0, MAX_MOVE_OVERHEAD)
                 .map(|ms| self.change(Change::MoveOverhead(Duration::from_millis(ms as u64)))),
             "clear hash" => {
@@ -450,10 +465,17 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
             self.out.info_string("ignored go: searching until stop");
             return;
         }
+        if let Some(depth) = go.perft.filter(|&depth| depth > MAX_PERFT_DEPTH) {
+            self.out.info_string(format!(
+                "ignored go perft {depth}: the deepest perft is {MAX_PERFT_DEPTH}"
+            ));
+            return;
+        }
         // Like Stockfish, a new search waits for one with limits to answer.
         self.finish(false);
         let Some(brain) = self.brain.take() else { return };
         let endless = is_endless(&go);
+        let stopped_at_end = endless || go.perft.is_some();
         let stop = StopFlag::new();
         let out = self.out.clone();
         let position = self.position.clone();
@@ -464,7 +486,7 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
                 think(brain, &position, &go, &stop, &out)
             });
         match spawned {
-            Ok(handle) => self.running = Some(Running { stop, endless, handle }),
+            Ok(handle) => self.running = Some(Running { stop, endless, stopped_at_end, handle }),
             Err(error) => {
                 self.out.info_string(format!("cannot start a search thread: {error}"));
                 // The brain went with the closure; start a new one.
@@ -472,6 +494,12 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
             }
         }
     }
+}
+
+/// The search threads to run when `asked` for on a machine with `cores` cores: no more than the
+/// cores, since threads beyond them take turns on a core and only make each search answer late.
+fn threads_on(asked: usize, cores: usize) -> usize {
+    asked.min(cores).max(1)
 }
 
 /// Whether a `go` searches until stopped: `infinite`, `ponder`, or no limit at all.
@@ -549,7 +577,11 @@ fn game_over(position: &Position, out: &Out<impl Write>) {
     }));
 }
 
-/// `go perft`: the count below each move, then the total; `stop` ends it between first moves.
+/// The deepest `go perft`: deeper counts would take years, and the count recurses once a ply.
+pub const MAX_PERFT_DEPTH: u32 = 20;
+
+/// `go perft`: the count below each move, then the total; `stop` ends it within a few thousand
+/// nodes, and the counts of the first moves finished so far stand.
 fn perft(position: &Position, depth: u32, stop: &StopFlag, out: &Out<impl Write>) {
     let mut total = 0;
     if depth == 0 {
@@ -557,15 +589,67 @@ fn perft(position: &Position, depth: u32, stop: &StopFlag, out: &Out<impl Write>
     } else {
         let mut position = position.clone();
         for mv in position.moves() {
-            if stop.is_stopped() {
-                break;
-            }
             let undo = position.make(mv);
-            let nodes = arbiter_duck::perft::perft(&position, depth - 1);
+            let nodes = perft_until(&mut position, depth - 1, stop);
             position.unmake(mv, undo);
+            let Some(nodes) = nodes else { break };
             out.send(&EngineMessage::PerftMove { mv, nodes });
             total += nodes;
         }
     }
     out.send(&EngineMessage::NodesSearched(total));
+}
+
+/// The perft count of `depth` plies (as `arbiter_duck::perft` counts), or `None` once `stop` is
+/// raised: checked at every node above the last two plies, so every few thousand nodes at most.
+fn perft_until(position: &mut Position, depth: u32, stop: &StopFlag) -> Option<u64> {
+    match depth {
+        0 => Some(1),
+        1 => Some(position.count_moves()),
+        _ => {
+            if stop.is_stopped() {
+                return None;
+            }
+            let mut total = 0;
+            for mv in position.moves() {
+                let undo = position.make(mv);
+                let nodes = perft_until(position, depth - 1, stop);
+                position.unmake(mv, undo);
+                total += nodes?;
+            }
+            Some(total)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_are_capped_at_the_cores() {
+        assert_eq!(threads_on(256, 2), 2);
+        assert_eq!(threads_on(2, 2), 2);
+        assert_eq!(threads_on(1, 8), 1);
+        assert_eq!(threads_on(3, 0), 1);
+    }
+
+    #[test]
+    fn a_raised_stop_ends_a_perft_at_once() {
+        let stop = StopFlag::new();
+        let mut position = Position::new();
+        assert_eq!(perft_until(&mut position, 3, &stop), Some(80_066));
+        stop.stop();
+        assert_eq!(perft_until(&mut position, 12, &stop), None);
+        assert_eq!(perft_until(&mut position, 1, &stop), Some(43));
+    }
+
+    #[test]
+    fn a_perft_too_deep_is_refused_and_the_engine_goes_on() {
+        let input = "go perft 5000\nisready\n";
+        let mut output = Vec::new();
+        run(input.as_bytes(), &mut output, Player::default()).unwrap();
+        let output = String::from_utf8(output).unwrap();
+        assert_eq!(output, "info string ignored go perft 5000: the deepest perft is 20\nreadyok\n");
+    }
 }
