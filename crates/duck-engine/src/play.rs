@@ -79,6 +79,20 @@ pub enum PlayError {
         /// Why.
         error: io::Error,
     },
+    /// A line of the human's moves is not text, or too long to be a move.
+    #[error("{name}:{line}:{column}: expected {expected}, found {found}")]
+    Input {
+        /// The input's name.
+        name: String,
+        /// The line, from 1.
+        line: usize,
+        /// The column, in bytes from 1.
+        column: usize,
+        /// What was expected there.
+        expected: &'static str,
+        /// What came instead.
+        found: String,
+    },
     /// The game could not be saved.
     #[error("{}: cannot save the game: {error}", path.display())]
     Save {
@@ -171,16 +185,28 @@ fn ask(
     loop {
         write!(out, "{} to move (x1 y1 x2 y2 or e1e2; undo, quit): ", game.turn())?;
         out.flush()?;
-        let mut line = String::new();
-        if input
-            .read_line(&mut line)
-            .map_err(|error| PlayError::Read { name: name.clone(), error })?
-            == 0
-        {
+        let mut bytes = Vec::new();
+        let read = read_line(input, &mut bytes)
+            .map_err(|error| PlayError::Read { name: name.clone(), error })?;
+        if read == LineRead::End {
             writeln!(out)?;
             return Ok(None);
         }
         *line_number += 1;
+        let input_error = |column: usize, expected: &'static str, found: String| PlayError::Input {
+            name: name.clone(),
+            line: *line_number,
+            column,
+            expected,
+            found,
+        };
+        if read == LineRead::TooLong {
+            return Err(input_error(MAX_LINE + 1, LONG_LINE, "a longer line".to_owned()));
+        }
+        let line = std::str::from_utf8(&bytes).map_err(|error| {
+            let byte = bytes[error.valid_up_to()];
+            input_error(error.valid_up_to() + 1, "text in UTF-8", format!("the byte 0x{byte:02X}"))
+        })?;
         let entry = line.trim();
         match entry {
             "" => continue,
@@ -220,6 +246,51 @@ fn ask(
     }
 }
 
+/// The longest line of the human's moves, in bytes (without its newline): far more than any
+/// entry, and little enough that an endless line (`/dev/zero`) costs no memory to speak of.
+pub const MAX_LINE: usize = 65_536;
+
+/// What is expected where a line runs past [`MAX_LINE`].
+const LONG_LINE: &str = "a move (at most 65536 bytes a line)";
+
+/// What [`read_line`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LineRead {
+    /// The end of the input: no more lines.
+    End,
+    /// A line, now in the buffer without its newline.
+    Line,
+    /// A line longer than [`MAX_LINE`] bytes; the buffer holds its start.
+    TooLong,
+}
+
+/// Reads the next line of `input` into `line` (cleared first, without the newline), holding no
+/// more than [`MAX_LINE`] bytes of it: the input is read a buffer at a time, never a whole line.
+fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<LineRead> {
+    line.clear();
+    loop {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if available.is_empty() {
+            return Ok(if line.is_empty() { LineRead::End } else { LineRead::Line });
+        }
+        let newline = available.iter().position(|&byte| byte == b'\n');
+        let content = &available[..newline.unwrap_or(available.len())];
+        if line.len() + content.len() > MAX_LINE {
+            return Ok(LineRead::TooLong);
+        }
+        line.extend_from_slice(content);
+        let used = newline.map_or(available.len(), |at| at + 1);
+        input.consume(used);
+        if newline.is_some() {
+            return Ok(LineRead::Line);
+        }
+    }
+}
+
 /// Writes the game so far to the setup's save file, if any.
 fn save(setup: &Setup, game: &Game) -> Result<(), PlayError> {
     let Some(path) = &setup.save else { return Ok(()) };
@@ -228,4 +299,60 @@ fn save(setup: &Setup, game: &Game) -> Result<(), PlayError> {
         let _ = writeln!(text, "{mv}");
     }
     fs::write(path, text).map_err(|error| PlayError::Save { path: path.clone(), error })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn human_against_engine() -> Setup {
+        Setup {
+            red: Controller::Human,
+            blue: Controller::Engine,
+            limits: Limits::depth(1),
+            max_plies: 300,
+            save: None,
+            input_name: "<stdin>".to_owned(),
+        }
+    }
+
+    fn play_on(input: &[u8]) -> Result<String, PlayError> {
+        let mut out = Vec::new();
+        play(&mut Engine::new(1), &human_against_engine(), input, &mut out)?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn lines_are_read_up_to_the_limit_and_no_further() {
+        let mut line = Vec::new();
+        let exact = [vec![b'a'; MAX_LINE], b"\nb".to_vec()].concat();
+        let mut input = &exact[..];
+        assert_eq!(read_line(&mut input, &mut line).unwrap(), LineRead::Line);
+        assert_eq!(line.len(), MAX_LINE);
+        assert_eq!(read_line(&mut input, &mut line).unwrap(), LineRead::Line);
+        assert_eq!(line, b"b");
+        assert_eq!(read_line(&mut input, &mut line).unwrap(), LineRead::End);
+        let long = vec![0; MAX_LINE + 1];
+        let mut input = io::BufReader::with_capacity(100, &long[..]);
+        assert_eq!(read_line(&mut input, &mut line).unwrap(), LineRead::TooLong);
+        assert!(line.len() <= MAX_LINE);
+    }
+
+    #[test]
+    fn a_line_too_long_is_an_error_at_its_place() {
+        let input = [b"\n".to_vec(), vec![0; 1 << 20]].concat();
+        let error = play_on(&input).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "<stdin>:2:65537: expected a move (at most 65536 bytes a line), found a longer line"
+        );
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_an_error_at_their_place() {
+        let error = play_on(b"zz\n  e4\xFCe5\n").unwrap_err();
+        assert_eq!(error.to_string(), "<stdin>:2:5: expected text in UTF-8, found the byte 0xFC");
+        // A move without a newline at the end of the input still counts.
+        assert!(play_on(b"e4e5").unwrap().contains("blue plays "));
+    }
 }
