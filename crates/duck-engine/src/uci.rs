@@ -31,7 +31,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, Scope, ScopedJoinHandle};
 use std::time::Duration;
 
-use arbiter_duck::{Color, Game, Move, Position};
+use arbiter_duck::{Color, Game, Move, Position, perft};
 use arbiter_duck_protocol::{
     EngineMessage, Go, GuiCommand, IdField, Info, OptionDecl, OptionKind, Score,
 };
@@ -583,43 +583,18 @@ pub const MAX_PERFT_DEPTH: u32 = 20;
 /// `go perft`: the count below each move, then the total; `stop` ends it within a few thousand
 /// nodes, and the counts of the first moves finished so far stand.
 fn perft(position: &Position, depth: u32, stop: &StopFlag, out: &Out<impl Write>) {
+    // Stopped, it reports the first moves counted so far and their sum.
     let mut total = 0;
-    if depth == 0 {
-        total = 1;
-    } else {
-        let mut position = position.clone();
-        for mv in position.moves() {
-            let undo = position.make(mv);
-            let nodes = perft_until(&mut position, depth - 1, stop);
-            position.unmake(mv, undo);
-            let Some(nodes) = nodes else { break };
-            out.send(&EngineMessage::PerftMove { mv, nodes });
+    let counted = perft::divide_until(
+        position,
+        depth,
+        || stop.is_stopped(),
+        |mv, nodes| {
             total += nodes;
-        }
-    }
-    out.send(&EngineMessage::NodesSearched(total));
-}
-
-/// The perft count of `depth` plies (as `arbiter_duck::perft` counts), or `None` once `stop` is
-/// raised: checked at every node above the last two plies, so every few thousand nodes at most.
-fn perft_until(position: &mut Position, depth: u32, stop: &StopFlag) -> Option<u64> {
-    match depth {
-        0 => Some(1),
-        1 => Some(position.count_moves()),
-        _ => {
-            if stop.is_stopped() {
-                return None;
-            }
-            let mut total = 0;
-            for mv in position.moves() {
-                let undo = position.make(mv);
-                let nodes = perft_until(position, depth - 1, stop);
-                position.unmake(mv, undo);
-                total += nodes?;
-            }
-            Some(total)
-        }
-    }
+            out.send(&EngineMessage::PerftMove { mv, nodes });
+        },
+    );
+    out.send(&EngineMessage::NodesSearched(counted.unwrap_or(total)));
 }
 
 #[cfg(test)]
@@ -632,16 +607,6 @@ mod tests {
         assert_eq!(threads_on(2, 2), 2);
         assert_eq!(threads_on(1, 8), 1);
         assert_eq!(threads_on(3, 0), 1);
-    }
-
-    #[test]
-    fn a_raised_stop_ends_a_perft_at_once() {
-        let stop = StopFlag::new();
-        let mut position = Position::new();
-        assert_eq!(perft_until(&mut position, 3, &stop), Some(80_066));
-        stop.stop();
-        assert_eq!(perft_until(&mut position, 12, &stop), None);
-        assert_eq!(perft_until(&mut position, 1, &stop), Some(43));
     }
 
     #[test]

@@ -19,39 +19,59 @@ use crate::{Move, Position};
 
 /// The number of move sequences of `depth` plies from `position`.
 pub fn perft(position: &Position, depth: u32) -> u64 {
-    count(&mut position.clone(), depth)
+    // `|| false` never stops the count.
+    count(&mut position.clone(), depth, &|| false).unwrap_or_default()
 }
 
 /// Calls `each` with every move of `position` and the number of sequences of `depth` plies that
 /// start with it, in the order of [`Position::moves`]; returns their sum, the perft count. At
 /// depth 0 there is one (empty) sequence and no first move.
 pub fn divide(position: &Position, depth: u32, each: impl FnMut(Move, u64)) -> u64 {
+    divide_until(position, depth, || false, each).unwrap_or_default()
+}
+
+/// [`divide`] that gives up once `stopped()` says so: it is asked at every node above the last
+/// two plies, so every few thousand nodes at most. Returns `None` when it gave up; `each` has
+/// been called for the first moves counted before.
+pub fn divide_until(
+    position: &Position,
+    depth: u32,
+    stopped: impl Fn() -> bool,
+    each: impl FnMut(Move, u64),
+) -> Option<u64> {
     if depth == 0 {
-        return 1;
+        return Some(1);
     }
-    split(&mut position.clone(), depth, each)
+    split(&mut position.clone(), depth, &stopped, each)
 }
 
-fn count(position: &mut Position, depth: u32) -> u64 {
+fn count(position: &mut Position, depth: u32, stopped: &impl Fn() -> bool) -> Option<u64> {
     match depth {
-        0 => 1,
-        1 => position.count_moves(),
-        _ => split(position, depth, |_, _| ()),
+        0 => Some(1),
+        1 => Some(position.count_moves()),
+        _ if stopped() => None,
+        _ => split(position, depth, stopped, |_, _| ()),
     }
 }
 
-/// The one loop over first moves, for [`count`] and [`divide`].
+/// The one loop over first moves, for [`count`] and [`divide_until`].
 #[inline]
-fn split(position: &mut Position, depth: u32, mut each: impl FnMut(Move, u64)) -> u64 {
+fn split(
+    position: &mut Position,
+    depth: u32,
+    stopped: &impl Fn() -> bool,
+    mut each: impl FnMut(Move, u64),
+) -> Option<u64> {
     let mut total = 0;
     for mv in position.moves() {
         let undo = position.make(mv);
-        let nodes = count(position, depth - 1);
+        let nodes = count(position, depth - 1, stopped);
         position.unmake(mv, undo);
+        let nodes = nodes?;
         each(mv, nodes);
         total += nodes;
     }
-    total
+    Some(total)
 }
 
 #[cfg(test)]
@@ -65,6 +85,17 @@ mod tests {
         let counts: Vec<u64> = (0..=4).map(|d| perft(&start, d)).collect();
         assert_eq!(counts, [1, 43, 1_849, 80_066, 3_466_638]);
         assert_eq!(divide(&start, 0, |_, _| panic!("no first move at depth 0")), 1);
+    }
+
+    #[test]
+    fn a_count_asked_to_stop_gives_up() {
+        let start = Position::new();
+        assert_eq!(divide_until(&start, 3, || false, |_, _| ()), Some(80_066));
+        let mut first_moves = 0;
+        assert_eq!(divide_until(&start, 12, || true, |_, _| first_moves += 1), None);
+        assert_eq!(first_moves, 0);
+        // The last two plies are counted without asking.
+        assert_eq!(divide_until(&start, 2, || true, |_, _| ()), Some(1_849));
     }
 
     #[test]
