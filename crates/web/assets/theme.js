@@ -1,16 +1,8 @@
-// Sets the colour theme before the page is drawn, so that a dark page does not flash light: the
-// reader's choice (kept by the switch in common.js), else the system's, followed as it changes.
-// style.css has one set of dark colours, for `data-theme="dark"`.
-const systemDark = matchMedia('(prefers-color-scheme: dark)');
-function applyTheme() {
-  let chosen = null;
-  try {
-    chosen = localStorage.getItem('arbiter.theme');
-  } catch {
-    // Storage refused: the system's theme.
-  }
-  const follows = chosen !== 'dark' && chosen !== 'light';
-  document.documentElement.dataset.theme = follows ? (systemDark.matches ? 'dark' : 'light') : chosen;
+// Applies the colour theme the reader chose (kept by the switch in common.js) before the page is
+// drawn, so that a dark page does not flash light. Without a choice the system's is followed.
+try {
+  const theme = localStorage.getItem('arbiter.theme');
+  if (theme === 'dark' || theme === 'light') document.documentElement.dataset.theme = theme;
+} catch {
+  // Storage refused: the system's theme.
 }
-applyTheme();
-systemDark.addEventListener('change', applyTheme);
