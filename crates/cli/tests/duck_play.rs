@@ -1,7 +1,7 @@
 //! End-to-end tests of `arbiter duck bestmove` and `arbiter duck play`, driven through standard
 //! input.
 
-use std::io::{self, Read, Write};
+use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 fn arbiter(args: &[&str], stdin: &str) -> Output {
@@ -155,46 +155,4 @@ fn engine_against_engine_plays_to_the_end() {
     let stdout = text(&out.stdout);
     let last = stdout.lines().last().unwrap();
     assert!(last.contains("wins: the") || last.contains("a draw"), "{last}");
-}
-
-/// `arbiter ARGS` with its address space limited to 64 MiB (`ulimit -v`), fed `input` from a
-/// thread as it reads.
-fn bounded(args: &[&str], input: impl Read + Send + 'static) -> Output {
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v 65536 && exec \"$0\" \"$@\"")
-        .arg(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut input = input;
-    let writer = std::thread::spawn(move || {
-        let _ = io::copy(&mut input, &mut stdin);
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    output
-}
-
-#[test]
-fn play_reads_an_endless_line_in_bounded_memory_and_stops_at_its_limit() {
-    // 100 MB of NUL bytes, as from /dev/zero: more than the 64 MiB the process may use.
-    let zeros = io::repeat(0).take(100 << 20);
-    let out = bounded(&["duck", "play", "--depth", "1"], zeros);
-    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(
-        text(&out.stderr),
-        "<stdin>:1:65537: expected a move (at most 65536 bytes a line), found a longer line\n"
-    );
-}
-
-#[test]
-fn play_names_the_line_and_column_of_bytes_that_are_not_utf8() {
-    let out = bounded(&["duck", "play", "--depth", "1"], &b"\n e4\xFFe5\n"[..]);
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(text(&out.stderr), "<stdin>:2:4: expected text in UTF-8, found the byte 0xFF\n");
 }

@@ -259,3 +259,22 @@ fn input_arriving_a_byte_at_a_time_is_read_like_a_file() {
         assert_eq!(output.status.code(), Some(0), "{args:?}");
     }
 }
+
+#[test]
+fn play_reads_an_endless_line_in_bounded_memory_and_stops_at_its_limit() {
+    // 100 MB of NUL bytes, as from /dev/zero: more than the 64 MiB the process may use.
+    let zeros = io::repeat(0).take(100 << 20);
+    let out = bounded(&["duck", "play", "--depth", "1"], zeros);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "<stdin>:1:65537: expected a move (at most 65536 bytes a line), found a longer line\n"
+    );
+}
+
+#[test]
+fn play_names_the_line_and_column_of_bytes_that_are_not_utf8() {
+    let out = bounded(&["duck", "play", "--depth", "1"], &b"\n e4\xFFe5\n"[..]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stderr), "<stdin>:2:4: expected text in UTF-8, found the byte 0xFF\n");
+}
