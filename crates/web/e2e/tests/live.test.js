@@ -149,3 +149,47 @@ test('a watching page reconnects to a server killed and started again, and the g
     await server.stop();
   }
 });
+
+test('a takeback and a draw are offered and answered, and a clock runs out for everyone', async () => {
+  const create = async (body) => (await fetch(app.url('/api/live/games'), {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  })).json();
+  const game = await create({ name: 'Ann', color: 'red' });
+  const red = await app.open(`${game.path}#seat=${game.token}`);
+  const blue = await app.open(`${game.path}#seat=${game.invite}`);
+  await red.waitForSelector('#seat[data-seat="red"]');
+  await blue.waitForSelector('#seat[data-seat="blue"]');
+  await play(red, GAME[0]);
+  await seen(blue, 1, GAME[0]);
+  await play(blue, GAME[1]);
+  await seen(red, 2, GAME[1]);
+
+  await red.click('[data-takeback]');
+  await blue.click('[data-accept-takeback]:not(.hidden)');
+  for (const page of [red, blue]) await seen(page, 0, '');
+  assert.equal(await red.getAttribute('#turn', 'data-turn'), 'red');
+
+  await blue.click('[data-offer-draw]');
+  await red.waitForSelector('#offer-text:has-text("blue offers a draw")');
+  await red.click('[data-accept-draw]:not(.hidden)');
+  for (const page of [red, blue]) await page.waitForSelector('[data-game-over="agreement"]');
+
+  // Three seconds each: the clocks start once both have moved, and the server ends the game
+  // when red's runs out, though nobody moves.
+  const timed = await create({ color: 'red', time: '0.05+0' });
+  const move = (token, command) => fetch(app.url(`/api/live/games/${timed.id}/act`), {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, action: 'move', command }),
+  });
+  assert.equal((await move(timed.token, GAME[0])).status, 200);
+  assert.equal((await move(timed.invite, GAME[1])).status, 200);
+  const watcher = await app.open(timed.path);
+  await watcher.waitForSelector('[data-clock="red"].running');
+  await watcher.waitForSelector('[data-game-over="time"]', { timeout: 10000 });
+  assert.match(await watcher.textContent('[data-game-over]'), /blue wins: red ran out of time/);
+  assert.equal(await watcher.textContent('[data-clock="red"]'), '0.0');
+
+  for (const page of [red, blue, watcher]) {
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
