@@ -279,15 +279,17 @@ impl LiveGame {
         }
     }
 
-    /// A game read back from the store: `moves` are replayed (they were valid when played).
-    /// The turn under way restarts at `now`: the time the server was down is not charged.
+    /// A game read back from the store: `moves` are replayed (they were valid when played), and
+    /// the clocks are `clocks` (red's and blue's time left as of the last change) or else those
+    /// after the last move. The turn under way restarts at `now`: the time the server was down
+    /// is not charged.
     #[allow(clippy::too_many_arguments)]
     pub fn restore(
         id: GameId,
         tokens: [Token; 2],
         names: [Option<String>; 2],
         time: Option<TimeControl>,
-        moves: Vec<Played>,
+        (moves, kept): (Vec<Played>, Option<(u64, u64)>),
         offers: (Option<Seat>, Option<Seat>),
         end: Option<End>,
         created_at: u64,
@@ -301,7 +303,7 @@ impl LiveGame {
         }
         let clocks = time.map(|control| {
             let mut clocks = Clocks::start(control);
-            if let Some((red_ms, blue_ms)) = moves.last().and_then(|m| m.clocks) {
+            if let Some((red_ms, blue_ms)) = kept.or_else(|| moves.last().and_then(|m| m.clocks)) {
                 clocks.red_ms = red_ms;
                 clocks.blue_ms = blue_ms;
             }
@@ -377,6 +379,9 @@ impl LiveGame {
 
     /// Applies `action` by `seat` at `now`, or refuses it leaving the game as it was.
     pub fn apply(&mut self, seat: Seat, action: Action, now: u64) -> Result<(), Refusal> {
+        if self.end.is_some() {
+            return Err(Refusal::Over);
+        }
         if let Action::Join { name } = &action {
             if self.names[seat.index()].is_some() {
                 return Err(Refusal::Joined);
@@ -385,9 +390,6 @@ impl LiveGame {
             return Ok(());
         }
         // A clock that has run out is for the caller to settle first, with `flag`.
-        if self.end.is_some() {
-            return Err(Refusal::Over);
-        }
         match action {
             Action::Join { .. } => unreachable!("handled above"),
             Action::Move { command } => self.play(seat, &command, now)?,

@@ -3,7 +3,8 @@
 //!
 //! Each game has a lock of its own, so actions on one game are serialised while other games go
 //! on; the store has one lock too, held only while a change is written. Games are read from the
-//! store on first use and kept in memory after.
+//! store on first use and kept in memory while they go on; a finished game, which no action can
+//! change any more, is read from the store each time it is asked for.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -117,11 +118,20 @@ impl<S: Store> Games<S> {
         Ok(())
     }
 
+    /// Forgets the game `id` once it is over: it can no longer change, so the store's copy is
+    /// the game.
+    fn settle(&self, id: &GameId, game: &LiveGame) {
+        if game.end.is_some() {
+            lock(&self.games).remove(id);
+        }
+    }
+
     /// The game as everyone may see it at `now`, ended first if a clock has run out.
     pub fn view(&self, id: &GameId, now: u64) -> Result<View, LiveError> {
         let game = self.game(id, now)?;
         let mut game = lock(&game);
         self.commit(&mut game, |g| Ok(g.flag(now)))?;
+        self.settle(id, &game);
         Ok(game.view(now))
     }
 
@@ -143,10 +153,10 @@ impl<S: Store> Games<S> {
         let game = self.game(id, now)?;
         let mut game = lock(&game);
         let seat = game.seat_of(token).ok_or(LiveError::NotASeat)?;
-        if !matches!(action, Action::Join { .. }) {
-            self.commit(&mut game, |g| Ok(g.flag(now)))?;
-        }
-        self.commit(&mut game, |g| g.apply(seat, action, now).map(|()| true))?;
+        self.commit(&mut game, |g| Ok(g.flag(now)))?;
+        let applied = self.commit(&mut game, |g| g.apply(seat, action, now).map(|()| true));
+        self.settle(id, &game);
+        applied?;
         Ok(game.view(now))
     }
 

@@ -18,7 +18,10 @@ pub const FILE: &str = "arbiter.sqlite3";
 
 /// The schema's migrations, oldest first; each runs once, in a transaction of its own.
 fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(include_str!("../migrations/01-games/up.sql"))])
+    Migrations::new(vec![
+        M::up(include_str!("../migrations/01-games/up.sql")),
+        M::up(include_str!("../migrations/02-clocks/up.sql")),
+    ])
 }
 
 /// The games in one SQLite database.
@@ -81,11 +84,12 @@ impl Store for SqliteStore {
         transaction.execute(
             "INSERT INTO games (id, red_token, blue_token, red_name, blue_name, initial_ms,
                  increment_ms, status, winner, reason, draw_offer, takeback, plies, version,
-                 created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+                 created_at, updated_at, red_ms, blue_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                 ?18)
              ON CONFLICT (id) DO UPDATE SET red_name = ?4, blue_name = ?5, status = ?8,
                  winner = ?9, reason = ?10, draw_offer = ?11, takeback = ?12, plies = ?13,
-                 version = ?14, updated_at = ?16",
+                 version = ?14, updated_at = ?16, red_ms = ?17, blue_ms = ?18",
             params![
                 game.id.as_str(),
                 game.tokens[0].reveal(),
@@ -103,6 +107,8 @@ impl Store for SqliteStore {
                 int(game.version),
                 int(game.created_at),
                 int(game.turn_since),
+                game.clocks.map(|c| int(c.red_ms)),
+                game.clocks.map(|c| int(c.blue_ms)),
             ],
         )?;
         let plies = int(game.moves.len() as u64);
@@ -139,22 +145,28 @@ impl Store for SqliteStore {
     fn load(&mut self, id: &GameId, now: u64) -> Result<Option<LiveGame>, StoreError> {
         type Row = (String, String, Option<String>, Option<String>, Option<i64>, Option<i64>);
         type State = (Option<String>, Option<String>, Option<String>, Option<String>, i64, i64);
-        let found: Option<(Row, State)> = self
+        type Clocks = (Option<i64>, Option<i64>);
+        let found: Option<(Row, State, Clocks)> = self
             .connection
             .query_row(
                 "SELECT red_token, blue_token, red_name, blue_name, initial_ms, increment_ms,
-                        winner, reason, draw_offer, takeback, version, created_at
+                        winner, reason, draw_offer, takeback, version, created_at, red_ms, blue_ms
                  FROM games WHERE id = ?1",
                 [id.as_str()],
                 |r| {
                     Ok((
                         (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?),
                         (r.get(6)?, r.get(7)?, r.get(8)?, r.get(9)?, r.get(10)?, r.get(11)?),
+                        (r.get(12)?, r.get(13)?),
                     ))
                 },
             )
             .optional()?;
-        let Some((row, state)) = found else { return Ok(None) };
+        let Some((row, state, clocks)) = found else { return Ok(None) };
+        let clocks = match clocks {
+            (Some(red), Some(blue)) => Some((uint(red), uint(blue))),
+            _ => None,
+        };
         let (red_token, blue_token, red_name, blue_name, initial_ms, increment_ms) = row;
         let (winner, reason, draw_offer, takeback, version, created_at) = state;
         let key = id.as_str();
@@ -195,7 +207,7 @@ impl Store for SqliteStore {
             [Token::from_stored(red_token), Token::from_stored(blue_token)],
             [red_name, blue_name],
             time,
-            moves,
+            (moves, clocks),
             (seat(key, draw_offer)?, seat(key, takeback)?),
             end,
             uint(created_at),
@@ -269,5 +281,25 @@ mod tests {
             )
             .unwrap();
         assert_eq!(tables, 2);
+    }
+
+    #[test]
+    fn a_database_of_the_first_schema_is_brought_up_to_date_with_its_games() {
+        let mut connection = Connection::open_in_memory().unwrap();
+        Migrations::new(vec![M::up(include_str!("../migrations/01-games/up.sql"))])
+            .to_latest(&mut connection)
+            .unwrap();
+        connection
+            .execute(
+                "INSERT INTO games (id, red_token, blue_token, red_name, status, version,
+                     created_at, updated_at)
+                 VALUES ('abcdefghij', 'r', 'b', 'Ann', 'ongoing', 1, 5, 5)",
+                [],
+            )
+            .unwrap();
+        let mut store = SqliteStore::with(connection).unwrap();
+        let game = store.load(&GameId::parse("abcdefghij").unwrap(), 10).unwrap().unwrap();
+        assert_eq!(game.names[0].as_deref(), Some("Ann"));
+        assert!(game.clocks.is_none());
     }
 }

@@ -145,6 +145,10 @@ fn a_clock_that_runs_out_ends_the_game_and_restarts_resume_it() {
     let end = view.end.unwrap();
     assert_eq!((end.winner, end.reason), (Some(Seat::Blue), "time"));
     assert_eq!(view.commands.len(), 2);
+    // The fallen clock stays at zero, in memory and on disk.
+    assert_eq!(view.clocks.unwrap().red_ms, 0);
+    let reloaded = Games::new(SqliteStore::open(&dir.0).unwrap());
+    assert_eq!(reloaded.view(&id, 2_000_000).unwrap().clocks.unwrap().red_ms, 0);
     drop(blue);
     let (listed, total) = games.list(&Filter::default(), Page { offset: 0, limit: 10 }).unwrap();
     assert_eq!(total, 1);
