@@ -381,7 +381,13 @@ async function start() {
   try {
     receive(await api(`/api/live/games/${id}`));
   } catch (error) {
-    show($('#error'), error.status === 404 || error.status === 400 ? 'There is no such game.' : error.message);
+    const missing = error.status === 404 || error.status === 400;
+    show($('#error'), missing ? 'There is no such game.' : error.message);
+    // No game to follow: the page does not knock on the server again and again.
+    if (missing) {
+      document.body.dataset.ready = 'true';
+      return;
+    }
   }
   connect();
   setInterval(tick, 200);

@@ -89,9 +89,10 @@ const PAGES = { '/': 'index.html', '/duck': 'duck.html', '/arena': 'arena.html',
  * without building again. The API is still the binary's.
  */
 async function assetsFromDisk(context, folder) {
-  await context.route((url) => url.pathname.startsWith('/assets/') || url.pathname in PAGES, (route) => {
+  const game = (pathname) => pathname.startsWith('/duck/game/');
+  await context.route((url) => url.pathname.startsWith('/assets/') || url.pathname in PAGES || game(url.pathname), (route) => {
     const { pathname } = new URL(route.request().url());
-    const name = PAGES[pathname] ?? pathname.slice('/assets/'.length);
+    const name = PAGES[pathname] ?? (game(pathname) ? 'game.html' : pathname.slice('/assets/'.length));
     const path = resolve(folder, name);
     if (!existsSync(path)) return route.fulfill({ status: 404, body: 'not found' });
     return route.fulfill({ status: 200, contentType: TYPES[name.split('.').pop()] ?? 'text/plain', body: readFileSync(path) });

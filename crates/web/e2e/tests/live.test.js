@@ -113,7 +113,12 @@ test('two browsers play a whole game by link while a third watches', async () =>
   await archive.waitForFunction((game) => !document.querySelector(`[data-archived-game="${game}"]`), id);
   await screenshot(archive, 'live-games');
 
-  for (const page of [creator, friend, watcher, archive]) {
+  // An address that names no game says so, and does not knock on the server again.
+  const missing = await app.open('/duck/game/0000000000', { allowed: [/status of 404/] });
+  await missing.waitForSelector('#error:has-text("There is no such game.")');
+  assert.equal(await missing.getAttribute('[data-connection]', 'data-connection'), 'connecting');
+
+  for (const page of [creator, friend, watcher, archive, missing]) {
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }
