@@ -16,6 +16,9 @@ use crate::store::{Filter, Page, Store, StoreError, Summary};
 /// The database's file name in the data directory.
 pub const FILE: &str = "arbiter.sqlite3";
 
+/// The lock file held while a store is opened (and its schema migrated).
+pub const LOCK: &str = "arbiter.lock";
+
 /// The schema's migrations, oldest first; each runs once, in a transaction of its own.
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
@@ -33,6 +36,11 @@ impl SqliteStore {
     /// The store in `dir` (created with its parents if missing), its schema brought up to date.
     pub fn open(dir: &Path) -> Result<SqliteStore, StoreError> {
         std::fs::create_dir_all(dir)?;
+        // The migrations read the schema's version before their transaction begins, so two
+        // servers starting at once on the same file would both migrate it: a lock file lets one
+        // at a time open the store.
+        let lock = std::fs::File::create(dir.join(LOCK))?;
+        lock.lock()?;
         SqliteStore::with(Connection::open(dir.join(FILE))?)
     }
 
@@ -43,11 +51,12 @@ impl SqliteStore {
     }
 
     fn with(mut connection: Connection) -> Result<SqliteStore, StoreError> {
+        // Another server on the same file may be writing: wait for it rather than fail.
+        connection.busy_timeout(std::time::Duration::from_secs(5))?;
         // WAL lets the archive be read while a move is written; FULL syncs every commit.
         connection.pragma_update(None, "journal_mode", "WAL")?;
         connection.pragma_update(None, "synchronous", "FULL")?;
         connection.pragma_update(None, "foreign_keys", "ON")?;
-        connection.busy_timeout(std::time::Duration::from_secs(5))?;
         migrations().to_latest(&mut connection)?;
         Ok(SqliteStore { connection })
     }

@@ -195,3 +195,19 @@ fn the_listing_pages_and_filters() {
     let over = Filter { status: Some("over".into()), ..Filter::default() };
     assert_eq!(games.list(&over, Page { offset: 0, limit: 10 }).unwrap().1, 0);
 }
+
+#[test]
+fn stores_opened_at_once_on_a_new_directory_all_open_it() {
+    let dir = TempDir::new("at-once");
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            let dir = dir.0.clone();
+            std::thread::spawn(move || {
+                SqliteStore::open(&dir).map(|_| ()).map_err(|e| e.to_string())
+            })
+        })
+        .collect();
+    for handle in handles {
+        assert_eq!(handle.join().unwrap(), Ok(()));
+    }
+}
