@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use crate::input::CliError;
@@ -21,6 +22,13 @@ Cross-site rules:
   API bodies must be sent as Content-Type: application/json (else 415), so that pages of other
   sites cannot drive the server through a visitor's browser.
 
+Live games (Play a friend, /duck/games):
+  Every game is kept in DIR/arbiter.sqlite3 (--data-dir), each move committed before it is
+  answered. A client address may create 20 games at once, then one every 30 s, send 10 game
+  actions a second (20 at once) and hold 16 WebSockets open; beyond that it gets 429. Time while
+  the server is down is not charged: after a restart the side to move has the time it had when
+  the last move was committed.
+
 Shutdown:
   Ctrl-C (SIGINT) or SIGTERM stops the engine searches, finishes the requests under way and
   exits within 2 s; a second Ctrl-C exits at once.";
@@ -32,8 +40,10 @@ pub struct Args {
     /// Port to listen on; 0 lets the system choose a free one (the URL printed says which).
     #[arg(long, default_value_t = 8080)]
     port: u16,
-    /// Address to listen on. The default serves this machine only; the app has no accounts or
-    /// access control, so listen on other addresses only on networks you trust.
+    /// Address to listen on. The default serves this machine only. The app has no accounts:
+    /// anyone who can reach the address can use the engine, create live games and watch them
+    /// (a seat is held by its secret link, nothing more), so listen on other addresses (0.0.0.0
+    /// opens it to the whole network) only on networks you trust.
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
     /// Also answer to requests whose Host header gives NAME (a host name or an IP address, on
@@ -43,6 +53,23 @@ pub struct Args {
     /// Open the app in the default browser once it listens.
     #[arg(long)]
     open: bool,
+    /// Where the live games are kept (created on first start): by default
+    /// $XDG_DATA_HOME/arbiter, else ~/.local/share/arbiter, else ./arbiter-data.
+    #[arg(long = "data-dir", value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+}
+
+/// The default data directory: `$XDG_DATA_HOME/arbiter`, else `~/.local/share/arbiter`, else
+/// `./arbiter-data`.
+fn default_data_dir() -> PathBuf {
+    let from = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+    if let Some(data) = from("XDG_DATA_HOME") {
+        return PathBuf::from(data).join("arbiter");
+    }
+    match from("HOME") {
+        Some(home) => PathBuf::from(home).join(".local/share/arbiter"),
+        None => PathBuf::from("arbiter-data"),
+    }
 }
 
 /// The URL of the app listening on `addr`.
@@ -75,7 +102,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
             open_browser(&url);
         }
     };
-    arbiter_web::run(&args.host, args.port, &args.allow_host, listening).map_err(|error| {
+    let data_dir = args.data_dir.clone().unwrap_or_else(default_data_dir);
+    let served =
+        arbiter_web::run_games(&args.host, args.port, &args.allow_host, Some(&data_dir), listening);
+    served.map_err(|error| {
         CliError::Message(format!(
             "arbiter serve: cannot serve on {}:{}: {error}",
             args.host, args.port

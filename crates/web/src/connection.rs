@@ -16,13 +16,13 @@ use std::pin::pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use axum::Router;
+use axum::extract::ConnectInfo;
+use axum::{Extension, Router};
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio::task::JoinSet;
 
 use crate::limits;
@@ -78,7 +78,9 @@ pub(crate) async fn serve(
     stop_searches: impl FnOnce(),
     again: impl Future<Output = ()>,
 ) -> io::Result<()> {
-    let graceful = GracefulShutdown::new();
+    // Hyper's `GracefulShutdown` cannot watch a connection that may upgrade: each connection
+    // watches this instead, and shuts down gracefully when it turns true.
+    let (stopping_sender, stopping_receiver) = watch::channel(false);
     let per_address = Arc::new(PerAddress::default());
     let places = Arc::new(Semaphore::new(limits::CONNECTIONS));
     let mut builder = http1::Builder::new();
@@ -104,20 +106,31 @@ pub(crate) async fn serve(
         let Some(counted) = PerAddress::enter(&per_address, peer.ip(), place) else { continue };
         // Small replies go out at once rather than waiting for more to send.
         let _ = stream.set_nodelay(true);
-        let service = TowerToHyperService::new(router.clone());
-        let connection = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
+        // Handlers that limit each client (the live games) learn its address.
+        let service = TowerToHyperService::new(router.clone().layer(Extension(ConnectInfo(peer))));
+        // With upgrades, for the live games' WebSockets; an upgraded socket leaves the counts.
+        let connection = builder.serve_connection(TokioIo::new(stream), service).with_upgrades();
+        let mut stopping = stopping_receiver.clone();
         // Forget the connections that have ended, so that the set stays as small as those open.
         while connections.try_join_next().is_some() {}
         connections.spawn(async move {
+            let mut connection = pin!(connection);
             // A connection's error (a timeout, a reset) concerns that client alone.
-            let _ = connection.await;
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                () = async { let _ = stopping.wait_for(|&stopping| stopping).await; } => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
             drop(counted);
         });
     }
     drop(listener);
     stop_searches();
+    stopping_sender.send_replace(true);
     tokio::select! {
-        () = graceful.shutdown() => {}
+        () = async { while connections.join_next().await.is_some() {} } => {}
         () = tokio::time::sleep(limits::SHUTDOWN) => {}
         () = again => {}
     }

@@ -45,12 +45,14 @@ mod duck;
 mod engine;
 pub mod guard;
 pub mod limits;
+mod live;
 mod routes;
 mod searches;
 mod work;
 
 use std::io;
 use std::net::{IpAddr, SocketAddr};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -76,7 +78,13 @@ const PAGES: [(&str, &str); 4] = [
 pub fn app() -> Router {
     // Never shut down: the sender is dropped at once.
     let (_, closing) = watch::channel(false);
-    build(Hosts::loopback(), limits::BODY_TIME, closing).0
+    build(Hosts::loopback(), limits::BODY_TIME, closing, in_memory()).0
+}
+
+/// Live games kept in memory only, for an app served without a data directory.
+fn in_memory() -> Arc<live::Live> {
+    // An in-memory SQLite database has no file to fail on.
+    live::Live::open(None).expect("an in-memory SQLite database")
 }
 
 /// The app answering to `hosts`, with `body_time` for a request's body to arrive and bodies given
@@ -85,6 +93,7 @@ fn build(
     hosts: Hosts,
     body_time: Duration,
     closing: watch::Receiver<bool>,
+    games: Arc<live::Live>,
 ) -> (Router, Arc<searches::Searches>) {
     let mut router = Router::new();
     for (path, file) in PAGES {
@@ -95,8 +104,10 @@ fn build(
     let router = router
         .route("/assets/{*path}", get(assets::file))
         .merge(routes::router())
+        .merge(live::pages())
         .fallback(|| async { assets::not_found() })
         .layer(Extension(Arc::clone(&searches)))
+        .layer(Extension(games))
         .layer(DefaultBodyLimit::max(limits::BODY))
         .layer(middleware::from_fn(move |request: Request, next: Next| {
             let (places, closing) = (Arc::clone(&places), closing.clone());
@@ -134,9 +145,20 @@ pub async fn serve_with(
     body_time: Duration,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
+    serve_games(listener, hosts, body_time, in_memory(), shutdown).await
+}
+
+/// [`serve_with`] with the live games `games`.
+async fn serve_games(
+    listener: TcpListener,
+    hosts: Hosts,
+    body_time: Duration,
+    games: Arc<live::Live>,
+    shutdown: impl Future<Output = ()>,
+) -> io::Result<()> {
     let hosts = hosts.on_port(listener.local_addr()?.port());
     let (closing_sender, closing) = watch::channel(false);
-    let (router, searches) = build(hosts, body_time, closing);
+    let (router, searches) = build(hosts, body_time, closing, games);
     let stop = move || {
         searches.stop_all();
         closing_sender.send_replace(true);
@@ -153,6 +175,24 @@ pub fn run(
     allowed: &[String],
     ready: impl FnOnce(SocketAddr),
 ) -> io::Result<()> {
+    run_games(host, port, allowed, None, ready)
+}
+
+/// [`run`] with the live games kept in `data_dir` (created if missing; `None` keeps them in
+/// memory, gone at exit).
+pub fn run_games(
+    host: &str,
+    port: u16,
+    allowed: &[String],
+    data_dir: Option<&Path>,
+    ready: impl FnOnce(SocketAddr),
+) -> io::Result<()> {
+    let games = match data_dir {
+        Some(dir) => live::Live::open(Some(dir)).map_err(|error| {
+            io::Error::other(format!("cannot open the games in {}: {error}", dir.display()))
+        })?,
+        None => in_memory(),
+    };
     // Few threads: each one that allocates gets an allocator arena of its own, which keeps
     // the memory it once held; rule work and searches are bounded by cores anyway.
     let cores = limits::search_slots();
@@ -169,7 +209,7 @@ pub fn run(
     let served = runtime.block_on(async {
         let listener = TcpListener::bind((host, port)).await?;
         ready(listener.local_addr()?);
-        serve(listener, hosts).await
+        serve_games(listener, hosts, limits::BODY_TIME, games, connection::signal()).await
     });
     // Rule work and stopped searches still on blocking threads are not waited for.
     runtime.shutdown_timeout(Duration::from_millis(200));

@@ -21,6 +21,7 @@ fn endpoints() -> Vec<Endpoint> {
     all.extend(crate::engine::endpoints());
     all.extend(crate::arena::endpoints());
     all.extend(crate::chess::endpoints());
+    all.extend(crate::live::endpoints());
     all
 }
 

@@ -84,6 +84,13 @@ async fn the_index_lists_every_endpoint() {
             ("POST", "/api/arena/trace"),
             ("POST", "/api/chess/check"),
             ("POST", "/api/chess/game"),
+            ("POST", "/api/live/games"),
+            ("GET", "/api/live/archive"),
+            ("GET", "/api/live/games/{id}"),
+            ("POST", "/api/live/games/{id}/seat"),
+            ("POST", "/api/live/games/{id}/act"),
+            ("GET", "/api/live/games/{id}/export"),
+            ("GET", "/api/live/games/{id}/socket"),
         ]
     );
     // Each listed endpoint answers its method with something other than 404 or 405.

@@ -25,10 +25,10 @@ export function binary() {
   return builds[0];
 }
 
-/** Starts `arbiter serve` on a free port; resolves to {url, stop}. */
-export function startServer() {
+/** Starts `arbiter serve` on a free port (or as `args` say); resolves to {url, stop, child}. */
+export function startServer(args = ['--port', '0']) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(binary(), ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(binary(), ['serve', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     const timer = setTimeout(() => reject(new Error(`arbiter serve did not start: ${output}`)), 20000);
     child.stdout.on('data', (chunk) => {
@@ -38,6 +38,7 @@ export function startServer() {
         clearTimeout(timer);
         resolvePromise({
           url: match[0],
+          child,
           stop: () => new Promise((done) => {
             child.once('exit', done);
             child.kill('SIGINT');
@@ -80,7 +81,7 @@ export async function openPage(browser, url, { width = 1400, height = 900, allow
 }
 
 const TYPES = { html: 'text/html', js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml', woff2: 'font/woff2' };
-const PAGES = { '/': 'index.html', '/duck': 'duck.html', '/arena': 'arena.html', '/chess': 'chess.html' };
+const PAGES = { '/': 'index.html', '/duck': 'duck.html', '/arena': 'arena.html', '/chess': 'chess.html', '/duck/games': 'games.html' };
 
 /**
  * With $ASSETS set (a folder, e.g. `../assets`), the pages and their files are read from it rather
@@ -88,9 +89,10 @@ const PAGES = { '/': 'index.html', '/duck': 'duck.html', '/arena': 'arena.html',
  * without building again. The API is still the binary's.
  */
 async function assetsFromDisk(context, folder) {
-  await context.route((url) => url.pathname.startsWith('/assets/') || url.pathname in PAGES, (route) => {
+  const game = (pathname) => pathname.startsWith('/duck/game/');
+  await context.route((url) => url.pathname.startsWith('/assets/') || url.pathname in PAGES || game(url.pathname), (route) => {
     const { pathname } = new URL(route.request().url());
-    const name = PAGES[pathname] ?? pathname.slice('/assets/'.length);
+    const name = PAGES[pathname] ?? (game(pathname) ? 'game.html' : pathname.slice('/assets/'.length));
     const path = resolve(folder, name);
     if (!existsSync(path)) return route.fulfill({ status: 404, body: 'not found' });
     return route.fulfill({ status: 200, contentType: TYPES[name.split('.').pop()] ?? 'text/plain', body: readFileSync(path) });
@@ -113,11 +115,11 @@ export async function screenshot(page, name) {
  * them before the first test and stop them after the last. `app.url(path)` is `path` on the
  * server (an absolute URL is kept), `app.open(path, options)` opens it with `openPage`.
  */
-export function serve() {
+export function serve(args) {
   let server;
   let browser;
   before(async () => {
-    server = await startServer();
+    server = await startServer(args);
     browser = await launch();
   });
   after(async () => {
@@ -125,5 +127,5 @@ export function serve() {
     await server?.stop();
   });
   const url = (path = '') => new URL(path, server.url).href;
-  return { url, open: (path, options) => openPage(browser, url(path), options) };
+  return { url, open: (path, options) => openPage(browser, url(path), options), browser: () => browser };
 }

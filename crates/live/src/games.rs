@@ -1,0 +1,181 @@
+//! The authority over every game served: it creates games, hands each action to its game one at
+//! a time, commits the result to the [`Store`] and only then makes it the game everyone sees.
+//!
+//! Each game has a lock of its own, so actions on one game are serialised while other games go
+//! on; the store has one lock too, held only while a change is written. Games are read from the
+//! store on first use and kept in memory while they go on; a finished game, which no action can
+//! change any more, is read from the store each time it is asked for.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use crate::game::{Action, LiveGame, New, Refusal, View};
+use crate::seat::{GameId, Seat, Token};
+use crate::store::{Filter, Page, Store, StoreError, Summary};
+
+/// Why an action or a look-up failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LiveError {
+    /// No game has that id.
+    #[error("no such game")]
+    NotFound,
+    /// The token holds no seat of the game.
+    #[error("this seat token holds no seat of the game")]
+    NotASeat,
+    /// The game refuses the action.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    /// The store failed: nothing changed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The system's random generator failed.
+    #[error("no randomness for a new game: {0}")]
+    Random(getrandom::Error),
+}
+
+/// A game just created: what its creator is told, and no one else.
+#[derive(Debug, Clone)]
+pub struct Created {
+    /// The game's id.
+    pub id: GameId,
+    /// The creator's seat.
+    pub seat: Seat,
+    /// The creator's token.
+    pub token: String,
+    /// The other seat's token, for the invitation.
+    pub invite: String,
+}
+
+/// Every game served, over a store `S`.
+pub struct Games<S: Store> {
+    store: Mutex<S>,
+    games: Mutex<HashMap<GameId, Arc<Mutex<LiveGame>>>>,
+}
+
+/// A lock taken even if a thread panicked holding it: each game is replaced whole, never left
+/// half-changed.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl<S: Store> Games<S> {
+    /// The games kept in `store`.
+    pub fn new(store: S) -> Games<S> {
+        Games { store: Mutex::new(store), games: Mutex::new(HashMap::new()) }
+    }
+
+    /// The game `id`, from memory or else from the store.
+    fn game(&self, id: &GameId, now: u64) -> Result<Arc<Mutex<LiveGame>>, LiveError> {
+        if let Some(game) = lock(&self.games).get(id) {
+            return Ok(Arc::clone(game));
+        }
+        let loaded = lock(&self.store).load(id, now)?.ok_or(LiveError::NotFound)?;
+        // Another request may have loaded it meanwhile: the first one kept wins.
+        let mut games = lock(&self.games);
+        Ok(Arc::clone(games.entry(id.clone()).or_insert_with(|| Arc::new(Mutex::new(loaded)))))
+    }
+
+    /// Creates a game at `now` and commits it.
+    pub fn create(&self, new: New, now: u64) -> Result<Created, LiveError> {
+        let id = GameId::random().map_err(LiveError::Random)?;
+        let tokens = [
+            Token::random().map_err(LiveError::Random)?,
+            Token::random().map_err(LiveError::Random)?,
+        ];
+        let seat = match new.seat {
+            Some(seat) => seat,
+            None => {
+                let mut coin = [0u8; 1];
+                getrandom::fill(&mut coin).map_err(LiveError::Random)?;
+                if coin[0] & 1 == 0 { Seat::Red } else { Seat::Blue }
+            }
+        };
+        let mut game = LiveGame::new(id.clone(), tokens, seat, &new.name, new.time, now);
+        game.version = 1;
+        lock(&self.store).save(&game)?;
+        let created = Created {
+            id: id.clone(),
+            seat,
+            token: game.tokens[seat.index()].reveal().to_owned(),
+            invite: game.tokens[seat.other().index()].reveal().to_owned(),
+        };
+        lock(&self.games).insert(id, Arc::new(Mutex::new(game)));
+        Ok(created)
+    }
+
+    /// Changes `game` by `change` on a copy, commits the copy when it differs, and keeps it.
+    fn commit(
+        &self,
+        game: &mut LiveGame,
+        change: impl FnOnce(&mut LiveGame) -> Result<bool, Refusal>,
+    ) -> Result<(), LiveError> {
+        let mut next = game.clone();
+        if change(&mut next)? {
+            next.version = game.version + 1;
+            lock(&self.store).save(&next)?;
+            *game = next;
+        }
+        Ok(())
+    }
+
+    /// Forgets the game `id` once it is over: it can no longer change, so the store's copy is
+    /// the game.
+    fn settle(&self, id: &GameId, game: &LiveGame) {
+        if game.end.is_some() {
+            lock(&self.games).remove(id);
+        }
+    }
+
+    /// The game as everyone may see it at `now`, ended first if a clock has run out.
+    pub fn view(&self, id: &GameId, now: u64) -> Result<View, LiveError> {
+        let game = self.game(id, now)?;
+        let mut game = lock(&game);
+        self.commit(&mut game, |g| Ok(g.flag(now)))?;
+        self.settle(id, &game);
+        Ok(game.view(now))
+    }
+
+    /// The seat `token` holds in the game `id`.
+    pub fn seat(&self, id: &GameId, token: &str, now: u64) -> Result<Seat, LiveError> {
+        let game = self.game(id, now)?;
+        lock(&game).seat_of(token).ok_or(LiveError::NotASeat)
+    }
+
+    /// Applies `action` of the seat `token` holds at `now`; answers once it is committed. A clock
+    /// found run out ends the game first (committed too), and the action is then refused.
+    pub fn act(
+        &self,
+        id: &GameId,
+        token: &str,
+        action: Action,
+        now: u64,
+    ) -> Result<View, LiveError> {
+        let game = self.game(id, now)?;
+        let mut game = lock(&game);
+        let seat = game.seat_of(token).ok_or(LiveError::NotASeat)?;
+        self.commit(&mut game, |g| Ok(g.flag(now)))?;
+        let applied = self.commit(&mut game, |g| g.apply(seat, action, now).map(|()| true));
+        self.settle(id, &game);
+        applied?;
+        Ok(game.view(now))
+    }
+
+    /// When the game `id`'s running clock runs out, if one runs.
+    pub fn deadline(&self, id: &GameId, now: u64) -> Result<Option<u64>, LiveError> {
+        let game = self.game(id, now)?;
+        let deadline = lock(&game).deadline();
+        Ok(deadline)
+    }
+
+    /// The game `id` as the official input (`Q`, then the commands) and its position as FEN.
+    pub fn export(&self, id: &GameId, now: u64) -> Result<(String, String), LiveError> {
+        let game = self.game(id, now)?;
+        let game = lock(&game);
+        Ok((game.official(), game.game().position().to_string()))
+    }
+
+    /// One page of the games matching `filter`, newest first, and how many match.
+    pub fn list(&self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), LiveError> {
+        Ok(lock(&self.store).list(filter, page)?)
+    }
+}

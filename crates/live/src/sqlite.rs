@@ -1,0 +1,314 @@
+//! The [`Store`] in SQLite: one file, `arbiter.sqlite3`, in the data directory, its schema brought
+//! up to date at every start by the migrations in `crates/live/migrations/`. The database runs in
+//! WAL mode with `synchronous = FULL`: a save returns only once its transaction is on disk, so a
+//! killed server (or a power cut) loses no change that was answered.
+
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite_migration::{M, Migrations};
+
+use crate::clock::TimeControl;
+use crate::game::{End, LiveGame, Played};
+use crate::seat::{GameId, Seat, Token};
+use crate::store::{Filter, Page, Store, StoreError, Summary};
+
+/// The database's file name in the data directory.
+pub const FILE: &str = "arbiter.sqlite3";
+
+/// The lock file held while a store is opened (and its schema migrated).
+pub const LOCK: &str = "arbiter.lock";
+
+/// The schema's migrations, oldest first; each runs once, in a transaction of its own.
+fn migrations() -> Migrations<'static> {
+    Migrations::new(vec![
+        M::up(include_str!("../migrations/01-games/up.sql")),
+        M::up(include_str!("../migrations/02-clocks/up.sql")),
+    ])
+}
+
+/// The games in one SQLite database.
+pub struct SqliteStore {
+    connection: Connection,
+}
+
+impl SqliteStore {
+    /// The store in `dir` (created with its parents if missing), its schema brought up to date.
+    pub fn open(dir: &Path) -> Result<SqliteStore, StoreError> {
+        std::fs::create_dir_all(dir)?;
+        // The migrations read the schema's version before their transaction begins, so two
+        // servers starting at once on the same file would both migrate it: a lock file lets one
+        // at a time open the store.
+        let lock = std::fs::File::create(dir.join(LOCK))?;
+        lock.lock()?;
+        SqliteStore::with(Connection::open(dir.join(FILE))?)
+    }
+
+    /// A store in memory, gone with it: for tests and for a server started without a data
+    /// directory.
+    pub fn memory() -> Result<SqliteStore, StoreError> {
+        SqliteStore::with(Connection::open_in_memory()?)
+    }
+
+    fn with(mut connection: Connection) -> Result<SqliteStore, StoreError> {
+        // Another server on the same file may be writing: wait for it rather than fail.
+        connection.busy_timeout(std::time::Duration::from_secs(5))?;
+        // WAL lets the archive be read while a move is written; FULL syncs every commit.
+        connection.pragma_update(None, "journal_mode", "WAL")?;
+        connection.pragma_update(None, "synchronous", "FULL")?;
+        connection.pragma_update(None, "foreign_keys", "ON")?;
+        migrations().to_latest(&mut connection)?;
+        Ok(SqliteStore { connection })
+    }
+}
+
+fn seat_name(seat: Option<Seat>) -> Option<&'static str> {
+    seat.map(Seat::name)
+}
+
+/// A seat read back, `Corrupt` if it is not one.
+fn seat(id: &str, text: Option<String>) -> Result<Option<Seat>, StoreError> {
+    text.map(|text| {
+        Seat::parse(&text).ok_or_else(|| StoreError::Corrupt(id.to_owned(), format!("seat {text}")))
+    })
+    .transpose()
+}
+
+/// An integer column as stored (SQLite's integers are signed).
+fn int(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+fn uint(value: i64) -> u64 {
+    u64::try_from(value).unwrap_or(0)
+}
+
+impl Store for SqliteStore {
+    fn save(&mut self, game: &LiveGame) -> Result<(), StoreError> {
+        let transaction = self.connection.transaction()?;
+        let (status, winner, reason) = match game.end {
+            Some(end) => ("over", seat_name(end.winner), Some(end.reason)),
+            None => ("ongoing", None, None),
+        };
+        transaction.execute(
+            "INSERT INTO games (id, red_token, blue_token, red_name, blue_name, initial_ms,
+                 increment_ms, status, winner, reason, draw_offer, takeback, plies, version,
+                 created_at, updated_at, red_ms, blue_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                 ?18)
+             ON CONFLICT (id) DO UPDATE SET red_name = ?4, blue_name = ?5, status = ?8,
+                 winner = ?9, reason = ?10, draw_offer = ?11, takeback = ?12, plies = ?13,
+                 version = ?14, updated_at = ?16, red_ms = ?17, blue_ms = ?18",
+            params![
+                game.id.as_str(),
+                game.tokens[0].reveal(),
+                game.tokens[1].reveal(),
+                game.names[0],
+                game.names[1],
+                game.time.map(|t| int(t.initial_ms)),
+                game.time.map(|t| int(t.increment_ms)),
+                status,
+                winner,
+                reason,
+                seat_name(game.draw_offer),
+                seat_name(game.takeback),
+                int(game.moves.len() as u64),
+                int(game.version),
+                int(game.created_at),
+                int(game.turn_since),
+                game.clocks.map(|c| int(c.red_ms)),
+                game.clocks.map(|c| int(c.blue_ms)),
+            ],
+        )?;
+        let plies = int(game.moves.len() as u64);
+        transaction.execute(
+            "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+            params![game.id.as_str(), plies],
+        )?;
+        let stored: i64 = transaction.query_row(
+            "SELECT COUNT(*) FROM moves WHERE game_id = ?1",
+            [game.id.as_str()],
+            |row| row.get(0),
+        )?;
+        {
+            let mut insert = transaction.prepare_cached(
+                "INSERT INTO moves (game_id, ply, command, took_ms, played_at, red_ms, blue_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            for (ply, played) in game.moves.iter().enumerate().skip(uint(stored) as usize) {
+                insert.execute(params![
+                    game.id.as_str(),
+                    int(ply as u64),
+                    played.command,
+                    int(played.took_ms),
+                    int(played.at),
+                    played.clocks.map(|c| int(c.0)),
+                    played.clocks.map(|c| int(c.1)),
+                ])?;
+            }
+        }
+        transaction.commit()?;
+        Ok(())
+    }
+
+    fn load(&mut self, id: &GameId, now: u64) -> Result<Option<LiveGame>, StoreError> {
+        type Row = (String, String, Option<String>, Option<String>, Option<i64>, Option<i64>);
+        type State = (Option<String>, Option<String>, Option<String>, Option<String>, i64, i64);
+        type Clocks = (Option<i64>, Option<i64>);
+        let found: Option<(Row, State, Clocks)> = self
+            .connection
+            .query_row(
+                "SELECT red_token, blue_token, red_name, blue_name, initial_ms, increment_ms,
+                        winner, reason, draw_offer, takeback, version, created_at, red_ms, blue_ms
+                 FROM games WHERE id = ?1",
+                [id.as_str()],
+                |r| {
+                    Ok((
+                        (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?),
+                        (r.get(6)?, r.get(7)?, r.get(8)?, r.get(9)?, r.get(10)?, r.get(11)?),
+                        (r.get(12)?, r.get(13)?),
+                    ))
+                },
+            )
+            .optional()?;
+        let Some((row, state, clocks)) = found else { return Ok(None) };
+        let clocks = match clocks {
+            (Some(red), Some(blue)) => Some((uint(red), uint(blue))),
+            _ => None,
+        };
+        let (red_token, blue_token, red_name, blue_name, initial_ms, increment_ms) = row;
+        let (winner, reason, draw_offer, takeback, version, created_at) = state;
+        let key = id.as_str();
+        let time = match (initial_ms, increment_ms) {
+            (Some(initial), Some(increment)) => {
+                Some(TimeControl { initial_ms: uint(initial), increment_ms: uint(increment) })
+            }
+            _ => None,
+        };
+        let end = match reason {
+            Some(reason) => {
+                Some(End::from_stored(seat(key, winner)?, &reason).ok_or_else(|| {
+                    StoreError::Corrupt(key.to_owned(), format!("reason {reason}"))
+                })?)
+            }
+            None => None,
+        };
+        let mut statement = self.connection.prepare_cached(
+            "SELECT command, took_ms, played_at, red_ms, blue_ms FROM moves
+             WHERE game_id = ?1 ORDER BY ply",
+        )?;
+        let moves = statement
+            .query_map([key], |r| {
+                let clocks = match (r.get::<_, Option<i64>>(3)?, r.get::<_, Option<i64>>(4)?) {
+                    (Some(red), Some(blue)) => Some((uint(red), uint(blue))),
+                    _ => None,
+                };
+                Ok(Played {
+                    command: r.get(0)?,
+                    took_ms: uint(r.get(1)?),
+                    at: uint(r.get(2)?),
+                    clocks,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let game = LiveGame::restore(
+            id.clone(),
+            [Token::from_stored(red_token), Token::from_stored(blue_token)],
+            [red_name, blue_name],
+            time,
+            (moves, clocks),
+            (seat(key, draw_offer)?, seat(key, takeback)?),
+            end,
+            uint(created_at),
+            uint(version),
+            now,
+        )
+        .map_err(|refusal| StoreError::Corrupt(key.to_owned(), refusal.to_string()))?;
+        Ok(Some(game))
+    }
+
+    fn list(&mut self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), StoreError> {
+        let status = filter.status.as_deref().filter(|s| matches!(*s, "ongoing" | "over"));
+        // LIKE's own wildcards in a name are matched as themselves.
+        let player = filter.player.as_deref().map(str::trim).filter(|p| !p.is_empty()).map(|p| {
+            let escaped = p.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+            format!("%{escaped}%")
+        });
+        let condition =
+            "(?1 IS NULL OR status = ?1) AND (?2 IS NULL OR red_name LIKE ?2 ESCAPE '\\'
+                          OR blue_name LIKE ?2 ESCAPE '\\')";
+        let total: i64 = self.connection.query_row(
+            &format!("SELECT COUNT(*) FROM games WHERE {condition}"),
+            params![status, player],
+            |r| r.get(0),
+        )?;
+        let mut statement = self.connection.prepare_cached(&format!(
+            "SELECT id, red_name, blue_name, status, winner, reason, plies, initial_ms,
+                    increment_ms, created_at
+             FROM games WHERE {condition} ORDER BY created_at DESC, id LIMIT ?3 OFFSET ?4"
+        ))?;
+        let games = statement
+            .query_map(params![status, player, int(page.limit), int(page.offset)], |r| {
+                let time = match (r.get::<_, Option<i64>>(7)?, r.get::<_, Option<i64>>(8)?) {
+                    (Some(initial), Some(increment)) => Some(
+                        TimeControl { initial_ms: uint(initial), increment_ms: uint(increment) }
+                            .to_string(),
+                    ),
+                    _ => None,
+                };
+                Ok(Summary {
+                    id: r.get(0)?,
+                    red: r.get(1)?,
+                    blue: r.get(2)?,
+                    status: r.get(3)?,
+                    winner: r.get(4)?,
+                    reason: r.get(5)?,
+                    moves: uint(r.get(6)?),
+                    time,
+                    created_at: uint(r.get(9)?),
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((games, uint(total)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_are_valid_and_run_from_an_empty_database() {
+        migrations().validate().unwrap();
+        let mut connection = Connection::open_in_memory().unwrap();
+        migrations().to_latest(&mut connection).unwrap();
+        let tables: i64 = connection
+            .query_row(
+                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('games', 'moves')",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(tables, 2);
+    }
+
+    #[test]
+    fn a_database_of_the_first_schema_is_brought_up_to_date_with_its_games() {
+        let mut connection = Connection::open_in_memory().unwrap();
+        Migrations::new(vec![M::up(include_str!("../migrations/01-games/up.sql"))])
+            .to_latest(&mut connection)
+            .unwrap();
+        connection
+            .execute(
+                "INSERT INTO games (id, red_token, blue_token, red_name, status, version,
+                     created_at, updated_at)
+                 VALUES ('abcdefghij', 'r', 'b', 'Ann', 'ongoing', 1, 5, 5)",
+                [],
+            )
+            .unwrap();
+        let mut store = SqliteStore::with(connection).unwrap();
+        let game = store.load(&GameId::parse("abcdefghij").unwrap(), 10).unwrap().unwrap();
+        assert_eq!(game.names[0].as_deref(), Some("Ann"));
+        assert!(game.clocks.is_none());
+    }
+}
