@@ -339,6 +339,9 @@ function importText(text) {
       show(importError, '');
       show(importWarning, reply.warning);
       explainBox.textContent = '';
+      render();
+      // An imported game is evaluated at once, for the graph.
+      evaluateGame();
     } catch (error) {
       show(importError, error.message);
     }
@@ -531,6 +534,7 @@ function render() {
       s('g', { class: 'points' }),
       s('g', { class: 'arrows', 'pointer-events': 'none' }),
       s('g', { class: 'guess', 'pointer-events': 'none' }),
+      s('g', { class: 'threat', 'pointer-events': 'none' }),
     );
   }
   board.querySelector('.under').replaceChildren(...under);
@@ -538,6 +542,7 @@ function render() {
   if (hadFocus) board.querySelector(`[data-point="${state.focus.join()}"]`)?.focus({ preventScroll: true });
   board.querySelector('.arrows').replaceChildren(...arrows);
   renderGuess();
+  renderThreat();
   board.setAttribute('aria-label', `board, ${state.flipped ? 'blue' : 'red'} at the bottom`);
   renderSide(pieces);
 }
@@ -561,6 +566,7 @@ function renderSide(pieces) {
   $('#turn-text').textContent = over
     ? `Game over · ${capitalised(position.winner)} wins${viewing}`
     : `${capitalised(position.turn)} to move${viewing}`;
+  if (over && state.at === total) evaluateGame();
   if (over) {
     const loser = position.winner === 'red' ? 'blue' : 'red';
     banner.className = `banner ${position.winner}`;
@@ -589,6 +595,7 @@ function renderSide(pieces) {
   $('[data-redo]').disabled = state.redo.length === 0;
   syncUrl();
   syncEngine();
+  syncAnalysis();
   prefetch();
 }
 
@@ -817,20 +824,24 @@ function renderGuess() {
     layer?.replaceChildren();
     return;
   }
-  const [fx, fy] = place(guess.from);
-  const [tx, ty] = place(guess.to);
+  layer.replaceChildren(...engineArrow(guess, engine.search.side));
+}
+
+/** An arrow of the engine's from `mv.from` to `mv.to`, in the colour of `side`. */
+function engineArrow(mv, side) {
+  const [fx, fy] = place(mv.from);
+  const [tx, ty] = place(mv.to);
   const length = Math.hypot(tx - fx, ty - fy);
   const ux = (tx - fx) / length;
   const uy = (ty - fy) / length;
   const [ex, ey] = [tx - ux * 30, ty - uy * 30];
-  const side = engine.search.side;
-  layer.replaceChildren(
+  return [
     s('path', { class: `engine-arrow ${side}`, d: `M${fx + ux * 30} ${fy + uy * 30}L${ex - ux * 14} ${ey - uy * 14}` }),
     s('path', {
       class: `engine-arrowhead ${side}`,
       d: `M${ex} ${ey}L${ex - ux * 26 - uy * 15} ${ey - uy * 26 + ux * 15}L${ex - ux * 26 + uy * 15} ${ey - uy * 26 - ux * 15}Z`,
     }),
-  );
+  ];
 }
 
 function renderEngine() {
@@ -873,6 +884,288 @@ function renderEngine() {
   pv.dataset.commands = moves.map((mv) => mv.command).join(',');
   pv.title = moves.length > 0 ? `As commands: ${moves.map((mv) => mv.command).join(' · ')}` : '';
 }
+
+// ---------------------------------------------------------------------------------------------
+// The analysis board. Switched on, the server's engine searches the position shown, whatever it
+// is (played, imported, stepped to), for its best lines (MultiPV), up to the server's time cap,
+// and starts again on each position shown; the evaluation bar beside the board shows the best
+// line's score. While the engine thinks for its side, the analysis waits: the server's cores are
+// few. "Show threat" asks what the other side would play if it were its move (the server passes
+// the turn). The evaluation graph is a short search of every position of the line shown
+// (/api/duck/engine/evaluate), the commands that lost their side more than a soldier and a half
+// marked; a click on a point shows that position.
+
+const ANALYSIS_LINES = 3;
+/** The server's time cap per search, in milliseconds: the longest an analysis runs. */
+const ANALYSIS_TIME = 10000;
+const THREAT_TIME = 1000;
+
+const analysis = {
+  on: false,
+  /** The position (`shownKey`) the lines are of, and the search under way: {key, controller}. */
+  key: null,
+  search: null,
+  /** The last iteration of each line, best first. */
+  lines: [],
+  note: '',
+  threat: { on: false, key: null, search: null, line: null, side: null },
+  /** The evaluated game: {line, commands, points, complete}; `graphing` while it is evaluated. */
+  graph: null,
+  graphing: null,
+};
+
+/** The position shown, as the key of what the analysis searched. */
+const shownKey = () => commandsUpTo(state.at).join(',');
+
+/** Starts or drops the analysis and the threat to fit the position shown. */
+function syncAnalysis() {
+  const key = shownKey();
+  const waiting = engine.search !== null;
+  const search = analysis.search;
+  if (search && (!analysis.on || search.key !== key || waiting)) {
+    search.controller.abort();
+    analysis.search = null;
+    if (search.key === key) analysis.key = null;
+  }
+  if (analysis.on && !waiting && !analysis.search && analysis.key !== key) analyse(key);
+  const threat = analysis.threat;
+  if (threat.search && (!threat.on || threat.search.key !== key)) {
+    threat.search.controller.abort();
+    threat.search = null;
+  }
+  if (threat.on && !threat.search && threat.key !== key) findThreat(key);
+  renderAnalysis();
+}
+
+/** Runs `request` on the engine, calling `each` with every line; resolves when it ends. */
+async function stream(request, search, each) {
+  for await (const line of apiLines('/api/duck/engine', request, search.controller.signal)) {
+    if (line.event === 'error') throw new Error(line.error);
+    each(line);
+  }
+}
+
+/** Searches the position `key` shown for its best lines, drawing each iteration. */
+async function analyse(key) {
+  const search = { key, controller: new AbortController() };
+  analysis.search = search;
+  analysis.key = key;
+  analysis.lines = [];
+  analysis.note = '';
+  const request = { commands: commandsUpTo(state.at), movetime: ANALYSIS_TIME, multipv: ANALYSIS_LINES };
+  try {
+    await stream(request, search, (line) => {
+      if (analysis.search !== search) return;
+      if (line.event === 'info' && line.pv?.length) {
+        analysis.lines[(line.multipv ?? 1) - 1] = line;
+        renderAnalysis();
+      } else if (line.event === 'best' && !line.move) {
+        analysis.note = capitalised(line.reason ?? 'the engine has no move');
+      }
+    });
+  } catch (error) {
+    if (analysis.search !== search) return;
+    analysis.note = error.status === 429
+      ? 'The server\'s engine is busy; trying again in a moment…'
+      : `The analysis failed: ${error.message}`;
+    if (error.status === 429) {
+      setTimeout(() => {
+        if (analysis.key !== key || analysis.search) return;
+        analysis.key = null;
+        syncAnalysis();
+      }, 1500);
+    }
+  }
+  if (analysis.search !== search) return;
+  analysis.search = null;
+  renderAnalysis();
+}
+
+/** Asks what the side not to move would play in the position `key` if it were its move. */
+async function findThreat(key) {
+  const threat = analysis.threat;
+  const search = { key, controller: new AbortController() };
+  threat.search = search;
+  threat.key = key;
+  threat.line = null;
+  threat.side = state.position.turn === 'red' ? 'blue' : 'red';
+  const request = { commands: commandsUpTo(state.at), movetime: THREAT_TIME, threat: true };
+  try {
+    await stream(request, search, (line) => {
+      if (threat.search === search && (line.event === 'best' || line.event === 'info')) threat.line = line;
+    });
+  } catch (error) {
+    if (threat.search !== search) return;
+    threat.line = { reason: error.status === 429 ? 'the server\'s engine is busy' : error.message };
+    threat.key = null;
+  }
+  if (threat.search !== search) return;
+  threat.search = null;
+  renderAnalysis();
+  renderThreat();
+}
+
+/** The threat as an arrow on the board. */
+function renderThreat() {
+  const layer = board.querySelector('.threat');
+  const threat = analysis.threat;
+  const mv = threat.on && threat.key === shownKey() && (threat.line?.move ?? threat.line?.pv?.[0]);
+  layer?.replaceChildren(...(layer && mv ? engineArrow(mv, `${threat.side} threat`) : []));
+}
+
+/** A score's share of the evaluation bar that is red's, 0 to 1. */
+function redShare(score) {
+  if (!score) return 0.5;
+  if (score.mate !== undefined) return score.mate > 0 ? 1 : 0;
+  return 1 / (1 + Math.exp(-score.cp / 250));
+}
+
+/** A principal variation as text: each move in the engine's notation, the commands on hover. */
+function pvNodes(moves) {
+  return moves.map((mv, i) => h('span', { class: i === 0 ? 'first' : '', title: mv.command }, mv.uci));
+}
+
+function renderAnalysis() {
+  const box = $('#analysis');
+  const toggle = $('[data-analysis]');
+  toggle.setAttribute('aria-pressed', String(analysis.on));
+  toggle.textContent = analysis.on ? 'Analysis: on' : 'Analysis: off';
+  box.dataset.analysisState = !analysis.on ? 'off' : analysis.search ? 'thinking' : 'done';
+  const current = analysis.key === shownKey();
+  const lines = analysis.on && current ? analysis.lines.filter(Boolean) : [];
+  $('[data-analysis-lines]').replaceChildren(...lines.map((line) => {
+    const [score, side] = scoreText(line.score);
+    return h('li', {
+      'data-analysis-line': String(line.multipv ?? 1),
+      'data-score': score,
+      'data-commands': line.pv.map((mv) => mv.command).join(','),
+    }, h('span', { class: `score ${side}` }, score), h('span', { class: 'depth' }, `d${line.depth}`),
+    h('span', { class: 'pv' }, ...pvNodes(line.pv)));
+  }));
+  let status = '';
+  if (analysis.on) {
+    if (engine.search) status = 'Waiting for the engine to move…';
+    else if (analysis.note && current) status = analysis.note;
+    else if (analysis.search) status = `Analysing${lines[0] ? ` · depth ${lines[0].depth}` : '…'}`;
+    else if (current) status = 'Analysed to the server\'s time limit.';
+  }
+  $('#analysis-status').textContent = status;
+
+  const bar = $('[data-eval-bar]');
+  const best = lines[0]?.score;
+  bar.classList.toggle('hidden', !analysis.on);
+  bar.dataset.score = best ? scoreText(best)[0] : '';
+  const share = redShare(best);
+  bar.style.setProperty('--red-share', String(share));
+  bar.title = best ? `Score for red: ${scoreText(best)[0]}` : 'No score yet';
+  // The bar's red part stands at the red side of the board.
+  bar.classList.toggle('flipped', state.flipped);
+
+  const threat = analysis.threat;
+  const threatToggle = $('[data-threat]');
+  threatToggle.setAttribute('aria-pressed', String(threat.on));
+  const threatBox = $('[data-threat-line]');
+  const line = threat.on && threat.key === shownKey() ? threat.line : null;
+  const moves = line?.pv ?? (line?.move ? [line.move] : []);
+  threatBox.dataset.commands = moves.map((mv) => mv.command).join(',');
+  threatBox.dataset.score = line?.score ? scoreText(line.score)[0] : '';
+  if (!threat.on) threatBox.replaceChildren();
+  else if (threat.search) threatBox.replaceChildren('Looking for the threat…');
+  else if (moves.length) {
+    threatBox.replaceChildren(`${capitalised(threat.side)} threatens `, ...pvNodes(moves.slice(0, 1)),
+      line.score ? ` (${scoreText(line.score)[0]})` : '');
+  } else threatBox.replaceChildren(line?.reason ? capitalised(line.reason) : '');
+  renderGraph();
+}
+
+/** Evaluates every position of the line shown, for the graph. */
+function evaluateGame() {
+  const line = shownLine();
+  const commands = commandsUpTo(lineEnd(line));
+  const key = `${line.id}:${commands.join(',')}`;
+  if (analysis.graphing === key || (analysis.graph && analysis.graph.key === key)) return;
+  analysis.graphing = key;
+  renderGraph();
+  api('/api/duck/engine/evaluate', { commands })
+    .then((reply) => {
+      if (analysis.graphing !== key) return;
+      analysis.graph = { key, line: line.id, commands, points: reply.points, complete: reply.complete };
+    })
+    .catch((error) => {
+      if (analysis.graphing === key) show(errorBox, `The evaluation failed: ${error.message}`);
+    })
+    .finally(() => {
+      if (analysis.graphing === key) analysis.graphing = null;
+      renderGraph();
+    });
+}
+
+/** A point's height in the graph, 0 (blue wins) to 1 (red wins). */
+function pointShare(point) {
+  if (point.winner) return point.winner === 'red' ? 1 : 0;
+  return redShare(point.score);
+}
+
+const GRAPH_WIDTH = 300;
+const GRAPH_HEIGHT = 70;
+
+function renderGraph() {
+  const box = $('#graph');
+  const graph = analysis.graph;
+  const svg = $('[data-eval-graph]');
+  box.dataset.state = analysis.graphing ? 'busy' : graph ? 'done' : 'none';
+  $('[data-eval-go]').disabled = analysis.graphing !== null;
+  if (!graph) {
+    svg.replaceChildren();
+    svg.classList.add('hidden');
+    return;
+  }
+  svg.classList.remove('hidden');
+  const last = Math.max(1, graph.points.length - 1);
+  const at = ({ ply }, share) => [ply / last * GRAPH_WIDTH, (1 - share) * GRAPH_HEIGHT];
+  const coords = graph.points.map((point) => at(point, pointShare(point)));
+  const shown = graph.line === state.line ? state.at : -1;
+  svg.replaceChildren(
+    s('line', { class: 'middle', x1: 0, x2: GRAPH_WIDTH, y1: GRAPH_HEIGHT / 2, y2: GRAPH_HEIGHT / 2 }),
+    s('path', { class: 'red-area', d: `M0 ${GRAPH_HEIGHT}${coords.map(([x, y]) => `L${x} ${y}`).join('')}L${coords.at(-1)[0]} ${GRAPH_HEIGHT}Z` }),
+    s('polyline', { class: 'curve', points: coords.map(([x, y]) => `${x},${y}`).join(' ') }),
+    ...graph.points.map((point, i) => {
+      const [cx, cy] = coords[i];
+      const [score] = point.winner ? [`${point.winner} wins`] : scoreText(point.score);
+      const classes = ['point', point.mistake && 'mistake', point.ply === shown && 'shown'].filter(Boolean);
+      return s('g', {
+        class: classes.join(' '),
+        'data-eval-point': score,
+        'data-ply': point.ply,
+        'data-mistake': String(point.mistake),
+        role: 'button',
+        tabindex: -1,
+        'aria-label': `after ${point.ply} commands: ${score}${point.mistake ? ', a mistake' : ''}`,
+      }, s('title', {}, `After ${point.ply}: ${score}${point.mistake ? ' · mistake' : ''}`),
+      s('rect', { class: 'hit', x: cx - GRAPH_WIDTH / last / 2, y: 0, width: GRAPH_WIDTH / last, height: GRAPH_HEIGHT }),
+      s('circle', { cx, cy, r: point.mistake ? 3.6 : 2.2 }));
+    }),
+  );
+}
+
+$('#graph').addEventListener('click', (event) => {
+  const point = event.target.closest?.('[data-eval-point]');
+  const graph = analysis.graph;
+  if (!point || !graph) return;
+  goTo(Number(point.dataset.ply), graph.line);
+});
+$('[data-eval-go]').addEventListener('click', evaluateGame);
+$('[data-analysis]').addEventListener('click', () => {
+  analysis.on = !analysis.on;
+  if (!analysis.on) analysis.key = null;
+  syncAnalysis();
+});
+$('[data-threat]').addEventListener('click', () => {
+  analysis.threat.on = !analysis.threat.on;
+  analysis.threat.key = null;
+  syncAnalysis();
+  renderThreat();
+});
 
 // ---------------------------------------------------------------------------------------------
 // The address: `?moves=0314,9484&at=1` (four digits per command, or four integers joined by

@@ -32,8 +32,12 @@
 //! A search's reply (`application/x-ndjson`) is, line by line:
 //! - `start`: `{id, turn, movetime, depth, nodes}`, at once: the id names the search for
 //!   `/api/duck/engine/stop`, `turn` is the side it plays, the rest the limits it was given.
-//! - `info`, after each iteration: `{depth, seldepth, score, bound?, nodes, nps, hashfull, time,
-//!   pv, line}`; `line` is the UCI `info` line the engine would print.
+//! - `info`, after each iteration: `{depth, seldepth, multipv?, score, bound?, nodes, nps,
+//!   hashfull, time, pv, line}`; `line` is the UCI `info` line the engine would print. With
+//!   `multipv: N` in the request, each iteration sends N of them, `multipv` 1 to N, best first.
+//!
+//! With `threat: true` the side to move passes and the other side's search is reported: what it
+//! would play if it were its move.
 //! - `best`, last: `{move, ponder, score, depth, seldepth, nodes, time, pv}`. For a game that is
 //!   over, or a side that has no valid move, it is the only line: `{move: null, reason}`.
 //!
@@ -47,6 +51,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arbiter_duck::{Color, EndReason, Move, Outcome, Position};
+use arbiter_duck_engine::engine::Engine;
 use arbiter_duck_engine::search::{Limits, SearchInfo, SearchResult, StopFlag};
 use arbiter_duck_engine::uci;
 use arbiter_duck_protocol::{self as protocol, Info, Score};
@@ -70,8 +75,9 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
         Endpoint {
             method: "POST",
             path: "/api/duck/engine",
-            about: "search the position after {commands, movetime?, depth?, nodes?} and stream \
-                    JSON lines: start (with the search's id), info after each iteration, best",
+            about: "search the position after {commands, movetime?, depth?, nodes?, multipv?, \
+                    threat?} and stream JSON lines: start (with the search's id), info after \
+                    each iteration (one per line with multipv), best",
             route: post(search),
         },
         Endpoint {
@@ -95,6 +101,13 @@ struct SearchRequest {
     depth: Option<u32>,
     #[serde(default)]
     nodes: Option<u64>,
+    /// How many lines to search and report, 1 to [`Engine::MAX_MULTIPV`] (1 by default).
+    #[serde(default)]
+    multipv: Option<u32>,
+    /// Search what the other side would play if it were its move (the side to move passes):
+    /// the threat against the side to move.
+    #[serde(default)]
+    threat: bool,
 }
 
 /// Which search to stop.
@@ -113,13 +126,13 @@ struct StopReply {
 
 /// A move of the engine's.
 #[derive(Serialize, Debug, PartialEq, Eq)]
-struct MoveView {
+pub(crate) struct MoveView {
     /// The official command, `x1 y1 x2 y2`.
     command: String,
     /// fairy-stockfish's square notation, `e10e9`.
     uci: String,
-    from: Point,
-    to: Point,
+    pub(crate) from: Point,
+    pub(crate) to: Point,
 }
 
 impl From<Move> for MoveView {
@@ -136,14 +149,14 @@ impl From<Move> for MoveView {
 /// A score from red's point of view: `{"cp": 35}` or `{"mate": -3}`.
 #[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
-enum RedScore {
+pub(crate) enum RedScore {
     Cp(i32),
     Mate(i32),
 }
 
 impl RedScore {
     /// `score`, which is from the point of view of `turn`, the side to move, seen by red.
-    fn new(score: Score, turn: Color) -> RedScore {
+    pub(crate) fn new(score: Score, turn: Color) -> RedScore {
         let sign = match turn {
             Color::Red => 1,
             Color::Blue => -1,
@@ -179,6 +192,9 @@ enum Line {
 struct InfoLine {
     depth: Option<u32>,
     seldepth: Option<u32>,
+    /// Which line this is, from 1, when several are searched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    multipv: Option<u32>,
     score: Option<RedScore>,
     /// `lower` or `upper` when the score is only a bound.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -198,6 +214,7 @@ impl InfoLine {
         InfoLine {
             depth: info.depth,
             seldepth: info.seldepth,
+            multipv: info.multipv,
             score: info.score.map(|score| RedScore::new(score, turn)),
             bound: match info.bound {
                 protocol::Bound::Exact => None,
@@ -279,8 +296,8 @@ fn encode(line: &Line) -> Bytes {
 }
 
 /// Lines a reply may hold before they are read: an iteration per depth (at most
-/// [`limits::SEARCH_DEPTH`]), the start and the answer, and room to spare.
-const LINES: usize = 2 * limits::SEARCH_DEPTH as usize + 8;
+/// [`limits::SEARCH_DEPTH`]) and line searched, the start and the answer, and room to spare.
+const LINES: usize = Engine::MAX_MULTIPV * 2 * limits::SEARCH_DEPTH as usize + 8;
 
 /// Reads the limits of `request`: a time per move within the cap (the default when none is
 /// given), and optionally a depth and a node count.
@@ -304,6 +321,14 @@ fn read_limits(request: &SearchRequest) -> Result<(Limits, Duration), ApiError> 
     }
     if request.nodes == Some(0) {
         return Err(ApiError::bad_request("nodes 0: expected at least 1 node"));
+    }
+    if let Some(lines) = request.multipv
+        && !(1..=Engine::MAX_MULTIPV as u32).contains(&lines)
+    {
+        return Err(ApiError::bad_request(format!(
+            "multipv {lines}: expected 1 to {} lines",
+            Engine::MAX_MULTIPV
+        )));
     }
     let movetime = Duration::from_millis(movetime);
     let bounds = Limits {
@@ -340,7 +365,9 @@ async fn search(
     Body(request): Body<SearchRequest>,
 ) -> Result<Response, ApiError> {
     let (bounds, movetime) = read_limits(&request)?;
-    let position = work::run(move || {
+    let lines = request.multipv.unwrap_or(1) as usize;
+    let threat = request.threat;
+    let mut position = work::run(move || {
         let commands = duck::read_commands(&request.commands)?;
         let (game, _) = duck::play_all(&commands);
         Ok(game.position().clone())
@@ -349,6 +376,10 @@ async fn search(
     if let Some(outcome) = position.outcome() {
         let line = encode(&Line::Best(BestLine::none(outcome)));
         return Ok(lines_reply(body::Body::from(line)));
+    }
+    if threat {
+        // The side to move passes: what the other side then finds is what it threatens.
+        let _passed = position.make_null();
     }
     let ticket = searches.admit()?;
     let (sender, receiver) = mpsc::channel(LINES);
@@ -362,7 +393,7 @@ async fn search(
     // The channel is empty: there is room.
     let _ = sender.try_send(encode(&start));
     let guard = StopOnDrop(ticket.stop_flag().clone());
-    tokio::spawn(think(ticket, position, bounds, movetime, sender));
+    tokio::spawn(think(ticket, position, bounds, lines, movetime, sender));
     let lines = stream::unfold((receiver, guard), |(mut receiver, guard)| async move {
         let line = receiver.recv().await?;
         Some((Ok::<_, Infallible>(line), (receiver, guard)))
@@ -376,6 +407,7 @@ async fn think(
     ticket: Ticket,
     position: Position,
     bounds: Limits,
+    lines: usize,
     cap: Duration,
     sender: mpsc::Sender<Bytes>,
 ) {
@@ -385,6 +417,7 @@ async fn think(
     let result = ticket
         .run(cap, async move { gone.closed().await }, move |engine, stop| {
             engine.set_position(position);
+            engine.set_multipv(lines);
             engine.go(&bounds, stop, |info| {
                 // The channel has room for every iteration unless the client has stopped
                 // reading; a line is then better dropped than waited for.
@@ -441,8 +474,14 @@ mod tests {
 
     #[test]
     fn limits_are_checked() {
-        let request =
-            |movetime, depth, nodes| SearchRequest { commands: Vec::new(), movetime, depth, nodes };
+        let request = |movetime, depth, nodes| SearchRequest {
+            commands: Vec::new(),
+            movetime,
+            depth,
+            nodes,
+            multipv: None,
+            threat: false,
+        };
         let (bounds, cap) = read_limits(&request(None, None, None)).unwrap();
         assert_eq!(cap, Duration::from_millis(limits::SEARCH_TIME_DEFAULT));
         assert_eq!((bounds.movetime, bounds.depth, bounds.nodes), (Some(cap), None, None));
@@ -471,6 +510,8 @@ mod tests {
                 movetime: Some(limits::SEARCH_TIME),
                 depth: None,
                 nodes: None,
+                multipv: None,
+                threat: false,
             };
             let reply = search(Extension(Arc::clone(&searches)), Body(request)).await.unwrap();
             let mut lines = reply.into_body().into_data_stream();

@@ -25,7 +25,7 @@
 //!
 //! Modules: [`api`] (what an endpoint is, the error type, the body reader), `duck`, `arena` and
 //! `chess` (the endpoints of each game), `engine` (the Duck engine's searches, streamed as JSON
-//! lines), `routes` (the list of every endpoint, the router and the index built from it),
+//! lines), `analysis` (a whole game evaluated for the analysis board's graph), `routes` (the list of every endpoint, the router and the index built from it),
 //! `assets` (the embedded files), [`limits`] (what a request may cost), `work` (the pool that
 //! runs rule work off the async threads), `searches` (the engine's own pool, with its queue and
 //! the searches' stop flags), [`guard`] (the cross-site rules: which `Host` and `Origin` are
@@ -36,6 +36,7 @@
 #![warn(missing_docs)]
 
 mod admission;
+mod analysis;
 pub mod api;
 mod arena;
 mod assets;
