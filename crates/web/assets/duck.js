@@ -44,6 +44,8 @@ const state = {
   /** The point that has the keyboard's focus ring (the one board point in the tab order). */
   focus: [0, 4],
   flipped: false,
+  /** The FEN the game starts from, set up in the editor; null for the official start. */
+  fen: null,
   style: localStorage.getItem(STYLE_KEY) === 'western' ? 'western' : 'chinese',
 };
 
@@ -67,7 +69,12 @@ function ownerOf(line, ply) {
 }
 const commandsUpTo = (n) => commandsOf(shownLine(), n);
 /** The line played, as one string: what a search was asked about. */
-const gameKey = () => `${state.line}:${commandsUpTo(lineEnd(shownLine())).join(',')}`;
+const gameKey = () => `${state.fen ?? ''}|${state.line}:${commandsUpTo(lineEnd(shownLine())).join(',')}`;
+
+/** A request about the game, which starts from `state.fen` when one is set up. */
+const withFen = (body) => (state.fen ? { ...body, fen: state.fen } : body);
+const duckApi = (path, body) => api(path, withFen(body));
+const duckLines = (path, body, signal) => apiLines(path, withFen(body), signal);
 
 // Requests run one after the other, so that replies arrive in the order they were asked for.
 let queue = Promise.resolve();
@@ -90,7 +97,7 @@ function keep(commands, position) {
 async function positionAfter(commands) {
   const known = positions.get(commands.join(','));
   if (known) return known;
-  const position = await api('/api/duck/position', { commands, at: commands.length });
+  const position = await duckApi('/api/duck/position', { commands, at: commands.length });
   keep(commands, position);
   return position;
 }
@@ -122,7 +129,7 @@ function prefetch() {
 
 /** Replaces the game by the main line `commands` and shows the position after `at` of them. */
 async function loadGame(commands, at) {
-  const reply = await api('/api/duck/game', { commands, at });
+  const reply = await duckApi('/api/duck/game', { commands, at });
   state.lines = [{ id: 'main', parent: null, start: 0, entries: reply.entries }];
   state.line = 'main';
   state.nextVariation = 1;
@@ -139,7 +146,7 @@ async function loadGame(commands, at) {
 async function loadVariation(start, commands, at) {
   const main = lineOf('main');
   const whole = [...commandsOf(main, start), ...commands];
-  const reply = await api('/api/duck/game', { commands: whole, at: Math.min(at, whole.length) });
+  const reply = await duckApi('/api/duck/game', { commands: whole, at: Math.min(at, whole.length) });
   const line = { id: `v${state.nextVariation++}`, parent: 'main', start, entries: reply.entries.slice(start) };
   state.lines.push(line);
   state.version += 1;
@@ -203,7 +210,7 @@ function placeMove(at, entry) {
 async function play(from, to) {
   const command = `${from[0]} ${from[1]} ${to[0]} ${to[1]}`;
   const before = commandsUpTo(state.at);
-  const reply = await api('/api/duck/move', { commands: before, command });
+  const reply = await duckApi('/api/duck/move', { commands: before, command });
   state.selected = null;
   if (reply.entry.valid) {
     keep([...before, command], reply.position);
@@ -231,7 +238,7 @@ function attempt(from, to) {
 function whyNot(point) {
   serial(async () => {
     const command = `${point[0]} ${point[1]} ${point[0]} ${point[1]}`;
-    const reply = await api('/api/duck/move', { commands: commandsUpTo(state.at), command });
+    const reply = await duckApi('/api/duck/move', { commands: commandsUpTo(state.at), command });
     explainBox.textContent = reply.entry.valid ? '' : reply.entry.reason;
     state.refused = point;
     render();
@@ -240,6 +247,7 @@ function whyNot(point) {
 
 function newGame() {
   serial(async () => {
+    setFen(null);
     await loadGame([], 0);
     state.redo = [];
     wanted = { line: state.line, at: 0 };
@@ -306,7 +314,7 @@ function redo() {
       if (command === undefined) break;
       const line = shownLine();
       const before = commandsOf(line, lineEnd(line));
-      const reply = await api('/api/duck/move', { commands: before, command });
+      const reply = await duckApi('/api/duck/move', { commands: before, command });
       line.entries.push(reply.entry);
       state.version += 1;
       state.at = lineEnd(line);
@@ -327,6 +335,8 @@ function importText(text) {
     show(importWarning, '');
     try {
       const reply = await api('/api/duck/import', { text });
+      // An official input starts from the official start.
+      setFen(null);
       state.lines = [{ id: 'main', parent: null, start: 0, entries: reply.entries }];
       state.line = 'main';
       state.version += 1;
@@ -350,7 +360,7 @@ function importText(text) {
 }
 
 async function exported() {
-  const reply = await api('/api/duck/game', { commands: commandsUpTo(lineEnd(shownLine())) });
+  const reply = await duckApi('/api/duck/game', { commands: commandsUpTo(lineEnd(shownLine())) });
   return reply.input;
 }
 
@@ -543,6 +553,7 @@ function render() {
   board.querySelector('.arrows').replaceChildren(...arrows);
   renderGuess();
   renderThreat();
+  renderEditor();
   board.setAttribute('aria-label', `board, ${state.flipped ? 'blue' : 'red'} at the bottom`);
   renderSide(pieces);
 }
@@ -700,7 +711,7 @@ function engineToMove() {
 
 /** The moves the player may make in the position shown: none where the engine's side is to move. */
 function playableMoves() {
-  return engineSideToMove() ? [] : state.position.moves;
+  return engineSideToMove() || editor.open ? [] : state.position.moves;
 }
 
 /** Starts a search when the engine is to move, and drops one that no longer fits the game. */
@@ -725,7 +736,7 @@ async function think(key) {
   engine.note = '';
   const request = { commands: commandsUpTo(lineEnd(shownLine())), movetime: engine.time };
   try {
-    for await (const line of apiLines('/api/duck/engine', request, search.controller.signal)) {
+    for await (const line of duckLines('/api/duck/engine', request, search.controller.signal)) {
       if (engine.search !== search) return;
       if (line.event === 'start') {
         search.id = line.id;
@@ -915,7 +926,7 @@ const analysis = {
 };
 
 /** The position shown, as the key of what the analysis searched. */
-const shownKey = () => commandsUpTo(state.at).join(',');
+const shownKey = () => `${state.fen ?? ''}|${commandsUpTo(state.at).join(',')}`;
 
 /** Starts or drops the analysis and the threat to fit the position shown. */
 function syncAnalysis() {
@@ -939,7 +950,7 @@ function syncAnalysis() {
 
 /** Runs `request` on the engine, calling `each` with every line; resolves when it ends. */
 async function stream(request, search, each) {
-  for await (const line of apiLines('/api/duck/engine', request, search.controller.signal)) {
+  for await (const line of duckLines('/api/duck/engine', request, search.controller.signal)) {
     if (line.event === 'error') throw new Error(line.error);
     each(line);
   }
@@ -1086,7 +1097,7 @@ function evaluateGame() {
   if (analysis.graphing === key || (analysis.graph && analysis.graph.key === key)) return;
   analysis.graphing = key;
   renderGraph();
-  api('/api/duck/engine/evaluate', { commands })
+  duckApi('/api/duck/engine/evaluate', { commands })
     .then((reply) => {
       if (analysis.graphing !== key) return;
       analysis.graph = { key, line: line.id, commands, points: reply.points, complete: reply.complete };
@@ -1168,6 +1179,182 @@ $('[data-threat]').addEventListener('click', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+// The position editor. Pieces of either colour are placed, moved and removed on the board, the
+// side to move chosen, or a FEN pasted; each change is sent to the server, which says whether it
+// is a position of the game (and why not: `arbiter_duck::Position::from_fen`). A position it
+// takes becomes the start of a new game, carried by the address (`fen=`), played and analysed
+// like any other.
+
+/** The letters of the FEN, as `arbiter_duck::fen` reads them (upper case for red). */
+const FEN_LETTERS = { car: 'r', horse: 'h', elephant: 'e', guard: 'g', captain: 'c', duck: 'd', soldier: 's' };
+
+const editor = {
+  open: false,
+  /** `move`, `remove`, or a piece to place (`red car`). */
+  tool: 'move',
+  /** The point of the piece picked up by the move tool. */
+  held: null,
+};
+
+/** Starts the game from `fen` (null: the official start); what was kept of the other is dropped. */
+function setFen(fen) {
+  if (fen === state.fen) return;
+  state.fen = fen;
+  positions.clear();
+  analysis.graph = null;
+}
+
+/** The FEN of `pieces` with `turn` to move. */
+function fenOf(pieces, turn) {
+  const at = new Map(pieces.map((piece) => [piece.point.join(), piece]));
+  const ranks = [];
+  for (let x = ROWS - 1; x >= 0; x--) {
+    let rank = '';
+    let empty = 0;
+    for (let y = 0; y < COLS; y++) {
+      const piece = at.get(`${x},${y}`);
+      if (!piece) {
+        empty += 1;
+        continue;
+      }
+      if (empty) rank += empty;
+      empty = 0;
+      const letter = FEN_LETTERS[piece.role];
+      rank += piece.color === 'red' ? letter.toUpperCase() : letter;
+    }
+    if (empty) rank += empty;
+    ranks.push(rank);
+  }
+  return `${ranks.join('/')} ${turn === 'red' ? 'w' : 'b'}`;
+}
+
+/** Asks the server for the position `fen` and, if it is one, starts a new game from it. */
+function trySetup(fen) {
+  serial(async () => {
+    try {
+      const position = await api('/api/duck/position', { commands: [], fen });
+      setFen(position.fen === INITIAL_FEN ? null : position.fen);
+      state.lines = [{ id: 'main', parent: null, start: 0, entries: [] }];
+      state.line = 'main';
+      state.nextVariation = 1;
+      state.version += 1;
+      state.at = 0;
+      state.position = position;
+      state.redo = [];
+      state.selected = null;
+      keep([], position);
+      wanted = { line: 'main', at: 0 };
+      explainBox.textContent = '';
+    } catch (error) {
+      explainBox.textContent = error.message;
+    }
+    render();
+  });
+}
+
+/** What a click on `point` does in the editor, with the tool chosen. */
+function editPoint(point) {
+  const position = state.position;
+  const key = point.join();
+  const pieces = position.pieces.filter((piece) => piece.point.join() !== key);
+  const here = position.pieces.find((piece) => piece.point.join() === key);
+  if (editor.tool === 'move') {
+    if (!editor.held) {
+      if (here) editor.held = point;
+      renderEditor();
+      return;
+    }
+    const held = editor.held;
+    editor.held = null;
+    if (same(held, point)) {
+      renderEditor();
+      return;
+    }
+    const moving = position.pieces.find((piece) => same(piece.point, held));
+    const rest = pieces.filter((piece) => !same(piece.point, held));
+    trySetup(fenOf([...rest, { ...moving, point }], position.turn));
+    return;
+  }
+  if (editor.tool === 'remove') {
+    if (here) trySetup(fenOf(pieces, position.turn));
+    return;
+  }
+  const [color, role] = editor.tool.split(' ');
+  // The same piece again takes it away.
+  const placed = here && here.color === color && here.role === role ? [] : [{ point, color, role }];
+  trySetup(fenOf([...pieces, ...placed], position.turn));
+}
+
+function renderEditor() {
+  const box = $('#editor');
+  $('[data-editor]').setAttribute('aria-pressed', String(editor.open));
+  box.classList.toggle('hidden', !editor.open);
+  for (const button of box.querySelectorAll('[data-editor-tool]')) {
+    button.setAttribute('aria-pressed', String(button.dataset.editorTool === editor.tool));
+  }
+  if (state.position) $('[data-editor-turn]').value = state.position.turn;
+  board.querySelectorAll('.held').forEach((element) => element.classList.remove('held'));
+  if (editor.held) board.querySelector(`[data-point="${editor.held.join()}"]`)?.classList.add('held');
+  document.body.dataset.editing = String(editor.open);
+}
+
+/** The palette: the two tools, then every piece of both colours. */
+function buildPalette() {
+  const palette = $('#editor-palette');
+  const tools = [['move', 'Move'], ['remove', 'Remove']];
+  for (const color of ['red', 'blue']) {
+    for (const role of Object.keys(FEN_LETTERS)) tools.push([`${color} ${role}`, LETTERS[role]]);
+  }
+  palette.replaceChildren(...tools.map(([tool, label]) => {
+    const [color] = tool.split(' ');
+    return h('button', {
+      type: 'button',
+      'data-editor-tool': tool,
+      class: ['red', 'blue'].includes(color) ? `piece-tool ${color}` : '',
+      title: ['move', 'remove'].includes(tool) ? `${label} a piece` : `Place a ${tool}`,
+      'aria-label': ['move', 'remove'].includes(tool) ? label : `place a ${tool}`,
+      'aria-pressed': 'false',
+    }, label);
+  }));
+  palette.addEventListener('click', (event) => {
+    const button = event.target.closest('[data-editor-tool]');
+    if (!button) return;
+    editor.tool = button.dataset.editorTool;
+    editor.held = null;
+    renderEditor();
+  });
+}
+buildPalette();
+$('[data-editor]').addEventListener('click', () => {
+  editor.open = !editor.open;
+  editor.held = null;
+  if (editor.open) $('[data-fen-input]').value = state.position?.fen ?? '';
+  render();
+  renderEditor();
+});
+$('[data-editor-turn]').addEventListener('change', (event) => {
+  if (state.position) trySetup(fenOf(state.position.pieces, event.target.value === 'blue' ? 'blue' : 'red'));
+});
+$('[data-fen-go]').addEventListener('click', () => {
+  const fen = $('[data-fen-input]').value.trim();
+  if (fen) trySetup(fen);
+});
+$('[data-fen-input]').addEventListener('keydown', (event) => {
+  if (event.key === 'Enter') $('[data-fen-go]').click();
+});
+$('[data-editor-start]').addEventListener('click', () => trySetup(INITIAL_FEN));
+$('[data-editor-clear]').addEventListener('click', () => trySetup(CAPTAINS_ONLY));
+$('[data-editor-done]').addEventListener('click', () => {
+  editor.open = false;
+  editor.held = null;
+  render();
+  renderEditor();
+});
+/** The official start, and a board with the two captains alone (the least a position holds). */
+const INITIAL_FEN = 'rhegcgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGCGEHR w - - 0 1';
+const CAPTAINS_ONLY = '4c4/9/9/9/9/9/9/9/9/4C4 w - - 0 1';
+
+// ---------------------------------------------------------------------------------------------
 // The address: `?moves=0314,9484&at=1` (four digits per command, or four integers joined by
 // dots when one is not a single digit); `at` is left out at the end of the line shown. A
 // variation shown adds `branch=N&variation=...`: the commands that follow the first N of the main
@@ -1195,6 +1382,7 @@ function syncUrl() {
     params.set('variation', commandsOf(line, lineEnd(line)).slice(top.start).map(encode).join(','));
   }
   if (state.at < lineEnd(line)) params.set('at', String(state.at));
+  if (state.fen) params.set('fen', state.fen);
   const query = params.toString().replaceAll('%2C', ',');
   const url = query ? `${location.pathname}?${query}` : location.pathname;
   if (url !== `${location.pathname}${location.search}`) history.replaceState(null, '', url);
@@ -1209,6 +1397,7 @@ function fromUrl() {
   const end = variation.length && Number.isFinite(branch) ? branch + variation.length : commands.length;
   const at = params.has('at') ? Number.parseInt(params.get('at'), 10) : end;
   return {
+    fen: params.get('fen') || null,
     commands,
     variation: variation.length && Number.isFinite(branch) ? { branch, commands: variation } : null,
     at: Number.isFinite(at) ? at : end,
@@ -1221,6 +1410,10 @@ function fromUrl() {
 function clickPoint(point) {
   const position = state.position;
   if (!position) return;
+  if (editor.open) {
+    editPoint(point);
+    return;
+  }
   if (engineSideToMove()) {
     explainBox.textContent = engineToMove()
       ? 'The engine is to move: wait for it, or press Move now.'
@@ -1500,11 +1693,13 @@ styleSelect.addEventListener('change', () => {
 // Start: the game in the address, or a new one.
 
 serial(async () => {
-  const { commands, variation, at } = fromUrl();
+  const { fen, commands, variation, at } = fromUrl();
   try {
+    setFen(fen);
     await loadGame(commands, variation ? commands.length : at);
     if (variation) await loadVariation(variation.branch, variation.commands, at);
   } catch (error) {
+    setFen(null);
     await loadGame([], 0);
     throw new Error(`The game in the address could not be loaded: ${error.message}`);
   } finally {

@@ -65,6 +65,9 @@ struct EvaluateRequest {
     /// Nodes per position, 1 to [`MAX_NODES`] ([`NODES`] by default).
     #[serde(default)]
     nodes: Option<u64>,
+    /// The position the game starts from (the official start when absent).
+    #[serde(default)]
+    fen: Option<String>,
 }
 
 /// What the engine thinks of one position of the game.
@@ -112,8 +115,9 @@ async fn evaluate(
         )));
     }
     let positions = work::run(move || {
+        let start = duck::start(request.fen.as_deref())?;
         let commands = duck::read_commands(&request.commands)?;
-        Ok(positions(&commands))
+        Ok(positions(start, &commands))
     })
     .await?;
     let total = positions.len();
@@ -190,8 +194,8 @@ type Played = Option<(BoardPoint, BoardPoint)>;
 /// The positions of the game, from the start, one after each command (an invalid command leaves
 /// the position as it was), each with the command that led to it when it was played, at most
 /// [`MAX_POINTS`].
-fn positions(commands: &[Command]) -> Vec<(Position, Played)> {
-    let mut game = Game::new();
+fn positions(start: Position, commands: &[Command]) -> Vec<(Position, Played)> {
+    let mut game = Game::from_position(start);
     let mut positions = vec![(game.position().clone(), None)];
     for command in commands.iter().take(MAX_POINTS - 1) {
         // An invalid command changes nothing: its point is the position before it.

@@ -108,6 +108,9 @@ struct SearchRequest {
     /// the threat against the side to move.
     #[serde(default)]
     threat: bool,
+    /// The position the game starts from (the official start when absent).
+    #[serde(default)]
+    fen: Option<String>,
 }
 
 /// Which search to stop.
@@ -368,8 +371,9 @@ async fn search(
     let lines = request.multipv.unwrap_or(1) as usize;
     let threat = request.threat;
     let mut position = work::run(move || {
+        let start = duck::start(request.fen.as_deref())?;
         let commands = duck::read_commands(&request.commands)?;
-        let (game, _) = duck::play_all(&commands);
+        let (game, _) = duck::play_all(start, &commands);
         Ok(game.position().clone())
     })
     .await?;
@@ -481,6 +485,7 @@ mod tests {
             nodes,
             multipv: None,
             threat: false,
+            fen: None,
         };
         let (bounds, cap) = read_limits(&request(None, None, None)).unwrap();
         assert_eq!(cap, Duration::from_millis(limits::SEARCH_TIME_DEFAULT));
@@ -512,6 +517,7 @@ mod tests {
                 nodes: None,
                 multipv: None,
                 threat: false,
+                fen: None,
             };
             let reply = search(Extension(Arc::clone(&searches)), Body(request)).await.unwrap();
             let mut lines = reply.into_body().into_data_stream();

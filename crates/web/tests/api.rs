@@ -545,6 +545,41 @@ async fn the_engine_plays_either_side_with_scores_seen_by_red() {
 }
 
 #[tokio::test]
+async fn a_game_may_start_from_a_fen_and_a_refused_one_says_why() {
+    // Red's car on e2 takes the captain on e10.
+    let fen = "4c4/9/9/9/9/9/9/9/4R4/3C5 w";
+    let position = ok("/api/duck/position", json!({"commands": [], "fen": fen})).await;
+    assert_eq!(position["fen"], "4c4/9/9/9/9/9/9/9/4R4/3C5 w - - 0 1");
+    assert_eq!(
+        (position["turn"].as_str(), position["pieces"].as_array().map(Vec::len)),
+        (Some("red"), Some(3))
+    );
+    let played =
+        ok("/api/duck/move", json!({"commands": [], "command": "1 4 9 4", "fen": fen})).await;
+    assert_eq!(played["entry"]["result"], "red car;blue captain;no;yes");
+    let game = ok("/api/duck/game", json!({"commands": ["1 4 9 4"], "fen": fen})).await;
+    assert_eq!(game["position"]["winner"], "red");
+    let (_, mut lines) =
+        Lines::search(&arbiter_web::app(), json!({"commands": [], "fen": fen, "depth": 2})).await;
+    assert_eq!(lines.rest().await.last().unwrap()["move"]["command"], "1 4 9 4");
+    for (fen, reason) in [
+        ("rrr1c4/9/9/9/9/9/9/9/9/4C4 w", "FEN: 3 blue cars, more than the 2 a side starts with"),
+        ("4c4/9/9/9/9/9/9/9/9/9 w", "FEN: no red captain, though red has just moved"),
+        ("4c4/9/9/9/9/9/9/9/9/4X4 w", "FEN: character 22: expected a piece letter"),
+    ] {
+        let blue = fen.replace(" w", " b");
+        let fen = if reason.contains("captain") { blue.as_str() } else { fen };
+        let message = error(
+            "/api/duck/position",
+            json!({"commands": [], "fen": fen}),
+            StatusCode::BAD_REQUEST,
+        )
+        .await;
+        assert!(message.starts_with(reason), "{fen}: {message}");
+    }
+}
+
+#[tokio::test]
 async fn the_engine_reports_several_lines_and_the_threat() {
     let app = arbiter_web::app();
     let (status, mut lines) =
