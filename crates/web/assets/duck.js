@@ -610,6 +610,11 @@ function renderSide(pieces) {
   prefetch();
 }
 
+/** A move in the readable notation the server wrote, with the piece drawn as the board draws it. */
+function written(notation) {
+  return state.style === 'western' ? notation.letter : notation.glyph;
+}
+
 /** One entry of the move list: the `ply`-th command of `line`. */
 function moveItem(line, ply, entry) {
   const side = entry.valid ? entry.result.split(' ', 1)[0] : 'invalid';
@@ -622,7 +627,9 @@ function moveItem(line, ply, entry) {
     tabindex: -1,
   },
   h('span', { class: 'n' }, ply),
-  h('span', { class: 'cmd' }, entry.command),
+  h('span', { class: 'cmd', title: `${entry.command} · ${entry.result}` },
+    h('span', { class: 'readable' }, entry.notation ? written(entry.notation) : entry.command),
+    h('span', { class: 'official' }, entry.command)),
   h('span', { class: `res ${side}` }, entry.result, entry.reason && h('span', { class: 'why' }, entry.reason)));
 }
 
@@ -891,7 +898,7 @@ function renderEngine() {
   $('[data-engine-elapsed]').textContent = info?.time !== undefined ? `${(info.time / 1000).toFixed(1)} s` : '–';
   const pv = $('[data-engine-pv]');
   const moves = info?.pv ?? [];
-  pv.replaceChildren(...moves.map((mv, i) => h('span', { class: i === 0 ? 'first' : '', title: mv.command }, mv.uci)));
+  pv.replaceChildren(...pvNodes(moves));
   pv.dataset.commands = moves.map((mv) => mv.command).join(',');
   pv.title = moves.length > 0 ? `As commands: ${moves.map((mv) => mv.command).join(' · ')}` : '';
 }
@@ -1020,7 +1027,7 @@ async function findThreat(key) {
 function renderThreat() {
   const layer = board.querySelector('.threat');
   const threat = analysis.threat;
-  const mv = threat.on && threat.key === shownKey() && (threat.line?.move ?? threat.line?.pv?.[0]);
+  const mv = threat.on && threat.key === shownKey() && !threat.search && (threat.line?.move ?? threat.line?.pv?.[0]);
   layer?.replaceChildren(...(layer && mv ? engineArrow(mv, `${threat.side} threat`) : []));
 }
 
@@ -1033,7 +1040,8 @@ function redShare(score) {
 
 /** A principal variation as text: each move in the engine's notation, the commands on hover. */
 function pvNodes(moves) {
-  return moves.map((mv, i) => h('span', { class: i === 0 ? 'first' : '', title: mv.command }, mv.uci));
+  return moves.map((mv, i) => h('span', { class: i === 0 ? 'first' : '', title: `${mv.command} · ${mv.uci}` },
+    mv.notation ? written(mv.notation) : mv.uci));
 }
 
 function renderAnalysis() {
@@ -1076,7 +1084,8 @@ function renderAnalysis() {
   const threatToggle = $('[data-threat]');
   threatToggle.setAttribute('aria-pressed', String(threat.on));
   const threatBox = $('[data-threat-line]');
-  const line = threat.on && threat.key === shownKey() ? threat.line : null;
+  // The threat is shown once its search has answered.
+  const line = threat.on && threat.key === shownKey() && !threat.search ? threat.line : null;
   const moves = line?.pv ?? (line?.move ? [line.move] : []);
   threatBox.dataset.commands = moves.map((mv) => mv.command).join(',');
   threatBox.dataset.score = line?.score ? scoreText(line.score)[0] : '';
@@ -1166,6 +1175,11 @@ $('#graph').addEventListener('click', (event) => {
   goTo(Number(point.dataset.ply), graph.line);
 });
 $('[data-eval-go]').addEventListener('click', evaluateGame);
+$('[data-notation]').addEventListener('click', (event) => {
+  const official = movesList.dataset.notation !== 'official';
+  movesList.dataset.notation = official ? 'official' : 'readable';
+  event.currentTarget.setAttribute('aria-pressed', String(official));
+});
 $('[data-analysis]').addEventListener('click', () => {
   analysis.on = !analysis.on;
   if (!analysis.on) analysis.key = null;
@@ -1686,6 +1700,8 @@ styleSelect.value = state.style;
 styleSelect.addEventListener('change', () => {
   state.style = styleSelect.value === 'western' ? 'western' : 'chinese';
   localStorage.setItem(STYLE_KEY, state.style);
+  // The move list writes the pieces as the board draws them.
+  renderedVersion = -1;
   render();
 });
 

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::{ApiError, Body, Endpoint};
 use crate::duck::{self, Point as BoardPoint};
-use crate::engine::{MoveView, RedScore};
+use crate::engine::{MoveView, RedScore, line_views};
 use crate::searches::Searches;
 use crate::{limits, work};
 
@@ -166,7 +166,7 @@ async fn evaluate(
                     break;
                 }
                 let score = RedScore::new(result.score.into(), turn);
-                let best = result.best.map(MoveView::from);
+                let best = result.best.and_then(|best| line_views(&position, &[best]).pop());
                 points.push(GraphPoint {
                     ply,
                     score: Some(score),

@@ -9,13 +9,14 @@
 
 use arbiter_duck::fen::Fen;
 use arbiter_duck::judge::{Command, Commands};
-use arbiter_duck::{Color, Game, Invalid, Piece, Played, Position, Square, movement};
+use arbiter_duck::{Color, Game, Invalid, Move, Piece, Played, Position, Square, movement};
 use arbiter_scan::{Scanner, Shown};
 use axum::Json;
 use axum::routing::post;
 use serde::{Deserialize, Serialize};
 
 use crate::api::{ApiError, Body, Endpoint};
+use crate::notation::{self, Notation};
 use crate::{limits, work};
 
 /// The Duck Chess endpoints.
@@ -100,6 +101,8 @@ pub struct Entry {
     pub valid: bool,
     /// Why an invalid command is invalid (`duck explain`'s reason).
     pub reason: Option<String>,
+    /// The command as the player sees it on the board (null when invalid).
+    pub(crate) notation: Option<Notation>,
 }
 
 /// A piece on the board.
@@ -214,12 +217,16 @@ fn judge(game: &mut Game, command: Command) -> (Entry, Result<Played, Invalid>) 
             result: played.to_string(),
             valid: true,
             reason: None,
+            notation: Square::from_coords(command.from.0, command.from.1)
+                .zip(Square::from_coords(command.to.0, command.to.1))
+                .map(|(from, to)| notation::written(Move::new(from, to), played)),
         },
         Err(invalid) => Entry {
             command: command_text(command),
             result: "Invalid command".to_owned(),
             valid: false,
             reason: Some(invalid.to_string()),
+            notation: None,
         },
     };
     (entry, outcome)

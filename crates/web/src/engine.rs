@@ -66,6 +66,7 @@ use tokio::sync::mpsc;
 
 use crate::api::{ApiError, Body, Endpoint};
 use crate::duck::{self, Point, point};
+use crate::notation::{self, Notation};
 use crate::searches::{Searches, Ticket};
 use crate::{limits, work};
 
@@ -128,7 +129,7 @@ struct StopReply {
 }
 
 /// A move of the engine's.
-#[derive(Serialize, Debug, PartialEq, Eq)]
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
 pub(crate) struct MoveView {
     /// The official command, `x1 y1 x2 y2`.
     command: String,
@@ -136,6 +137,9 @@ pub(crate) struct MoveView {
     uci: String,
     pub(crate) from: Point,
     pub(crate) to: Point,
+    /// As the player sees it on the board, when the position it is played in is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    notation: Option<Notation>,
 }
 
 impl From<Move> for MoveView {
@@ -145,8 +149,15 @@ impl From<Move> for MoveView {
             uci: mv.uci().to_string(),
             from: point(mv.from),
             to: point(mv.to),
+            notation: None,
         }
     }
+}
+
+/// The moves of `line`, played from `position`, each with its readable notation.
+pub(crate) fn line_views(position: &Position, line: &[Move]) -> Vec<MoveView> {
+    let mut written = notation::line(position, line).into_iter();
+    line.iter().map(|&mv| MoveView { notation: written.next(), ..MoveView::from(mv) }).collect()
 }
 
 /// A score from red's point of view: `{"cp": 35}` or `{"mate": -3}`.
@@ -212,7 +223,8 @@ struct InfoLine {
 }
 
 impl InfoLine {
-    fn new(info: &SearchInfo, turn: Color) -> InfoLine {
+    fn new(info: &SearchInfo, position: &Position) -> InfoLine {
+        let turn = position.turn();
         let info: Info = uci::info(info);
         InfoLine {
             depth: info.depth,
@@ -228,7 +240,7 @@ impl InfoLine {
             nps: info.nps,
             hashfull: info.hashfull,
             time: info.time,
-            pv: info.pv.iter().map(|&mv| mv.into()).collect(),
+            pv: line_views(position, &info.pv),
             line: info.to_string(),
         }
     }
@@ -258,9 +270,16 @@ struct Searched {
 }
 
 impl BestLine {
-    fn new(result: SearchResult, turn: Color) -> BestLine {
+    fn new(result: SearchResult, position: &Position) -> BestLine {
+        let turn = position.turn();
+        let pv = line_views(position, &result.pv);
+        // The best move is the line's first, written in the same position.
+        let best = result.best.map(|best| match pv.first() {
+            Some(first) if result.pv.first() == Some(&best) => first.clone(),
+            _ => line_views(position, &[best]).remove(0),
+        });
         BestLine {
-            best: result.best.map(MoveView::from),
+            best,
             reason: result.best.is_none().then(|| "the engine found no move".to_owned()),
             search: Some(Searched {
                 ponder: result.ponder.map(MoveView::from),
@@ -269,7 +288,7 @@ impl BestLine {
                 seldepth: result.seldepth,
                 nodes: result.nodes,
                 time: result.time.as_millis() as u64,
-                pv: result.pv.into_iter().map(MoveView::from).collect(),
+                pv,
             }),
         }
     }
@@ -415,22 +434,22 @@ async fn think(
     cap: Duration,
     sender: mpsc::Sender<Bytes>,
 ) {
-    let turn = position.turn();
     let infos = sender.clone();
     let gone = sender.clone();
+    let searched = position.clone();
     let result = ticket
         .run(cap, async move { gone.closed().await }, move |engine, stop| {
-            engine.set_position(position);
+            engine.set_position(searched.clone());
             engine.set_multipv(lines);
             engine.go(&bounds, stop, |info| {
                 // The channel has room for every iteration unless the client has stopped
                 // reading; a line is then better dropped than waited for.
-                let _ = infos.try_send(encode(&Line::Info(InfoLine::new(info, turn))));
+                let _ = infos.try_send(encode(&Line::Info(InfoLine::new(info, &searched))));
             })
         })
         .await;
     let line = match result {
-        Some(result) => Line::Best(BestLine::new(result, turn)),
+        Some(result) => Line::Best(BestLine::new(result, &position)),
         None if sender.is_closed() => return,
         None => Line::Error { error: "the search failed".to_owned() },
     };
@@ -471,7 +490,8 @@ mod tests {
                 command: "9 4 8 4".to_owned(),
                 uci: "e10e9".to_owned(),
                 from: [9, 4],
-                to: [8, 4]
+                to: [8, 4],
+                notation: None,
             }
         );
     }

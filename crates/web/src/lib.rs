@@ -25,7 +25,8 @@
 //!
 //! Modules: [`api`] (what an endpoint is, the error type, the body reader), `duck`, `arena` and
 //! `chess` (the endpoints of each game), `engine` (the Duck engine's searches, streamed as JSON
-//! lines), `analysis` (a whole game evaluated for the analysis board's graph), `routes` (the list of every endpoint, the router and the index built from it),
+//! lines), `analysis` (a whole game evaluated for the analysis board's graph), `notation` (a move
+//! as the board labels it), `routes` (the list of every endpoint, the router and the index built from it),
 //! `assets` (the embedded files), [`limits`] (what a request may cost), `work` (the pool that
 //! runs rule work off the async threads), `searches` (the engine's own pool, with its queue and
 //! the searches' stop flags), [`guard`] (the cross-site rules: which `Host` and `Origin` are
@@ -46,6 +47,7 @@ mod duck;
 mod engine;
 pub mod guard;
 pub mod limits;
+mod notation;
 mod routes;
 mod searches;
 mod work;

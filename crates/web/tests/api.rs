@@ -492,7 +492,13 @@ async fn the_engine_streams_its_iterations_and_answers_a_valid_move() {
     assert_eq!(best["event"], "best");
     assert_eq!(
         best["move"],
-        json!({"command": "5 6 8 4", "uci": "g6e9", "from": [5, 6], "to": [8, 4]})
+        json!({
+            "command": "5 6 8 4",
+            "uci": "g6e9",
+            "from": [5, 6],
+            "to": [8, 4],
+            "notation": {"letter": "D 5,6×8,4#", "glyph": "鸭 5,6×8,4#"}
+        })
     );
     assert_eq!(best["score"], json!({"mate": 1}));
     let infos = &lines[1..lines.len() - 1];
@@ -557,6 +563,10 @@ async fn a_game_may_start_from_a_fen_and_a_refused_one_says_why() {
     let played =
         ok("/api/duck/move", json!({"commands": [], "command": "1 4 9 4", "fen": fen})).await;
     assert_eq!(played["entry"]["result"], "red car;blue captain;no;yes");
+    assert_eq!(
+        played["entry"]["notation"],
+        json!({"letter": "R 1,4×9,4#", "glyph": "俥 1,4×9,4#"})
+    );
     let game = ok("/api/duck/game", json!({"commands": ["1 4 9 4"], "fen": fen})).await;
     assert_eq!(game["position"]["winner"], "red");
     let (_, mut lines) =
