@@ -247,6 +247,7 @@ function whyNot(point) {
 
 function newGame() {
   serial(async () => {
+    resetClock();
     setFen(null);
     await loadGame([], 0);
     state.redo = [];
@@ -281,6 +282,7 @@ function prune(line, n) {
  * does not at once play again what was taken back. A variation left empty is closed.
  */
 function undo() {
+  if (clock.over) return;
   serial(async () => {
     do {
       const line = shownLine();
@@ -335,8 +337,9 @@ function importText(text) {
     show(importWarning, '');
     try {
       const reply = await api('/api/duck/import', { text });
-      // An official input starts from the official start.
+      // An official input starts from the official start, a new game.
       setFen(null);
+      resetClock();
       state.lines = [{ id: 'main', parent: null, start: 0, entries: reply.entries }];
       state.line = 'main';
       state.version += 1;
@@ -569,19 +572,28 @@ function renderSide(pieces) {
   const position = state.position;
   const turn = $('#turn');
   const banner = $('#banner');
-  const over = position.winner !== null;
-  turn.dataset.turn = over ? 'over' : position.turn;
-  turn.querySelector('.disc').className = `disc ${over ? position.winner : position.turn}`;
   const total = lineEnd(shownLine());
+  syncClock();
+  // The game ends on the board (a captain captured) or off it, at its end: on time, by resigning.
+  const ended = clock.over && state.at === total ? clock.over : null;
+  const winner = position.winner ?? ended?.winner ?? null;
+  const over = winner !== null;
+  turn.dataset.turn = over ? 'over' : position.turn;
+  turn.querySelector('.disc').className = `disc ${over ? winner : position.turn}`;
   const viewing = state.at < total ? ` · viewing ${state.at} of ${total}` : '';
   $('#turn-text').textContent = over
-    ? `Game over · ${capitalised(position.winner)} wins${viewing}`
+    ? `Game over · ${capitalised(winner)} wins${viewing}`
     : `${capitalised(position.turn)} to move${viewing}`;
   if (over && state.at === total) evaluateGame();
   if (over) {
-    const loser = position.winner === 'red' ? 'blue' : 'red';
-    banner.className = `banner ${position.winner}`;
-    banner.textContent = `${capitalised(position.winner)} wins: the ${loser} captain is captured`;
+    const loser = winner === 'red' ? 'blue' : 'red';
+    banner.className = `banner ${winner}`;
+    banner.dataset.reason = position.winner ? 'captain' : ended.reason;
+    banner.textContent = position.winner
+      ? `${capitalised(winner)} wins: the ${loser} captain is captured`
+      : ended.reason === 'time'
+        ? `${capitalised(winner)} wins: ${loser} ran out of time`
+        : `${capitalised(winner)} wins: ${loser} resigned`;
   } else {
     banner.className = 'banner hidden';
     banner.textContent = '';
@@ -602,8 +614,9 @@ function renderSide(pieces) {
   $('[data-nav="prev"]').disabled = state.at === 0;
   $('[data-nav="next"]').disabled = state.at === total;
   $('[data-nav="last"]').disabled = state.at === total;
-  $('[data-undo]').disabled = shownLine().entries.length === 0;
-  $('[data-redo]').disabled = state.redo.length === 0;
+  // A game lost on time or resigned is over: its moves stay.
+  $('[data-undo]').disabled = shownLine().entries.length === 0 || clock.over !== null;
+  $('[data-redo]').disabled = state.redo.length === 0 || clock.over !== null;
   syncUrl();
   syncEngine();
   syncAnalysis();
@@ -713,12 +726,12 @@ const engine = {
 
 /** Whether the engine is to move now: its side to move at the end of the line played. */
 function engineToMove() {
-  return engineSideToMove() && state.at === lineEnd(shownLine());
+  return engineSideToMove() && state.at === lineEnd(shownLine()) && !clock.over;
 }
 
 /** The moves the player may make in the position shown: none where the engine's side is to move. */
 function playableMoves() {
-  return engineSideToMove() || editor.open ? [] : state.position.moves;
+  return engineSideToMove() || editor.open || clock.over ? [] : state.position.moves;
 }
 
 /** Starts a search when the engine is to move, and drops one that no longer fits the game. */
@@ -741,7 +754,10 @@ async function think(key) {
   engine.search = search;
   engine.info = null;
   engine.note = '';
-  const request = { commands: commandsUpTo(lineEnd(shownLine())), movetime: engine.time };
+  // On a clock, the engine keeps to its time per move but never spends more than a twentieth of
+  // what it has left.
+  const movetime = clockOn() ? Math.max(100, Math.min(engine.time, Math.floor(remaining(engine.side) / 20))) : engine.time;
+  const request = { commands: commandsUpTo(lineEnd(shownLine())), movetime };
   try {
     for await (const line of duckLines('/api/duck/engine', request, search.controller.signal)) {
       if (engine.search !== search) return;
@@ -902,6 +918,125 @@ function renderEngine() {
   pv.dataset.commands = moves.map((mv) => mv.command).join(',');
   pv.title = moves.length > 0 ? `As commands: ${moves.map((mv) => mv.command).join(' · ')}` : '';
 }
+
+// ---------------------------------------------------------------------------------------------
+// Clocks against the engine. With a time control (`5+3`: five minutes, three seconds added after
+// each move) and a side for the engine, each side has a clock; the side to move at the end of the
+// game has its clock running (stepping back through the game does not stop it). A move adds the
+// increment to the clock of the side that made it. A clock that reaches zero loses the game, and
+// the player may resign; the banner says why the game ended. The clocks are the page's: the
+// server keeps no game.
+
+const clock = {
+  /** {base, increment} in milliseconds, or null for no clock. */
+  control: null,
+  /** What each side had when its clock last stopped. */
+  ms: { red: 0, blue: 0 },
+  /** The side whose clock runs, and since when (performance.now()). */
+  turn: null,
+  since: null,
+  /** How the game ended off the board: {winner, reason: 'time' | 'resign'}. */
+  over: null,
+  timer: null,
+};
+
+const clockOn = () => clock.control !== null && engine.side !== 'none';
+
+/** What `side` has left now, in milliseconds. */
+function remaining(side) {
+  const running = clock.turn === side && clock.since !== null ? performance.now() - clock.since : 0;
+  return Math.max(0, clock.ms[side] - running);
+}
+
+/** Sets both clocks to the control's time, stopped, and forgets how the last game ended. */
+function resetClock() {
+  const base = clock.control?.base ?? 0;
+  clock.ms = { red: base, blue: base };
+  clock.turn = null;
+  clock.since = null;
+  clock.over = null;
+}
+
+/** Stops the running clock, keeping what its side has left. */
+function stopClock() {
+  if (clock.turn) clock.ms[clock.turn] = remaining(clock.turn);
+  clock.since = null;
+}
+
+/** Runs the clock of the side to move at the end of the game, when the end is shown. */
+function syncClock() {
+  if (!clockOn() || clock.over) {
+    stopClock();
+  } else if (state.position && state.at === lineEnd(shownLine())) {
+    const turn = state.position.turn;
+    if (state.position.winner !== null) {
+      stopClock();
+    } else if (clock.turn !== turn) {
+      // A move was made: its side gets the increment, the other's clock starts.
+      if (clock.turn) clock.ms[clock.turn] = remaining(clock.turn) + clock.control.increment;
+      clock.turn = turn;
+      clock.since = performance.now();
+    } else if (clock.since === null) {
+      clock.since = performance.now();
+    }
+  }
+  if (clock.since !== null && !clock.timer) clock.timer = setInterval(tick, 100);
+  if (clock.since === null && clock.timer) {
+    clearInterval(clock.timer);
+    clock.timer = null;
+  }
+  renderClocks();
+}
+
+/** The running clock's second hand; a flag that falls ends the game. */
+function tick() {
+  if (clock.turn && clock.since !== null && remaining(clock.turn) <= 0) {
+    stopClock();
+    clock.over = { winner: clock.turn === 'red' ? 'blue' : 'red', reason: 'time' };
+    render();
+    return;
+  }
+  renderClocks();
+}
+
+/** A time on a clock: 4:59, and tenths under ten seconds (0:09.4). */
+function clockText(ms) {
+  const seconds = Math.ceil(ms / 100) / 10;
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds - minutes * 60;
+  return seconds < 10 ? `0:0${rest.toFixed(1)}` : `${minutes}:${String(Math.floor(rest)).padStart(2, '0')}`;
+}
+
+function renderClocks() {
+  const box = $('#clocks');
+  box.classList.toggle('hidden', !clockOn());
+  for (const side of ['red', 'blue']) {
+    const face = box.querySelector(`[data-clock="${side}"]`);
+    const ms = Math.round(remaining(side));
+    face.dataset.ms = String(ms);
+    face.querySelector('.time').textContent = clockText(ms);
+    face.classList.toggle('running', clock.turn === side && clock.since !== null);
+    face.classList.toggle('flagged', clock.over?.reason === 'time' && clock.over.winner !== side);
+    face.querySelector('.who').textContent = side === engine.side ? `${capitalised(side)} · engine` : `${capitalised(side)} · you`;
+  }
+  const resign = $('[data-resign]');
+  resign.disabled = engine.side === 'none' || clock.over !== null || state.position?.winner !== null;
+}
+
+const controlSelect = $('[data-clock-control]');
+controlSelect.addEventListener('change', () => {
+  const [minutes, seconds] = controlSelect.value.split('+').map(Number);
+  clock.control = Number.isFinite(minutes) && Number.isFinite(seconds)
+    ? { base: minutes * 60000, increment: seconds * 1000 } : null;
+  resetClock();
+  render();
+});
+$('[data-resign]').addEventListener('click', () => {
+  if (engine.side === 'none' || clock.over || state.position?.winner) return;
+  stopClock();
+  clock.over = { winner: engine.side, reason: 'resign' };
+  render();
+});
 
 // ---------------------------------------------------------------------------------------------
 // The analysis board. Switched on, the server's engine searches the position shown, whatever it
@@ -1248,6 +1383,7 @@ function trySetup(fen) {
     try {
       const position = await api('/api/duck/position', { commands: [], fen });
       setFen(position.fen === INITIAL_FEN ? null : position.fen);
+      resetClock();
       state.lines = [{ id: 'main', parent: null, start: 0, entries: [] }];
       state.line = 'main';
       state.nextVariation = 1;
@@ -1665,6 +1801,7 @@ $('[data-copy-fen]').addEventListener('click', () => serial(async () => {
 const sideSelect = $('[data-engine-side]');
 sideSelect.addEventListener('change', () => {
   engine.side = ['red', 'blue'].includes(sideSelect.value) ? sideSelect.value : 'none';
+  resetClock();
   engine.failed = null;
   engine.note = '';
   // The player's side at the bottom.
