@@ -58,11 +58,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::HeaderMap;
 use axum::middleware::{self, Next};
 use axum::routing::get;
 use axum::{Extension, Router};
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
+use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 
 pub use guard::Hosts;
 
@@ -91,7 +94,10 @@ fn build(
 ) -> (Router, Arc<searches::Searches>) {
     let mut router = Router::new();
     for (path, file) in PAGES {
-        router = router.route(path, get(move || async move { assets::serve(file) }));
+        router = router.route(
+            path,
+            get(move |headers: HeaderMap| async move { assets::serve(file, &headers) }),
+        );
     }
     let places = Arc::new(Semaphore::new(limits::IN_FLIGHT));
     let searches = searches::Searches::new();
@@ -99,6 +105,7 @@ fn build(
         .route("/assets/{*path}", get(assets::file))
         .merge(routes::router())
         .fallback(|| async { assets::not_found() })
+        .layer(compression())
         .layer(Extension(Arc::clone(&searches)))
         .layer(DefaultBodyLimit::max(limits::BODY))
         .layer(middleware::from_fn(move |request: Request, next: Next| {
@@ -110,6 +117,15 @@ fn build(
             async move { guard::check(&hosts, request, next).await }
         }));
     (router, searches)
+}
+
+/// Replies compressed (gzip or brotli) as the request's `Accept-Encoding` allows, but for the
+/// engine's streamed lines: a compressor holds back what it is given until it has enough, and a
+/// search's lines must arrive as they are found.
+fn compression() -> CompressionLayer<impl Predicate> {
+    let predicate =
+        DefaultPredicate::new().and(NotForContentType::const_new("application/x-ndjson"));
+    CompressionLayer::new().compress_when(predicate)
 }
 
 /// Serves the app on `listener`, answering to `hosts` on the listener's port, until the first
