@@ -141,13 +141,19 @@ async function run() {
 }
 
 /** Loads the rounds from `from` on into the caches. */
+/** A piece's state sent as an array (the compact trace) as the object the page draws. */
+function expand([row, col, dir, alive, a, b, respawn, cooldown, freeze, silence]) {
+  return { pos: { row, col }, dir, alive, a, b, respawn_round: respawn, cooldown, freeze, silence };
+}
+
 async function fetchWindow(from) {
-  const reply = await api('/api/arena/trace', { input: view.input, rules: view.rules, game: view.game, from });
+  const request = { input: view.input, rules: view.rules, game: view.game, from, compact: true };
+  const reply = await api('/api/arena/trace', request);
   if (reply.game !== view.game) return;
   view.start = reply.start;
-  view.states.set(Math.max(from, 1) - 1, reply.before);
+  view.states.set(Math.max(from, 1) - 1, reply.before.map(expand));
   for (const round of reply.rounds) {
-    view.states.set(round.round, round.pieces);
+    view.states.set(round.round, round.pieces.map(expand));
     view.events.set(round.round, round.events);
   }
 }

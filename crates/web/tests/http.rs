@@ -94,3 +94,41 @@ async fn assets_are_revalidated_by_their_entity_tag() {
     let css = send("/assets/style.css", None, &[]).await;
     assert_ne!(js.headers()[header::ETAG], css.headers()[header::ETAG]);
 }
+
+#[tokio::test]
+async fn a_large_game_is_traced_in_a_compact_form_that_says_the_same() {
+    let input = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../arena/tests/fixtures/official/1.in"
+    ))
+    .unwrap();
+    let trace = |compact: bool| {
+        let body = serde_json::json!({"input": input, "game": 20, "from": 0, "compact": compact});
+        async move { bytes(send("/api/arena/trace", Some(&body.to_string()), &[]).await).await }
+    };
+    let full: serde_json::Value = serde_json::from_slice(&trace(false).await).unwrap();
+    let compact_bytes = trace(true).await;
+    let compact: serde_json::Value = serde_json::from_slice(&compact_bytes).unwrap();
+    let full_len = serde_json::to_vec(&full).unwrap().len();
+    assert!(compact_bytes.len() * 4 < full_len * 3, "{} of {full_len}", compact_bytes.len());
+    // Every piece's state, round by round, is the same read either way.
+    let expand = |state: &serde_json::Value| {
+        let f = state.as_array().unwrap();
+        serde_json::json!({
+            "pos": {"row": f[0], "col": f[1]}, "dir": f[2], "alive": f[3], "a": f[4], "b": f[5],
+            "respawn_round": f[6], "cooldown": f[7], "freeze": f[8], "silence": f[9]
+        })
+    };
+    let same = |full: &serde_json::Value, compact: &serde_json::Value| {
+        let compact: Vec<_> = compact.as_array().unwrap().iter().map(expand).collect();
+        assert_eq!(full.as_array().unwrap(), &compact);
+    };
+    assert_eq!(full["before"].as_array().unwrap().len(), 194);
+    same(&full["before"], &compact["before"]);
+    let rounds = full["rounds"].as_array().unwrap();
+    assert!(!rounds.is_empty());
+    for (full_round, compact_round) in rounds.iter().zip(compact["rounds"].as_array().unwrap()) {
+        assert_eq!(full_round["events"], compact_round["events"]);
+        same(&full_round["pieces"], &compact_round["pieces"]);
+    }
+}

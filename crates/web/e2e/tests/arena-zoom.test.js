@@ -20,12 +20,18 @@ const labels = (page) => page.getAttribute('#board', 'data-labels');
 for (const [name, size] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   test(`game 20 is zoomed, panned and read piece by piece (${name})`, async () => {
     const page = await app.open('arena', size);
+    // The trace is asked for in its compact form.
+    const traces = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/arena/trace')) traces.push(JSON.parse(request.postData()));
+    });
     await page.fill('[data-arena-rules]', 'official');
     await page.setInputFiles('#upload', join(fixtures, 'official/1.in'));
     await page.waitForFunction(() => document.querySelectorAll('[data-arena-game] option').length === 20);
     await page.selectOption('[data-arena-game]', '20');
     await page.waitForFunction(() => document.querySelectorAll('[data-piece-id]').length === 194);
     assert.match(await page.textContent('#game-size'), /^99 × 98, 194 pieces/);
+    assert.ok(traces.length > 0 && traces.every((body) => body.compact === true));
 
     // Whole: too small to read a number; the zoom-out and fit buttons have nothing to do.
     assert.equal(await zoomLevel(page), 1);
