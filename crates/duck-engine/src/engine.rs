@@ -44,6 +44,9 @@ impl Engine {
     /// The most search threads.
     pub const MAX_THREADS: usize = Searcher::MAX_THREADS;
 
+    /// The most lines searched at once (MultiPV).
+    pub const MAX_MULTIPV: usize = Searcher::MAX_MULTIPV;
+
     /// An engine with a transposition table of `hash_mb` MiB, on one thread, at the start
     /// position.
     pub fn new(hash_mb: usize) -> Engine {
@@ -70,6 +73,17 @@ impl Engine {
     /// The number of search threads.
     pub fn threads(&self) -> usize {
         self.searcher.threads()
+    }
+
+    /// Searches and reports the best `lines` moves (MultiPV, clamped to
+    /// 1..=[`MAX_MULTIPV`](Engine::MAX_MULTIPV)); 1 by default.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.searcher.set_multipv(lines);
+    }
+
+    /// The number of lines searched and reported (MultiPV).
+    pub fn multipv(&self) -> usize {
+        self.searcher.multipv()
     }
 
     /// The time kept per move for communication when playing on a clock.

@@ -235,6 +235,9 @@ pub struct SearchInfo {
     pub time: Duration,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// Which of several lines this is, from 1 (best first); `None` when the search looks for one
+    /// line only (MultiPV 1).
+    pub multipv: Option<u32>,
 }
 
 /// What a search found.
@@ -271,6 +274,7 @@ pub struct Searcher {
     helpers: Vec<History>,
     move_overhead: Duration,
     features: Features,
+    multipv: usize,
 }
 
 /// The deepest iteration.
@@ -283,6 +287,9 @@ impl Searcher {
     /// The most search threads.
     pub const MAX_THREADS: usize = 256;
 
+    /// The most principal variations searched at once ([`Searcher::set_multipv`]).
+    pub const MAX_MULTIPV: usize = 5;
+
     /// An engine with a transposition table of `hash_mb` MiB, searching on one thread.
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
@@ -291,7 +298,20 @@ impl Searcher {
             helpers: Vec::new(),
             move_overhead: Duration::from_millis(10),
             features: Features::ALL,
+            multipv: 1,
         }
+    }
+
+    /// Searches the best `lines` root moves each to a full value and reports each line
+    /// (clamped to 1..=[`MAX_MULTIPV`](Searcher::MAX_MULTIPV)); 1, the default, searches only
+    /// the best move, as every search did before MultiPV.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines.clamp(1, Searcher::MAX_MULTIPV);
+    }
+
+    /// The number of principal variations searched.
+    pub fn multipv(&self) -> usize {
+        self.multipv
     }
 
     /// Searches on `threads` threads from the next search on (clamped to
@@ -351,10 +371,11 @@ impl Searcher {
         self.helpers.iter_mut().for_each(History::age);
         let root_moves = root_moves(position, &limits.searchmoves);
         let max_depth = limits.depth.map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
-        let Searcher { table, history, helpers, move_overhead, features } = self;
+        let Searcher { table, history, helpers, move_overhead, features, multipv } = self;
         let (table, move_overhead, features) = (&*table, *move_overhead, *features);
         let mut search = Search::new(position, table, history, stop, start);
         search.features = features;
+        search.multipv = *multipv;
         if helpers.is_empty() || position.is_over() || root_moves.is_empty() {
             search.root_moves = root_moves;
             return search.main(limits, move_overhead, max_depth, on_info);
@@ -424,6 +445,8 @@ impl Search<'_> {
         }
 
         let mut previous = DRAW;
+        // MultiPV: the values of the other lines at the last iteration, for their windows.
+        let mut others: Vec<Value> = Vec::new();
         for depth in 1..=max_depth {
             if depth > 1 && search.stop.is_stopped() {
                 break;
@@ -446,17 +469,48 @@ impl Search<'_> {
             result.value = value;
             result.depth = depth as u32;
             result.seldepth = search.seldepth as u32;
+            let lines = search.other_lines(depth, &others);
+            if search.aborted {
+                // The best line is searched to its end, but not the others: nothing to report.
+                break;
+            }
             let elapsed = start.elapsed();
-            on_info(&SearchInfo {
-                depth: depth as u32,
-                seldepth: search.seldepth as u32,
-                score: value::score(value),
-                nodes: search.all_nodes(),
-                nps: nps(search.all_nodes(), elapsed),
-                hashfull: search.table.hashfull(),
-                time: elapsed,
-                pv: result.pv.clone(),
-            });
+            if search.multipv > 1 {
+                // Every line, best first (a later line may come out better than the first when
+                // pruning cut the first short): the best is the answer.
+                let mut all = vec![(value, result.pv.clone())];
+                all.extend(lines);
+                all.sort_by_key(|line| std::cmp::Reverse(line.0));
+                (result.value, result.pv) = all[0].clone();
+                result.best = result.pv.first().copied();
+                previous = result.value;
+                others = all[1..].iter().map(|line| line.0).collect();
+                for (index, (value, pv)) in all.into_iter().enumerate() {
+                    on_info(&SearchInfo {
+                        depth: depth as u32,
+                        seldepth: search.seldepth as u32,
+                        score: value::score(value),
+                        nodes: search.all_nodes(),
+                        nps: nps(search.all_nodes(), elapsed),
+                        hashfull: search.table.hashfull(),
+                        time: elapsed,
+                        pv,
+                        multipv: Some(index as u32 + 1),
+                    });
+                }
+            } else {
+                on_info(&SearchInfo {
+                    depth: depth as u32,
+                    seldepth: search.seldepth as u32,
+                    score: value::score(value),
+                    nodes: search.all_nodes(),
+                    nps: nps(search.all_nodes(), elapsed),
+                    hashfull: search.table.hashfull(),
+                    time: elapsed,
+                    pv: result.pv.clone(),
+                    multipv: None,
+                });
+            }
             if let Some(moves) = limits.mate
                 && value >= MATE_BOUND
                 && (value::MATE - value + 1) / 2 <= moves as i32
@@ -527,6 +581,39 @@ impl Search<'_> {
             }
             delta += delta / 2 + 5;
         }
+    }
+
+    /// MultiPV: after the iteration of `depth` found the best line, the next best lines (up to
+    /// `multipv - 1` of them), each searched on the root moves no earlier line starts with, in a
+    /// window around its value at the iteration before (`previous`, best first). Empty when the
+    /// search was stopped during one of them: a line not searched to its end has no value.
+    fn other_lines(&mut self, depth: i32, previous: &[Value]) -> Vec<(Value, Vec<Move>)> {
+        let mut lines: Vec<(Value, Vec<Move>)> = Vec::new();
+        if self.multipv <= 1 {
+            return lines;
+        }
+        let all = std::mem::take(&mut self.root_moves);
+        let (best_pv, best_value, seldepth) =
+            (self.root_pv.clone(), self.root_value, self.seldepth);
+        let mut excluded: Vec<Move> = best_pv.first().copied().into_iter().collect();
+        for index in 0..self.multipv - 1 {
+            self.root_moves = all.iter().copied().filter(|mv| !excluded.contains(mv)).collect();
+            if self.root_moves.is_empty() {
+                break;
+            }
+            self.root_pv.clear();
+            let value = self.iteration(depth, previous.get(index).copied().unwrap_or(DRAW));
+            if self.aborted {
+                lines.clear();
+                break;
+            }
+            let Some(&first) = self.root_pv.first() else { break };
+            excluded.push(first);
+            lines.push((value, self.root_pv.clone()));
+        }
+        self.root_moves = all;
+        (self.root_pv, self.root_value, self.seldepth) = (best_pv, best_value, seldepth);
+        lines
     }
 
     /// The nodes of every thread: what they have counted so far, and what this one has not yet.
@@ -601,6 +688,8 @@ struct Search<'a> {
     root_moves: Vec<Move>,
     root_pv: Vec<Move>,
     root_value: Value,
+    /// How many principal variations to search (MultiPV).
+    multipv: usize,
     frames: Box<[Frame; MAX_PLY + 2]>,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -645,6 +734,7 @@ impl<'a> Search<'a> {
             root_moves: Vec::new(),
             root_pv: Vec::new(),
             root_value: DRAW,
+            multipv: 1,
             frames,
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -1333,6 +1423,70 @@ mod tests {
             );
             assert_eq!(result.nodes, nodes, "{position} at depth {depth}");
         }
+    }
+
+    /// A score as a number that orders scores: a win sooner is higher, a loss sooner lower.
+    fn order(score: Score) -> i64 {
+        match score {
+            Score::Centipawns(cp) => i64::from(cp),
+            Score::Mate(moves) if moves > 0 => 1_000_000 - i64::from(moves),
+            Score::Mate(moves) => -1_000_000 - i64::from(moves),
+        }
+    }
+
+    #[test]
+    fn multipv_reports_distinct_lines_best_first() {
+        let mut played = Position::new();
+        for mv in ["e4e5", "e7e6", "b1c3"] {
+            let _ = played.make(mv.parse().unwrap());
+        }
+        let mut engine = Searcher::new(16);
+        engine.set_multipv(3);
+        let mut reports = Vec::new();
+        let result = engine.search(&played, &Limits::depth(6), &StopFlag::new(), |info| {
+            reports.push(info.clone())
+        });
+        for depth in 1..=6 {
+            let lines: Vec<_> = reports.iter().filter(|info| info.depth == depth).collect();
+            let numbers: Vec<_> = lines.iter().map(|info| info.multipv).collect();
+            assert_eq!(numbers, [Some(1), Some(2), Some(3)], "depth {depth}");
+            let firsts: Vec<_> = lines.iter().map(|info| info.pv[0]).collect();
+            assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+            let values: Vec<_> = lines.iter().map(|info| order(info.score)).collect();
+            assert!(values.windows(2).all(|pair| pair[0] >= pair[1]), "depth {depth}: {values:?}");
+            assert!(lines.iter().all(|info| played.is_legal(info.pv[0])));
+        }
+        let last = &reports[reports.len() - 3];
+        assert_eq!((result.best, result.score), (Some(last.pv[0]), last.score));
+    }
+
+    #[test]
+    fn multipv_1_searches_as_before() {
+        // The same nodes and answer as `one_thread_searches_the_same_nodes_at_a_given_depth`.
+        let mut engine = Searcher::new(16);
+        engine.set_multipv(1);
+        let mut reports = Vec::new();
+        let result =
+            engine.search(&Position::new(), &Limits::depth(10), &StopFlag::new(), |info| {
+                reports.push(info.multipv)
+            });
+        assert_eq!(result.nodes, 14_837);
+        let mut default = Searcher::new(16);
+        let before = default.search(&Position::new(), &Limits::depth(10), &StopFlag::new(), |_| {});
+        assert_eq!((result.best, result.pv, result.score), (before.best, before.pv, before.score));
+        assert!(reports.iter().all(Option::is_none));
+        // More lines than moves: every move, once.
+        engine.set_multipv(Searcher::MAX_MULTIPV + 10);
+        assert_eq!(engine.multipv(), Searcher::MAX_MULTIPV);
+        let position: Position = "4c4/9/9/9/9/9/9/9/4R4/3C5 w".parse().unwrap();
+        let mut firsts = Vec::new();
+        engine.search(&position, &Limits::depth(2), &StopFlag::new(), |info| {
+            if info.depth == 2 {
+                firsts.push(info.pv[0]);
+            }
+        });
+        assert_eq!(firsts.len(), Searcher::MAX_MULTIPV.min(position.moves().len()));
+        assert_eq!(firsts[0], "e2e10".parse().unwrap());
     }
 
     #[test]

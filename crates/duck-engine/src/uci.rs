@@ -70,6 +70,7 @@ pub fn info(info: &SearchInfo) -> Info {
     Info {
         depth: Some(info.depth),
         seldepth: Some(info.seldepth),
+        multipv: info.multipv,
         score: Some(info.score.into()),
         nodes: Some(info.nodes),
         nps: Some(info.nps),
@@ -130,6 +131,7 @@ enum Change {
     Hash(usize),
     Threads(usize),
     MoveOverhead(Duration),
+    MultiPv(usize),
     Clear,
 }
 
@@ -182,6 +184,7 @@ const HASH: &str = "Hash";
 const THREADS: &str = "Threads";
 const MOVE_OVERHEAD: &str = "Move Overhead";
 const VARIANT: &str = "UCI_Variant";
+const MULTIPV: &str = "MultiPV";
 const CLEAR_HASH: &str = "Clear Hash";
 const MAX_MOVE_OVERHEAD: i64 = 5000;
 
@@ -206,6 +209,10 @@ fn options() -> Vec<OptionDecl> {
         OptionDecl {
             name: MOVE_OVERHEAD.to_owned(),
             kind: OptionKind::Spin { default: 10, min: 0, max: MAX_MOVE_OVERHEAD },
+        },
+        OptionDecl {
+            name: MULTIPV.to_owned(),
+            kind: OptionKind::Spin { default: 1, min: 1, max: Engine::MAX_MULTIPV as i64 },
         },
         OptionDecl {
             name: VARIANT.to_owned(),
@@ -401,6 +408,7 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
             }
             Change::Threads(threads) => engine.set_threads(threads),
             Change::MoveOverhead(overhead) => engine.set_move_overhead(overhead),
+            Change::MultiPv(lines) => engine.set_multipv(lines),
             Change::Clear => engine.new_game(),
         }
     }
@@ -431,6 +439,8 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
             }),
             "move overhead" => spin(0, MAX_MOVE_OVERHEAD)
                 .map(|ms| self.change(Change::MoveOverhead(Duration::from_millis(ms as u64)))),
+            "multipv" => spin(1, Engine::MAX_MULTIPV as i64)
+                .map(|lines| self.change(Change::MultiPv(lines as usize))),
             "clear hash" => {
                 self.change(Change::Clear);
                 Ok(())
@@ -443,7 +453,7 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
                 )),
             },
             _ => Err(format!(
-                "no option `{}` (options: {HASH}, {CLEAR_HASH}, {THREADS}, {MOVE_OVERHEAD}, {VARIANT})",
+                "no option `{}` (options: {HASH}, {CLEAR_HASH}, {THREADS}, {MOVE_OVERHEAD}, {MULTIPV}, {VARIANT})",
                 shorten(name)
             )),
         };
@@ -607,6 +617,28 @@ mod tests {
         assert_eq!(threads_on(2, 2), 2);
         assert_eq!(threads_on(1, 8), 1);
         assert_eq!(threads_on(3, 0), 1);
+    }
+
+    #[test]
+    fn multipv_writes_each_line_with_its_number() {
+        let input = "setoption name MultiPV value 3\nposition startpos\ngo depth 3\nisready\n";
+        let mut output = Vec::new();
+        run(input.as_bytes(), &mut output, Player::default()).unwrap();
+        let output = String::from_utf8(output).unwrap();
+        let numbers: Vec<_> = output
+            .lines()
+            .filter(|line| line.starts_with("info depth 3 "))
+            .map(|line| line.split(' ').nth(6).unwrap_or(""))
+            .collect();
+        assert_eq!(numbers, ["1", "2", "3"], "{output}");
+        let input = "setoption name MultiPV value 6\nisready\n";
+        let mut output = Vec::new();
+        run(input.as_bytes(), &mut output, Player::default()).unwrap();
+        let output = String::from_utf8(output).unwrap();
+        assert!(
+            output.starts_with("info string option MultiPV: expected an integer 1..5"),
+            "{output}"
+        );
     }
 
     #[test]

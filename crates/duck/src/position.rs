@@ -33,6 +33,8 @@
 //! the side to move has lost its captain is a finished game, won by the other side: it has no
 //! moves. Anything else (a second captain, no captain for the side that has just moved, too many
 //! pieces of a kind) is a [`PositionError`] when a position is built from a board or a FEN.
+//! Nothing else is checked: any piece may stand on any point. These are the positions a FEN may
+//! set up, in `duck perft --fen`, UCI's `position fen` and the web app's position editor.
 
 use std::fmt;
 use std::str::FromStr;

@@ -44,6 +44,8 @@ const state = {
   /** The point that has the keyboard's focus ring (the one board point in the tab order). */
   focus: [0, 4],
   flipped: false,
+  /** The FEN the game starts from, set up in the editor; null for the official start. */
+  fen: null,
   style: localStorage.getItem(STYLE_KEY) === 'western' ? 'western' : 'chinese',
 };
 
@@ -67,7 +69,12 @@ function ownerOf(line, ply) {
 }
 const commandsUpTo = (n) => commandsOf(shownLine(), n);
 /** The line played, as one string: what a search was asked about. */
-const gameKey = () => `${state.line}:${commandsUpTo(lineEnd(shownLine())).join(',')}`;
+const gameKey = () => `${state.fen ?? ''}|${state.line}:${commandsUpTo(lineEnd(shownLine())).join(',')}`;
+
+/** A request about the game, which starts from `state.fen` when one is set up. */
+const withFen = (body) => (state.fen ? { ...body, fen: state.fen } : body);
+const duckApi = (path, body) => api(path, withFen(body));
+const duckLines = (path, body, signal) => apiLines(path, withFen(body), signal);
 
 // Requests run one after the other, so that replies arrive in the order they were asked for.
 let queue = Promise.resolve();
@@ -90,7 +97,7 @@ function keep(commands, position) {
 async function positionAfter(commands) {
   const known = positions.get(commands.join(','));
   if (known) return known;
-  const position = await api('/api/duck/position', { commands, at: commands.length });
+  const position = await duckApi('/api/duck/position', { commands, at: commands.length });
   keep(commands, position);
   return position;
 }
@@ -122,7 +129,7 @@ function prefetch() {
 
 /** Replaces the game by the main line `commands` and shows the position after `at` of them. */
 async function loadGame(commands, at) {
-  const reply = await api('/api/duck/game', { commands, at });
+  const reply = await duckApi('/api/duck/game', { commands, at });
   state.lines = [{ id: 'main', parent: null, start: 0, entries: reply.entries }];
   state.line = 'main';
   state.nextVariation = 1;
@@ -139,7 +146,7 @@ async function loadGame(commands, at) {
 async function loadVariation(start, commands, at) {
   const main = lineOf('main');
   const whole = [...commandsOf(main, start), ...commands];
-  const reply = await api('/api/duck/game', { commands: whole, at: Math.min(at, whole.length) });
+  const reply = await duckApi('/api/duck/game', { commands: whole, at: Math.min(at, whole.length) });
   const line = { id: `v${state.nextVariation++}`, parent: 'main', start, entries: reply.entries.slice(start) };
   state.lines.push(line);
   state.version += 1;
@@ -203,7 +210,7 @@ function placeMove(at, entry) {
 async function play(from, to) {
   const command = `${from[0]} ${from[1]} ${to[0]} ${to[1]}`;
   const before = commandsUpTo(state.at);
-  const reply = await api('/api/duck/move', { commands: before, command });
+  const reply = await duckApi('/api/duck/move', { commands: before, command });
   state.selected = null;
   if (reply.entry.valid) {
     keep([...before, command], reply.position);
@@ -231,7 +238,7 @@ function attempt(from, to) {
 function whyNot(point) {
   serial(async () => {
     const command = `${point[0]} ${point[1]} ${point[0]} ${point[1]}`;
-    const reply = await api('/api/duck/move', { commands: commandsUpTo(state.at), command });
+    const reply = await duckApi('/api/duck/move', { commands: commandsUpTo(state.at), command });
     explainBox.textContent = reply.entry.valid ? '' : reply.entry.reason;
     state.refused = point;
     render();
@@ -240,6 +247,8 @@ function whyNot(point) {
 
 function newGame() {
   serial(async () => {
+    resetClock();
+    setFen(null);
     await loadGame([], 0);
     state.redo = [];
     wanted = { line: state.line, at: 0 };
@@ -273,6 +282,7 @@ function prune(line, n) {
  * does not at once play again what was taken back. A variation left empty is closed.
  */
 function undo() {
+  if (clock.over) return;
   serial(async () => {
     do {
       const line = shownLine();
@@ -306,7 +316,7 @@ function redo() {
       if (command === undefined) break;
       const line = shownLine();
       const before = commandsOf(line, lineEnd(line));
-      const reply = await api('/api/duck/move', { commands: before, command });
+      const reply = await duckApi('/api/duck/move', { commands: before, command });
       line.entries.push(reply.entry);
       state.version += 1;
       state.at = lineEnd(line);
@@ -327,6 +337,9 @@ function importText(text) {
     show(importWarning, '');
     try {
       const reply = await api('/api/duck/import', { text });
+      // An official input starts from the official start, a new game.
+      setFen(null);
+      resetClock();
       state.lines = [{ id: 'main', parent: null, start: 0, entries: reply.entries }];
       state.line = 'main';
       state.version += 1;
@@ -339,6 +352,9 @@ function importText(text) {
       show(importError, '');
       show(importWarning, reply.warning);
       explainBox.textContent = '';
+      render();
+      // An imported game is evaluated at once, for the graph.
+      evaluateGame();
     } catch (error) {
       show(importError, error.message);
     }
@@ -347,7 +363,7 @@ function importText(text) {
 }
 
 async function exported() {
-  const reply = await api('/api/duck/game', { commands: commandsUpTo(lineEnd(shownLine())) });
+  const reply = await duckApi('/api/duck/game', { commands: commandsUpTo(lineEnd(shownLine())) });
   return reply.input;
 }
 
@@ -531,6 +547,7 @@ function render() {
       s('g', { class: 'points' }),
       s('g', { class: 'arrows', 'pointer-events': 'none' }),
       s('g', { class: 'guess', 'pointer-events': 'none' }),
+      s('g', { class: 'threat', 'pointer-events': 'none' }),
     );
   }
   board.querySelector('.under').replaceChildren(...under);
@@ -538,6 +555,8 @@ function render() {
   if (hadFocus) board.querySelector(`[data-point="${state.focus.join()}"]`)?.focus({ preventScroll: true });
   board.querySelector('.arrows').replaceChildren(...arrows);
   renderGuess();
+  renderThreat();
+  renderEditor();
   board.setAttribute('aria-label', `board, ${state.flipped ? 'blue' : 'red'} at the bottom`);
   renderSide(pieces);
 }
@@ -553,18 +572,28 @@ function renderSide(pieces) {
   const position = state.position;
   const turn = $('#turn');
   const banner = $('#banner');
-  const over = position.winner !== null;
-  turn.dataset.turn = over ? 'over' : position.turn;
-  turn.querySelector('.disc').className = `disc ${over ? position.winner : position.turn}`;
   const total = lineEnd(shownLine());
+  syncClock();
+  // The game ends on the board (a captain captured) or off it, at its end: on time, by resigning.
+  const ended = clock.over && state.at === total ? clock.over : null;
+  const winner = position.winner ?? ended?.winner ?? null;
+  const over = winner !== null;
+  turn.dataset.turn = over ? 'over' : position.turn;
+  turn.querySelector('.disc').className = `disc ${over ? winner : position.turn}`;
   const viewing = state.at < total ? ` · viewing ${state.at} of ${total}` : '';
   $('#turn-text').textContent = over
-    ? `Game over · ${capitalised(position.winner)} wins${viewing}`
+    ? `Game over · ${capitalised(winner)} wins${viewing}`
     : `${capitalised(position.turn)} to move${viewing}`;
+  if (over && state.at === total) evaluateGame();
   if (over) {
-    const loser = position.winner === 'red' ? 'blue' : 'red';
-    banner.className = `banner ${position.winner}`;
-    banner.textContent = `${capitalised(position.winner)} wins: the ${loser} captain is captured`;
+    const loser = winner === 'red' ? 'blue' : 'red';
+    banner.className = `banner ${winner}`;
+    banner.dataset.reason = position.winner ? 'captain' : ended.reason;
+    banner.textContent = position.winner
+      ? `${capitalised(winner)} wins: the ${loser} captain is captured`
+      : ended.reason === 'time'
+        ? `${capitalised(winner)} wins: ${loser} ran out of time`
+        : `${capitalised(winner)} wins: ${loser} resigned`;
   } else {
     banner.className = 'banner hidden';
     banner.textContent = '';
@@ -585,11 +614,18 @@ function renderSide(pieces) {
   $('[data-nav="prev"]').disabled = state.at === 0;
   $('[data-nav="next"]').disabled = state.at === total;
   $('[data-nav="last"]').disabled = state.at === total;
-  $('[data-undo]').disabled = shownLine().entries.length === 0;
-  $('[data-redo]').disabled = state.redo.length === 0;
+  // A game lost on time or resigned is over: its moves stay.
+  $('[data-undo]').disabled = shownLine().entries.length === 0 || clock.over !== null;
+  $('[data-redo]').disabled = state.redo.length === 0 || clock.over !== null;
   syncUrl();
   syncEngine();
+  syncAnalysis();
   prefetch();
+}
+
+/** A move in the readable notation the server wrote, with the piece drawn as the board draws it. */
+function written(notation) {
+  return state.style === 'western' ? notation.letter : notation.glyph;
 }
 
 /** One entry of the move list: the `ply`-th command of `line`. */
@@ -604,7 +640,9 @@ function moveItem(line, ply, entry) {
     tabindex: -1,
   },
   h('span', { class: 'n' }, ply),
-  h('span', { class: 'cmd' }, entry.command),
+  h('span', { class: 'cmd', title: `${entry.command} · ${entry.result}` },
+    h('span', { class: 'readable' }, entry.notation ? written(entry.notation) : entry.command),
+    h('span', { class: 'official' }, entry.command)),
   h('span', { class: `res ${side}` }, entry.result, entry.reason && h('span', { class: 'why' }, entry.reason)));
 }
 
@@ -688,12 +726,12 @@ const engine = {
 
 /** Whether the engine is to move now: its side to move at the end of the line played. */
 function engineToMove() {
-  return engineSideToMove() && state.at === lineEnd(shownLine());
+  return engineSideToMove() && state.at === lineEnd(shownLine()) && !clock.over;
 }
 
 /** The moves the player may make in the position shown: none where the engine's side is to move. */
 function playableMoves() {
-  return engineSideToMove() ? [] : state.position.moves;
+  return engineSideToMove() || editor.open || clock.over ? [] : state.position.moves;
 }
 
 /** Starts a search when the engine is to move, and drops one that no longer fits the game. */
@@ -716,9 +754,12 @@ async function think(key) {
   engine.search = search;
   engine.info = null;
   engine.note = '';
-  const request = { commands: commandsUpTo(lineEnd(shownLine())), movetime: engine.time };
+  // On a clock, the engine keeps to its time per move but never spends more than a twentieth of
+  // what it has left.
+  const movetime = clockOn() ? Math.max(100, Math.min(engine.time, Math.floor(remaining(engine.side) / 20))) : engine.time;
+  const request = { commands: commandsUpTo(lineEnd(shownLine())), movetime };
   try {
-    for await (const line of apiLines('/api/duck/engine', request, search.controller.signal)) {
+    for await (const line of duckLines('/api/duck/engine', request, search.controller.signal)) {
       if (engine.search !== search) return;
       if (line.event === 'start') {
         search.id = line.id;
@@ -817,20 +858,24 @@ function renderGuess() {
     layer?.replaceChildren();
     return;
   }
-  const [fx, fy] = place(guess.from);
-  const [tx, ty] = place(guess.to);
+  layer.replaceChildren(...engineArrow(guess, engine.search.side));
+}
+
+/** An arrow of the engine's from `mv.from` to `mv.to`, in the colour of `side`. */
+function engineArrow(mv, side) {
+  const [fx, fy] = place(mv.from);
+  const [tx, ty] = place(mv.to);
   const length = Math.hypot(tx - fx, ty - fy);
   const ux = (tx - fx) / length;
   const uy = (ty - fy) / length;
   const [ex, ey] = [tx - ux * 30, ty - uy * 30];
-  const side = engine.search.side;
-  layer.replaceChildren(
+  return [
     s('path', { class: `engine-arrow ${side}`, d: `M${fx + ux * 30} ${fy + uy * 30}L${ex - ux * 14} ${ey - uy * 14}` }),
     s('path', {
       class: `engine-arrowhead ${side}`,
       d: `M${ex} ${ey}L${ex - ux * 26 - uy * 15} ${ey - uy * 26 + ux * 15}L${ex - ux * 26 + uy * 15} ${ey - uy * 26 - ux * 15}Z`,
     }),
-  );
+  ];
 }
 
 function renderEngine() {
@@ -869,10 +914,595 @@ function renderEngine() {
   $('[data-engine-elapsed]').textContent = info?.time !== undefined ? `${(info.time / 1000).toFixed(1)} s` : '–';
   const pv = $('[data-engine-pv]');
   const moves = info?.pv ?? [];
-  pv.replaceChildren(...moves.map((mv, i) => h('span', { class: i === 0 ? 'first' : '', title: mv.command }, mv.uci)));
+  pv.replaceChildren(...pvNodes(moves));
   pv.dataset.commands = moves.map((mv) => mv.command).join(',');
   pv.title = moves.length > 0 ? `As commands: ${moves.map((mv) => mv.command).join(' · ')}` : '';
 }
+
+// ---------------------------------------------------------------------------------------------
+// Clocks against the engine. With a time control (`5+3`: five minutes, three seconds added after
+// each move) and a side for the engine, each side has a clock; the side to move at the end of the
+// game has its clock running (stepping back through the game does not stop it). A move adds the
+// increment to the clock of the side that made it. A clock that reaches zero loses the game, and
+// the player may resign; the banner says why the game ended. The clocks are the page's: the
+// server keeps no game.
+
+const clock = {
+  /** {base, increment} in milliseconds, or null for no clock. */
+  control: null,
+  /** What each side had when its clock last stopped. */
+  ms: { red: 0, blue: 0 },
+  /** The side whose clock runs, and since when (performance.now()). */
+  turn: null,
+  since: null,
+  /** How the game ended off the board: {winner, reason: 'time' | 'resign'}. */
+  over: null,
+  timer: null,
+};
+
+const clockOn = () => clock.control !== null && engine.side !== 'none';
+
+/** What `side` has left now, in milliseconds. */
+function remaining(side) {
+  const running = clock.turn === side && clock.since !== null ? performance.now() - clock.since : 0;
+  return Math.max(0, clock.ms[side] - running);
+}
+
+/** Sets both clocks to the control's time, stopped, and forgets how the last game ended. */
+function resetClock() {
+  const base = clock.control?.base ?? 0;
+  clock.ms = { red: base, blue: base };
+  clock.turn = null;
+  clock.since = null;
+  clock.over = null;
+}
+
+/** Stops the running clock, keeping what its side has left. */
+function stopClock() {
+  if (clock.turn) clock.ms[clock.turn] = remaining(clock.turn);
+  clock.since = null;
+}
+
+/** Runs the clock of the side to move at the end of the game, when the end is shown. */
+function syncClock() {
+  if (!clockOn() || clock.over) {
+    stopClock();
+  } else if (state.position && state.at === lineEnd(shownLine())) {
+    const turn = state.position.turn;
+    if (state.position.winner !== null) {
+      stopClock();
+    } else if (clock.turn !== turn) {
+      // A move was made: its side gets the increment, the other's clock starts.
+      if (clock.turn) clock.ms[clock.turn] = remaining(clock.turn) + clock.control.increment;
+      clock.turn = turn;
+      clock.since = performance.now();
+    } else if (clock.since === null) {
+      clock.since = performance.now();
+    }
+  }
+  if (clock.since !== null && !clock.timer) clock.timer = setInterval(tick, 100);
+  if (clock.since === null && clock.timer) {
+    clearInterval(clock.timer);
+    clock.timer = null;
+  }
+  renderClocks();
+}
+
+/** The running clock's second hand; a flag that falls ends the game. */
+function tick() {
+  if (clock.turn && clock.since !== null && remaining(clock.turn) <= 0) {
+    stopClock();
+    clock.over = { winner: clock.turn === 'red' ? 'blue' : 'red', reason: 'time' };
+    render();
+    return;
+  }
+  renderClocks();
+}
+
+/** A time on a clock: 4:59, and tenths under ten seconds (0:09.4). */
+function clockText(ms) {
+  const seconds = Math.ceil(ms / 100) / 10;
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds - minutes * 60;
+  return seconds < 10 ? `0:0${rest.toFixed(1)}` : `${minutes}:${String(Math.floor(rest)).padStart(2, '0')}`;
+}
+
+function renderClocks() {
+  const box = $('#clocks');
+  box.classList.toggle('hidden', !clockOn());
+  for (const side of ['red', 'blue']) {
+    const face = box.querySelector(`[data-clock="${side}"]`);
+    const ms = Math.round(remaining(side));
+    face.dataset.ms = String(ms);
+    face.querySelector('.time').textContent = clockText(ms);
+    face.classList.toggle('running', clock.turn === side && clock.since !== null);
+    face.classList.toggle('flagged', clock.over?.reason === 'time' && clock.over.winner !== side);
+    face.querySelector('.who').textContent = side === engine.side ? `${capitalised(side)} · engine` : `${capitalised(side)} · you`;
+  }
+  const resign = $('[data-resign]');
+  resign.disabled = engine.side === 'none' || clock.over !== null || state.position?.winner !== null;
+}
+
+const controlSelect = $('[data-clock-control]');
+controlSelect.addEventListener('change', () => {
+  const [minutes, seconds] = controlSelect.value.split('+').map(Number);
+  clock.control = Number.isFinite(minutes) && Number.isFinite(seconds)
+    ? { base: minutes * 60000, increment: seconds * 1000 } : null;
+  resetClock();
+  render();
+});
+$('[data-resign]').addEventListener('click', () => {
+  if (engine.side === 'none' || clock.over || state.position?.winner) return;
+  stopClock();
+  clock.over = { winner: engine.side, reason: 'resign' };
+  render();
+});
+
+// ---------------------------------------------------------------------------------------------
+// The analysis board. Switched on, the server's engine searches the position shown, whatever it
+// is (played, imported, stepped to), for its best lines (MultiPV), up to the server's time cap,
+// and starts again on each position shown; the evaluation bar beside the board shows the best
+// line's score. While the engine thinks for its side, the analysis waits: the server's cores are
+// few. "Show threat" asks what the other side would play if it were its move (the server passes
+// the turn). The evaluation graph is a short search of every position of the line shown
+// (/api/duck/engine/evaluate), the commands that lost their side more than a soldier and a half
+// marked; a click on a point shows that position.
+
+const ANALYSIS_LINES = 3;
+/** The server's time cap per search, in milliseconds: the longest an analysis runs. */
+const ANALYSIS_TIME = 10000;
+const THREAT_TIME = 1000;
+
+const analysis = {
+  on: false,
+  /** The position (`shownKey`) the lines are of, and the search under way: {key, controller}. */
+  key: null,
+  search: null,
+  /** The last iteration of each line, best first. */
+  lines: [],
+  note: '',
+  threat: { on: false, key: null, search: null, line: null, side: null },
+  /** The evaluated game: {line, commands, points, complete}; `graphing` while it is evaluated. */
+  graph: null,
+  graphing: null,
+};
+
+/** The position shown, as the key of what the analysis searched. */
+const shownKey = () => `${state.fen ?? ''}|${commandsUpTo(state.at).join(',')}`;
+
+/** Starts or drops the analysis and the threat to fit the position shown. */
+function syncAnalysis() {
+  const key = shownKey();
+  const waiting = engine.search !== null;
+  const search = analysis.search;
+  if (search && (!analysis.on || search.key !== key || waiting)) {
+    search.controller.abort();
+    analysis.search = null;
+    if (search.key === key) analysis.key = null;
+  }
+  if (analysis.on && !waiting && !analysis.search && analysis.key !== key) analyse(key);
+  const threat = analysis.threat;
+  if (threat.search && (!threat.on || threat.search.key !== key)) {
+    threat.search.controller.abort();
+    threat.search = null;
+  }
+  if (threat.on && !threat.search && threat.key !== key) findThreat(key);
+  renderAnalysis();
+}
+
+/** Runs `request` on the engine, calling `each` with every line; resolves when it ends. */
+async function stream(request, search, each) {
+  for await (const line of duckLines('/api/duck/engine', request, search.controller.signal)) {
+    if (line.event === 'error') throw new Error(line.error);
+    each(line);
+  }
+}
+
+/** Searches the position `key` shown for its best lines, drawing each iteration. */
+async function analyse(key) {
+  const search = { key, controller: new AbortController() };
+  analysis.search = search;
+  analysis.key = key;
+  analysis.lines = [];
+  analysis.note = '';
+  const request = { commands: commandsUpTo(state.at), movetime: ANALYSIS_TIME, multipv: ANALYSIS_LINES };
+  try {
+    await stream(request, search, (line) => {
+      if (analysis.search !== search) return;
+      if (line.event === 'info' && line.pv?.length) {
+        analysis.lines[(line.multipv ?? 1) - 1] = line;
+        renderAnalysis();
+      } else if (line.event === 'best' && !line.move) {
+        analysis.note = capitalised(line.reason ?? 'the engine has no move');
+      }
+    });
+  } catch (error) {
+    if (analysis.search !== search) return;
+    analysis.note = error.status === 429
+      ? 'The server\'s engine is busy; trying again in a moment…'
+      : `The analysis failed: ${error.message}`;
+    if (error.status === 429) {
+      setTimeout(() => {
+        if (analysis.key !== key || analysis.search) return;
+        analysis.key = null;
+        syncAnalysis();
+      }, 1500);
+    }
+  }
+  if (analysis.search !== search) return;
+  analysis.search = null;
+  renderAnalysis();
+}
+
+/** Asks what the side not to move would play in the position `key` if it were its move. */
+async function findThreat(key) {
+  const threat = analysis.threat;
+  const search = { key, controller: new AbortController() };
+  threat.search = search;
+  threat.key = key;
+  threat.line = null;
+  threat.side = state.position.turn === 'red' ? 'blue' : 'red';
+  const request = { commands: commandsUpTo(state.at), movetime: THREAT_TIME, threat: true };
+  try {
+    await stream(request, search, (line) => {
+      if (threat.search === search && (line.event === 'best' || line.event === 'info')) threat.line = line;
+    });
+  } catch (error) {
+    if (threat.search !== search) return;
+    threat.line = { reason: error.status === 429 ? 'the server\'s engine is busy' : error.message };
+    threat.key = null;
+  }
+  if (threat.search !== search) return;
+  threat.search = null;
+  renderAnalysis();
+  renderThreat();
+}
+
+/** The threat as an arrow on the board. */
+function renderThreat() {
+  const layer = board.querySelector('.threat');
+  const threat = analysis.threat;
+  const mv = threat.on && threat.key === shownKey() && !threat.search && (threat.line?.move ?? threat.line?.pv?.[0]);
+  layer?.replaceChildren(...(layer && mv ? engineArrow(mv, `${threat.side} threat`) : []));
+}
+
+/** A score's share of the evaluation bar that is red's, 0 to 1. */
+function redShare(score) {
+  if (!score) return 0.5;
+  if (score.mate !== undefined) return score.mate > 0 ? 1 : 0;
+  return 1 / (1 + Math.exp(-score.cp / 250));
+}
+
+/** A principal variation as text: each move in the engine's notation, the commands on hover. */
+function pvNodes(moves) {
+  return moves.map((mv, i) => h('span', { class: i === 0 ? 'first' : '', title: `${mv.command} · ${mv.uci}` },
+    mv.notation ? written(mv.notation) : mv.uci));
+}
+
+function renderAnalysis() {
+  const box = $('#analysis');
+  const toggle = $('[data-analysis]');
+  toggle.setAttribute('aria-pressed', String(analysis.on));
+  toggle.textContent = analysis.on ? 'Analysis: on' : 'Analysis: off';
+  box.dataset.analysisState = !analysis.on ? 'off' : analysis.search ? 'thinking' : 'done';
+  const current = analysis.key === shownKey();
+  const lines = analysis.on && current ? analysis.lines.filter(Boolean) : [];
+  $('[data-analysis-lines]').replaceChildren(...lines.map((line) => {
+    const [score, side] = scoreText(line.score);
+    return h('li', {
+      'data-analysis-line': String(line.multipv ?? 1),
+      'data-score': score,
+      'data-commands': line.pv.map((mv) => mv.command).join(','),
+    }, h('span', { class: `score ${side}` }, score), h('span', { class: 'depth' }, `d${line.depth}`),
+    h('span', { class: 'pv' }, ...pvNodes(line.pv)));
+  }));
+  let status = '';
+  if (analysis.on) {
+    if (engine.search) status = 'Waiting for the engine to move…';
+    else if (analysis.note && current) status = analysis.note;
+    else if (analysis.search) status = `Analysing${lines[0] ? ` · depth ${lines[0].depth}` : '…'}`;
+    else if (current) status = 'Analysed to the server\'s time limit.';
+  }
+  $('#analysis-status').textContent = status;
+
+  const bar = $('[data-eval-bar]');
+  const best = lines[0]?.score;
+  bar.classList.toggle('hidden', !analysis.on);
+  bar.dataset.score = best ? scoreText(best)[0] : '';
+  const share = redShare(best);
+  bar.style.setProperty('--red-share', String(share));
+  bar.title = best ? `Score for red: ${scoreText(best)[0]}` : 'No score yet';
+  // The bar's red part stands at the red side of the board.
+  bar.classList.toggle('flipped', state.flipped);
+
+  const threat = analysis.threat;
+  const threatToggle = $('[data-threat]');
+  threatToggle.setAttribute('aria-pressed', String(threat.on));
+  const threatBox = $('[data-threat-line]');
+  // The threat is shown once its search has answered.
+  const line = threat.on && threat.key === shownKey() && !threat.search ? threat.line : null;
+  const moves = line?.pv ?? (line?.move ? [line.move] : []);
+  threatBox.dataset.commands = moves.map((mv) => mv.command).join(',');
+  threatBox.dataset.score = line?.score ? scoreText(line.score)[0] : '';
+  if (!threat.on) threatBox.replaceChildren();
+  else if (threat.search) threatBox.replaceChildren('Looking for the threat…');
+  else if (moves.length) {
+    threatBox.replaceChildren(`${capitalised(threat.side)} threatens `, ...pvNodes(moves.slice(0, 1)),
+      line.score ? ` (${scoreText(line.score)[0]})` : '');
+  } else threatBox.replaceChildren(line?.reason ? capitalised(line.reason) : '');
+  renderGraph();
+}
+
+/** Evaluates every position of the line shown, for the graph. */
+function evaluateGame() {
+  const line = shownLine();
+  const commands = commandsUpTo(lineEnd(line));
+  const key = `${line.id}:${commands.join(',')}`;
+  if (analysis.graphing === key || (analysis.graph && analysis.graph.key === key)) return;
+  analysis.graphing = key;
+  renderGraph();
+  duckApi('/api/duck/engine/evaluate', { commands })
+    .then((reply) => {
+      if (analysis.graphing !== key) return;
+      analysis.graph = { key, line: line.id, commands, points: reply.points, complete: reply.complete };
+    })
+    .catch((error) => {
+      if (analysis.graphing === key) show(errorBox, `The evaluation failed: ${error.message}`);
+    })
+    .finally(() => {
+      if (analysis.graphing === key) analysis.graphing = null;
+      renderGraph();
+    });
+}
+
+/** A point's height in the graph, 0 (blue wins) to 1 (red wins). */
+function pointShare(point) {
+  if (point.winner) return point.winner === 'red' ? 1 : 0;
+  return redShare(point.score);
+}
+
+const GRAPH_WIDTH = 300;
+const GRAPH_HEIGHT = 70;
+
+function renderGraph() {
+  const box = $('#graph');
+  const graph = analysis.graph;
+  const svg = $('[data-eval-graph]');
+  box.dataset.state = analysis.graphing ? 'busy' : graph ? 'done' : 'none';
+  $('[data-eval-go]').disabled = analysis.graphing !== null;
+  if (!graph) {
+    svg.replaceChildren();
+    svg.classList.add('hidden');
+    return;
+  }
+  svg.classList.remove('hidden');
+  const last = Math.max(1, graph.points.length - 1);
+  const at = ({ ply }, share) => [ply / last * GRAPH_WIDTH, (1 - share) * GRAPH_HEIGHT];
+  const coords = graph.points.map((point) => at(point, pointShare(point)));
+  const shown = graph.line === state.line ? state.at : -1;
+  svg.replaceChildren(
+    s('line', { class: 'middle', x1: 0, x2: GRAPH_WIDTH, y1: GRAPH_HEIGHT / 2, y2: GRAPH_HEIGHT / 2 }),
+    s('path', { class: 'red-area', d: `M0 ${GRAPH_HEIGHT}${coords.map(([x, y]) => `L${x} ${y}`).join('')}L${coords.at(-1)[0]} ${GRAPH_HEIGHT}Z` }),
+    s('polyline', { class: 'curve', points: coords.map(([x, y]) => `${x},${y}`).join(' ') }),
+    ...graph.points.map((point, i) => {
+      const [cx, cy] = coords[i];
+      const [score] = point.winner ? [`${point.winner} wins`] : scoreText(point.score);
+      const classes = ['point', point.mistake && 'mistake', point.ply === shown && 'shown'].filter(Boolean);
+      return s('g', {
+        class: classes.join(' '),
+        'data-eval-point': score,
+        'data-ply': point.ply,
+        'data-mistake': String(point.mistake),
+        role: 'button',
+        tabindex: -1,
+        'aria-label': `after ${point.ply} commands: ${score}${point.mistake ? ', a mistake' : ''}`,
+      }, s('title', {}, `After ${point.ply}: ${score}${point.mistake ? ' · mistake' : ''}`),
+      s('rect', { class: 'hit', x: cx - GRAPH_WIDTH / last / 2, y: 0, width: GRAPH_WIDTH / last, height: GRAPH_HEIGHT }),
+      s('circle', { cx, cy, r: point.mistake ? 3.6 : 2.2 }));
+    }),
+  );
+}
+
+$('#graph').addEventListener('click', (event) => {
+  const point = event.target.closest?.('[data-eval-point]');
+  const graph = analysis.graph;
+  if (!point || !graph) return;
+  goTo(Number(point.dataset.ply), graph.line);
+});
+$('[data-eval-go]').addEventListener('click', evaluateGame);
+$('[data-notation]').addEventListener('click', (event) => {
+  const official = movesList.dataset.notation !== 'official';
+  movesList.dataset.notation = official ? 'official' : 'readable';
+  event.currentTarget.setAttribute('aria-pressed', String(official));
+});
+$('[data-analysis]').addEventListener('click', () => {
+  analysis.on = !analysis.on;
+  if (!analysis.on) analysis.key = null;
+  syncAnalysis();
+});
+$('[data-threat]').addEventListener('click', () => {
+  analysis.threat.on = !analysis.threat.on;
+  analysis.threat.key = null;
+  syncAnalysis();
+  renderThreat();
+});
+
+// ---------------------------------------------------------------------------------------------
+// The position editor. Pieces of either colour are placed, moved and removed on the board, the
+// side to move chosen, or a FEN pasted; each change is sent to the server, which says whether it
+// is a position of the game (and why not: `arbiter_duck::Position::from_fen`). A position it
+// takes becomes the start of a new game, carried by the address (`fen=`), played and analysed
+// like any other.
+
+/** The letters of the FEN, as `arbiter_duck::fen` reads them (upper case for red). */
+const FEN_LETTERS = { car: 'r', horse: 'h', elephant: 'e', guard: 'g', captain: 'c', duck: 'd', soldier: 's' };
+
+const editor = {
+  open: false,
+  /** `move`, `remove`, or a piece to place (`red car`). */
+  tool: 'move',
+  /** The point of the piece picked up by the move tool. */
+  held: null,
+};
+
+/** Starts the game from `fen` (null: the official start); what was kept of the other is dropped. */
+function setFen(fen) {
+  if (fen === state.fen) return;
+  state.fen = fen;
+  positions.clear();
+  analysis.graph = null;
+}
+
+/** The FEN of `pieces` with `turn` to move. */
+function fenOf(pieces, turn) {
+  const at = new Map(pieces.map((piece) => [piece.point.join(), piece]));
+  const ranks = [];
+  for (let x = ROWS - 1; x >= 0; x--) {
+    let rank = '';
+    let empty = 0;
+    for (let y = 0; y < COLS; y++) {
+      const piece = at.get(`${x},${y}`);
+      if (!piece) {
+        empty += 1;
+        continue;
+      }
+      if (empty) rank += empty;
+      empty = 0;
+      const letter = FEN_LETTERS[piece.role];
+      rank += piece.color === 'red' ? letter.toUpperCase() : letter;
+    }
+    if (empty) rank += empty;
+    ranks.push(rank);
+  }
+  return `${ranks.join('/')} ${turn === 'red' ? 'w' : 'b'}`;
+}
+
+/** Asks the server for the position `fen` and, if it is one, starts a new game from it. */
+function trySetup(fen) {
+  serial(async () => {
+    try {
+      const position = await api('/api/duck/position', { commands: [], fen });
+      setFen(position.fen === INITIAL_FEN ? null : position.fen);
+      resetClock();
+      state.lines = [{ id: 'main', parent: null, start: 0, entries: [] }];
+      state.line = 'main';
+      state.nextVariation = 1;
+      state.version += 1;
+      state.at = 0;
+      state.position = position;
+      state.redo = [];
+      state.selected = null;
+      keep([], position);
+      wanted = { line: 'main', at: 0 };
+      explainBox.textContent = '';
+    } catch (error) {
+      explainBox.textContent = error.message;
+    }
+    render();
+  });
+}
+
+/** What a click on `point` does in the editor, with the tool chosen. */
+function editPoint(point) {
+  const position = state.position;
+  const key = point.join();
+  const pieces = position.pieces.filter((piece) => piece.point.join() !== key);
+  const here = position.pieces.find((piece) => piece.point.join() === key);
+  if (editor.tool === 'move') {
+    if (!editor.held) {
+      if (here) editor.held = point;
+      renderEditor();
+      return;
+    }
+    const held = editor.held;
+    editor.held = null;
+    if (same(held, point)) {
+      renderEditor();
+      return;
+    }
+    const moving = position.pieces.find((piece) => same(piece.point, held));
+    const rest = pieces.filter((piece) => !same(piece.point, held));
+    trySetup(fenOf([...rest, { ...moving, point }], position.turn));
+    return;
+  }
+  if (editor.tool === 'remove') {
+    if (here) trySetup(fenOf(pieces, position.turn));
+    return;
+  }
+  const [color, role] = editor.tool.split(' ');
+  // The same piece again takes it away.
+  const placed = here && here.color === color && here.role === role ? [] : [{ point, color, role }];
+  trySetup(fenOf([...pieces, ...placed], position.turn));
+}
+
+function renderEditor() {
+  const box = $('#editor');
+  $('[data-editor]').setAttribute('aria-pressed', String(editor.open));
+  box.classList.toggle('hidden', !editor.open);
+  for (const button of box.querySelectorAll('[data-editor-tool]')) {
+    button.setAttribute('aria-pressed', String(button.dataset.editorTool === editor.tool));
+  }
+  if (state.position) $('[data-editor-turn]').value = state.position.turn;
+  board.querySelectorAll('.held').forEach((element) => element.classList.remove('held'));
+  if (editor.held) board.querySelector(`[data-point="${editor.held.join()}"]`)?.classList.add('held');
+  document.body.dataset.editing = String(editor.open);
+}
+
+/** The palette: the two tools, then every piece of both colours. */
+function buildPalette() {
+  const palette = $('#editor-palette');
+  const tools = [['move', 'Move'], ['remove', 'Remove']];
+  for (const color of ['red', 'blue']) {
+    for (const role of Object.keys(FEN_LETTERS)) tools.push([`${color} ${role}`, LETTERS[role]]);
+  }
+  palette.replaceChildren(...tools.map(([tool, label]) => {
+    const [color] = tool.split(' ');
+    return h('button', {
+      type: 'button',
+      'data-editor-tool': tool,
+      class: ['red', 'blue'].includes(color) ? `piece-tool ${color}` : '',
+      title: ['move', 'remove'].includes(tool) ? `${label} a piece` : `Place a ${tool}`,
+      'aria-label': ['move', 'remove'].includes(tool) ? label : `place a ${tool}`,
+      'aria-pressed': 'false',
+    }, label);
+  }));
+  palette.addEventListener('click', (event) => {
+    const button = event.target.closest('[data-editor-tool]');
+    if (!button) return;
+    editor.tool = button.dataset.editorTool;
+    editor.held = null;
+    renderEditor();
+  });
+}
+buildPalette();
+$('[data-editor]').addEventListener('click', () => {
+  editor.open = !editor.open;
+  editor.held = null;
+  if (editor.open) $('[data-fen-input]').value = state.position?.fen ?? '';
+  render();
+  renderEditor();
+});
+$('[data-editor-turn]').addEventListener('change', (event) => {
+  if (state.position) trySetup(fenOf(state.position.pieces, event.target.value === 'blue' ? 'blue' : 'red'));
+});
+$('[data-fen-go]').addEventListener('click', () => {
+  const fen = $('[data-fen-input]').value.trim();
+  if (fen) trySetup(fen);
+});
+$('[data-fen-input]').addEventListener('keydown', (event) => {
+  if (event.key === 'Enter') $('[data-fen-go]').click();
+});
+$('[data-editor-start]').addEventListener('click', () => trySetup(INITIAL_FEN));
+$('[data-editor-clear]').addEventListener('click', () => trySetup(CAPTAINS_ONLY));
+$('[data-editor-done]').addEventListener('click', () => {
+  editor.open = false;
+  editor.held = null;
+  render();
+  renderEditor();
+});
+/** The official start, and a board with the two captains alone (the least a position holds). */
+const INITIAL_FEN = 'rhegcgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGCGEHR w - - 0 1';
+const CAPTAINS_ONLY = '4c4/9/9/9/9/9/9/9/9/4C4 w - - 0 1';
 
 // ---------------------------------------------------------------------------------------------
 // The address: `?moves=0314,9484&at=1` (four digits per command, or four integers joined by
@@ -902,6 +1532,7 @@ function syncUrl() {
     params.set('variation', commandsOf(line, lineEnd(line)).slice(top.start).map(encode).join(','));
   }
   if (state.at < lineEnd(line)) params.set('at', String(state.at));
+  if (state.fen) params.set('fen', state.fen);
   const query = params.toString().replaceAll('%2C', ',');
   const url = query ? `${location.pathname}?${query}` : location.pathname;
   if (url !== `${location.pathname}${location.search}`) history.replaceState(null, '', url);
@@ -916,6 +1547,7 @@ function fromUrl() {
   const end = variation.length && Number.isFinite(branch) ? branch + variation.length : commands.length;
   const at = params.has('at') ? Number.parseInt(params.get('at'), 10) : end;
   return {
+    fen: params.get('fen') || null,
     commands,
     variation: variation.length && Number.isFinite(branch) ? { branch, commands: variation } : null,
     at: Number.isFinite(at) ? at : end,
@@ -928,6 +1560,10 @@ function fromUrl() {
 function clickPoint(point) {
   const position = state.position;
   if (!position) return;
+  if (editor.open) {
+    editPoint(point);
+    return;
+  }
   if (engineSideToMove()) {
     explainBox.textContent = engineToMove()
       ? 'The engine is to move: wait for it, or press Move now.'
@@ -1165,6 +1801,7 @@ $('[data-copy-fen]').addEventListener('click', () => serial(async () => {
 const sideSelect = $('[data-engine-side]');
 sideSelect.addEventListener('change', () => {
   engine.side = ['red', 'blue'].includes(sideSelect.value) ? sideSelect.value : 'none';
+  resetClock();
   engine.failed = null;
   engine.note = '';
   // The player's side at the bottom.
@@ -1200,6 +1837,8 @@ styleSelect.value = state.style;
 styleSelect.addEventListener('change', () => {
   state.style = styleSelect.value === 'western' ? 'western' : 'chinese';
   localStorage.setItem(STYLE_KEY, state.style);
+  // The move list writes the pieces as the board draws them.
+  renderedVersion = -1;
   render();
 });
 
@@ -1207,11 +1846,13 @@ styleSelect.addEventListener('change', () => {
 // Start: the game in the address, or a new one.
 
 serial(async () => {
-  const { commands, variation, at } = fromUrl();
+  const { fen, commands, variation, at } = fromUrl();
   try {
+    setFen(fen);
     await loadGame(commands, variation ? commands.length : at);
     if (variation) await loadVariation(variation.branch, variation.commands, at);
   } catch (error) {
+    setFen(null);
     await loadGame([], 0);
     throw new Error(`The game in the address could not be loaded: ${error.message}`);
   } finally {

@@ -84,6 +84,9 @@ struct TraceRequest {
     /// The first round wanted; 0 or absent starts with the set-up.
     #[serde(default)]
     from: u32,
+    /// Each piece's state as an array rather than an object (see [`Pieces::Compact`]).
+    #[serde(default)]
+    compact: bool,
 }
 
 /// A game's size and what it prints.
@@ -114,7 +117,37 @@ struct JudgeReply {
 struct RoundView {
     round: u32,
     events: Vec<Event>,
-    pieces: Vec<PieceState>,
+    pieces: Pieces,
+}
+
+/// The states of a game's pieces, in the order of the input.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Pieces {
+    /// Each an object: `{pos: {row, col}, dir, alive, a, b, respawn_round, cooldown, freeze,
+    /// silence}`.
+    Full(Vec<PieceState>),
+    /// Each an array of the same fields in the same order, `[row, col, dir, alive, a, b,
+    /// respawn_round, cooldown, freeze, silence]`: a window of rounds of the official game 20
+    /// (194 pieces) is then a third smaller, before compression.
+    Compact(Vec<CompactState>),
+}
+
+/// A piece's state as an array.
+type CompactState =
+    (i32, i32, arbiter_arena::grid::Dir, bool, u32, u32, Option<u64>, u64, u64, u64);
+
+impl Pieces {
+    fn new(states: Vec<PieceState>, compact: bool) -> Pieces {
+        if !compact {
+            return Pieces::Full(states);
+        }
+        let array = |s: PieceState| {
+            let PieceState { pos, dir, alive, a, b, respawn_round, cooldown, freeze, silence } = s;
+            (pos.row, pos.col, dir, alive, a, b, respawn_round, cooldown, freeze, silence)
+        };
+        Pieces::Compact(states.into_iter().map(array).collect())
+    }
 }
 
 #[derive(Serialize)]
@@ -124,7 +157,7 @@ struct TraceReply {
     /// The `start` event: board, pieces, R, rules.
     start: Event,
     /// The pieces at the end of round `from − 1` (as they start, for `from` ≤ 1).
-    before: Vec<PieceState>,
+    before: Pieces,
     rounds: Vec<RoundView>,
     /// The first round of the next window, if the game goes on.
     next: Option<u32>,
@@ -193,6 +226,7 @@ struct Window {
     pending: Vec<Event>,
     events: usize,
     last_round: u32,
+    compact: bool,
 }
 
 impl Window {
@@ -224,7 +258,8 @@ impl Sink for &mut Window {
         if self.keeping() && round >= 1 {
             self.events += self.pending.len();
             let events = std::mem::take(&mut self.pending);
-            self.rounds.push(RoundView { round, events, pieces: state.pieces().collect() });
+            let pieces = Pieces::new(state.pieces().collect(), self.compact);
+            self.rounds.push(RoundView { round, events, pieces });
             let full = self.rounds.len() as u32 >= limits::ARENA_ROUNDS
                 || self.events >= limits::ARENA_EVENTS;
             if full && round < self.last_round {
@@ -266,6 +301,7 @@ async fn trace(Body(request): Body<TraceRequest>) -> Result<Json<TraceReply>, Ap
             pending: Vec::new(),
             events: 0,
             last_round: game.rounds(),
+            compact: request.compact,
         };
         play_with(&game, rules, &mut window).map_err(|e| run_error(wanted, e))?;
         // The `end` event comes after the last round's state: it belongs to that round.
@@ -278,7 +314,7 @@ async fn trace(Body(request): Body<TraceRequest>) -> Result<Json<TraceReply>, Ap
             game: wanted,
             rules: rules.to_string(),
             start: Event::start_under(&game, rules),
-            before: window.before,
+            before: Pieces::new(window.before, request.compact),
             rounds: window.rounds,
             next: window.closed.map(|round| round + 1),
         }))

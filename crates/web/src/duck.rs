@@ -7,14 +7,16 @@
 //! board or huge, it is an ordinary `Invalid command`, exactly as the judge says). A point is
 //! `[x, y]`: row 0..=9 from red's side, column 0..=8.
 
+use arbiter_duck::fen::Fen;
 use arbiter_duck::judge::{Command, Commands};
-use arbiter_duck::{Color, Game, Invalid, Piece, Played, Square, movement};
+use arbiter_duck::{Color, Game, Invalid, Move, Piece, Played, Position, Square, movement};
 use arbiter_scan::{Scanner, Shown};
 use axum::Json;
 use axum::routing::post;
 use serde::{Deserialize, Serialize};
 
 use crate::api::{ApiError, Body, Endpoint};
+use crate::notation::{self, Notation};
 use crate::{limits, work};
 
 /// The Duck Chess endpoints.
@@ -58,6 +60,9 @@ struct GameRequest {
     commands: Vec<String>,
     #[serde(default)]
     at: Option<usize>,
+    /// The position the game starts from (the official start when absent).
+    #[serde(default)]
+    fen: Option<String>,
 }
 
 /// A game and one more command to judge after it.
@@ -66,6 +71,9 @@ struct GameRequest {
 struct MoveRequest {
     commands: Vec<String>,
     command: String,
+    /// The position the game starts from (the official start when absent).
+    #[serde(default)]
+    fen: Option<String>,
 }
 
 /// A text in the official input format.
@@ -93,6 +101,8 @@ pub struct Entry {
     pub valid: bool,
     /// Why an invalid command is invalid (`duck explain`'s reason).
     pub reason: Option<String>,
+    /// The command as the player sees it on the board (null when invalid).
+    pub(crate) notation: Option<Notation>,
 }
 
 /// A piece on the board.
@@ -207,12 +217,16 @@ fn judge(game: &mut Game, command: Command) -> (Entry, Result<Played, Invalid>) 
             result: played.to_string(),
             valid: true,
             reason: None,
+            notation: Square::from_coords(command.from.0, command.from.1)
+                .zip(Square::from_coords(command.to.0, command.to.1))
+                .map(|(from, to)| notation::written(Move::new(from, to), played)),
         },
         Err(invalid) => Entry {
             command: command_text(command),
             result: "Invalid command".to_owned(),
             valid: false,
             reason: Some(invalid.to_string()),
+            notation: None,
         },
     };
     (entry, outcome)
@@ -224,9 +238,10 @@ struct Replay {
     position: PositionView,
 }
 
-/// Replays `commands`, keeping every entry, and describes the position after `at` commands.
-fn replay(commands: &[Command], at: usize) -> Replay {
-    let mut game = Game::new();
+/// Replays `commands` from `start`, keeping every entry, and describes the position after `at`
+/// commands.
+fn replay(start: Position, commands: &[Command], at: usize) -> Replay {
+    let mut game = Game::from_position(start);
     let mut last = None;
     let mut entries = Vec::with_capacity(commands.len());
     let mut position = None;
@@ -244,9 +259,9 @@ fn replay(commands: &[Command], at: usize) -> Replay {
     Replay { entries, position }
 }
 
-/// Plays `commands` and returns the game and its last valid move.
-pub(crate) fn play_all(commands: &[Command]) -> (Game, Option<Command>) {
-    let mut game = Game::new();
+/// Plays `commands` from `start` and returns the game and its last valid move.
+pub(crate) fn play_all(start: Position, commands: &[Command]) -> (Game, Option<Command>) {
+    let mut game = Game::from_position(start);
     let mut last = None;
     for &command in commands {
         if game.play_coords(command.from, command.to).is_ok() {
@@ -355,17 +370,28 @@ fn official_input(entries: &[Entry]) -> String {
     text
 }
 
-fn game_reply(commands: Vec<Command>, at: Option<usize>) -> GameReply {
+/// The position a game starts from: the FEN given, or the official start. A FEN that does not
+/// describe a position of the game is refused with the reason `arbiter_duck` gives (a piece
+/// letter it cannot read, more pieces of a kind than a side starts with, no captain for the side
+/// that has just moved).
+pub(crate) fn start(fen: Option<&str>) -> Result<Position, ApiError> {
+    let Some(text) = fen else { return Ok(Position::new()) };
+    let fen: Fen = text.parse().map_err(|error| ApiError::bad_request(format!("FEN: {error}")))?;
+    Position::from_fen(&fen).map_err(|error| ApiError::bad_request(format!("FEN: {error}")))
+}
+
+fn game_reply(start: Position, commands: Vec<Command>, at: Option<usize>) -> GameReply {
     let at = at.unwrap_or(commands.len()).min(commands.len());
-    let Replay { entries, position } = replay(&commands, at);
+    let Replay { entries, position } = replay(start, &commands, at);
     GameReply { input: official_input(&entries), entries, position, warning: None }
 }
 
 /// `POST /api/duck/game`.
 async fn game(Body(request): Body<GameRequest>) -> Result<Json<GameReply>, ApiError> {
     work::run(move || {
+        let start = start(request.fen.as_deref())?;
         let commands = read_commands(&request.commands)?;
-        Ok(Json(game_reply(commands, request.at)))
+        Ok(Json(game_reply(start, commands, request.at)))
     })
     .await
 }
@@ -373,9 +399,10 @@ async fn game(Body(request): Body<GameRequest>) -> Result<Json<GameReply>, ApiEr
 /// `POST /api/duck/position`.
 async fn position(Body(request): Body<GameRequest>) -> Result<Json<PositionView>, ApiError> {
     work::run(move || {
+        let start = start(request.fen.as_deref())?;
         let commands = read_commands(&request.commands)?;
         let at = request.at.unwrap_or(commands.len()).min(commands.len());
-        let (game, last) = play_all(&commands[..at]);
+        let (game, last) = play_all(start, &commands[..at]);
         Ok(Json(describe(&game, at, last)))
     })
     .await
@@ -384,12 +411,13 @@ async fn position(Body(request): Body<GameRequest>) -> Result<Json<PositionView>
 /// `POST /api/duck/move`.
 async fn play(Body(request): Body<MoveRequest>) -> Result<Json<MoveReply>, ApiError> {
     work::run(move || {
+        let start = start(request.fen.as_deref())?;
         let commands = read_commands(&request.commands)?;
         if commands.len() >= limits::DUCK_COMMANDS {
             return Err(too_many(commands.len() + 1));
         }
         let command = parse_command(&request.command, commands.len() + 1)?;
-        let (mut game, _) = play_all(&commands);
+        let (mut game, _) = play_all(start, &commands);
         let (entry, outcome) = judge(&mut game, command);
         let position = outcome.is_ok().then(|| describe(&game, commands.len() + 1, Some(command)));
         Ok(Json(MoveReply { entry, position }))
@@ -421,7 +449,7 @@ async fn import(Body(request): Body<ImportRequest>) -> Result<Json<GameReply>, A
                 if commands.len() == 1 { "" } else { "s" }
             )
         });
-        let mut reply = game_reply(commands, None);
+        let mut reply = game_reply(Position::new(), commands, None);
         reply.warning = warning;
         Ok(Json(reply))
     })
@@ -447,7 +475,7 @@ mod tests {
     fn replay_matches_the_judge() {
         let commands = [((0, 0), (7, 0)), ((0, 3), (1, 4)), ((9, 4), (8, 4))]
             .map(|(from, to)| Command { from, to });
-        let Replay { entries, position } = replay(&commands, 1);
+        let Replay { entries, position } = replay(Position::new(), &commands, 1);
         let results: Vec<_> = entries.iter().map(|e| e.result.as_str()).collect();
         assert_eq!(results, ["Invalid command", "red guard;NA;no;no", "blue captain;NA;no;no"]);
         assert_eq!(entries[0].reason.as_deref(), Some("car path (2,0) is occupied by red duck"));

@@ -32,8 +32,12 @@
 //! A search's reply (`application/x-ndjson`) is, line by line:
 //! - `start`: `{id, turn, movetime, depth, nodes}`, at once: the id names the search for
 //!   `/api/duck/engine/stop`, `turn` is the side it plays, the rest the limits it was given.
-//! - `info`, after each iteration: `{depth, seldepth, score, bound?, nodes, nps, hashfull, time,
-//!   pv, line}`; `line` is the UCI `info` line the engine would print.
+//! - `info`, after each iteration: `{depth, seldepth, multipv?, score, bound?, nodes, nps,
+//!   hashfull, time, pv, line}`; `line` is the UCI `info` line the engine would print. With
+//!   `multipv: N` in the request, each iteration sends N of them, `multipv` 1 to N, best first.
+//!
+//! With `threat: true` the side to move passes and the other side's search is reported: what it
+//! would play if it were its move.
 //! - `best`, last: `{move, ponder, score, depth, seldepth, nodes, time, pv}`. For a game that is
 //!   over, or a side that has no valid move, it is the only line: `{move: null, reason}`.
 //!
@@ -47,6 +51,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arbiter_duck::{Color, EndReason, Move, Outcome, Position};
+use arbiter_duck_engine::engine::Engine;
 use arbiter_duck_engine::search::{Limits, SearchInfo, SearchResult, StopFlag};
 use arbiter_duck_engine::uci;
 use arbiter_duck_protocol::{self as protocol, Info, Score};
@@ -61,6 +66,7 @@ use tokio::sync::mpsc;
 
 use crate::api::{ApiError, Body, Endpoint};
 use crate::duck::{self, Point, point};
+use crate::notation::{self, Notation};
 use crate::searches::{Searches, Ticket};
 use crate::{limits, work};
 
@@ -70,8 +76,9 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
         Endpoint {
             method: "POST",
             path: "/api/duck/engine",
-            about: "search the position after {commands, movetime?, depth?, nodes?} and stream \
-                    JSON lines: start (with the search's id), info after each iteration, best",
+            about: "search the position after {commands, movetime?, depth?, nodes?, multipv?, \
+                    threat?} and stream JSON lines: start (with the search's id), info after \
+                    each iteration (one per line with multipv), best",
             route: post(search),
         },
         Endpoint {
@@ -95,6 +102,16 @@ struct SearchRequest {
     depth: Option<u32>,
     #[serde(default)]
     nodes: Option<u64>,
+    /// How many lines to search and report, 1 to [`Engine::MAX_MULTIPV`] (1 by default).
+    #[serde(default)]
+    multipv: Option<u32>,
+    /// Search what the other side would play if it were its move (the side to move passes):
+    /// the threat against the side to move.
+    #[serde(default)]
+    threat: bool,
+    /// The position the game starts from (the official start when absent).
+    #[serde(default)]
+    fen: Option<String>,
 }
 
 /// Which search to stop.
@@ -112,14 +129,17 @@ struct StopReply {
 }
 
 /// A move of the engine's.
-#[derive(Serialize, Debug, PartialEq, Eq)]
-struct MoveView {
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub(crate) struct MoveView {
     /// The official command, `x1 y1 x2 y2`.
     command: String,
     /// fairy-stockfish's square notation, `e10e9`.
     uci: String,
-    from: Point,
-    to: Point,
+    pub(crate) from: Point,
+    pub(crate) to: Point,
+    /// As the player sees it on the board, when the position it is played in is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    notation: Option<Notation>,
 }
 
 impl From<Move> for MoveView {
@@ -129,21 +149,28 @@ impl From<Move> for MoveView {
             uci: mv.uci().to_string(),
             from: point(mv.from),
             to: point(mv.to),
+            notation: None,
         }
     }
+}
+
+/// The moves of `line`, played from `position`, each with its readable notation.
+pub(crate) fn line_views(position: &Position, line: &[Move]) -> Vec<MoveView> {
+    let mut written = notation::line(position, line).into_iter();
+    line.iter().map(|&mv| MoveView { notation: written.next(), ..MoveView::from(mv) }).collect()
 }
 
 /// A score from red's point of view: `{"cp": 35}` or `{"mate": -3}`.
 #[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
-enum RedScore {
+pub(crate) enum RedScore {
     Cp(i32),
     Mate(i32),
 }
 
 impl RedScore {
     /// `score`, which is from the point of view of `turn`, the side to move, seen by red.
-    fn new(score: Score, turn: Color) -> RedScore {
+    pub(crate) fn new(score: Score, turn: Color) -> RedScore {
         let sign = match turn {
             Color::Red => 1,
             Color::Blue => -1,
@@ -179,6 +206,9 @@ enum Line {
 struct InfoLine {
     depth: Option<u32>,
     seldepth: Option<u32>,
+    /// Which line this is, from 1, when several are searched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    multipv: Option<u32>,
     score: Option<RedScore>,
     /// `lower` or `upper` when the score is only a bound.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -193,11 +223,13 @@ struct InfoLine {
 }
 
 impl InfoLine {
-    fn new(info: &SearchInfo, turn: Color) -> InfoLine {
+    fn new(info: &SearchInfo, position: &Position) -> InfoLine {
+        let turn = position.turn();
         let info: Info = uci::info(info);
         InfoLine {
             depth: info.depth,
             seldepth: info.seldepth,
+            multipv: info.multipv,
             score: info.score.map(|score| RedScore::new(score, turn)),
             bound: match info.bound {
                 protocol::Bound::Exact => None,
@@ -208,7 +240,7 @@ impl InfoLine {
             nps: info.nps,
             hashfull: info.hashfull,
             time: info.time,
-            pv: info.pv.iter().map(|&mv| mv.into()).collect(),
+            pv: line_views(position, &info.pv),
             line: info.to_string(),
         }
     }
@@ -238,9 +270,16 @@ struct Searched {
 }
 
 impl BestLine {
-    fn new(result: SearchResult, turn: Color) -> BestLine {
+    fn new(result: SearchResult, position: &Position) -> BestLine {
+        let turn = position.turn();
+        let pv = line_views(position, &result.pv);
+        // The best move is the line's first, written in the same position.
+        let best = result.best.map(|best| match pv.first() {
+            Some(first) if result.pv.first() == Some(&best) => first.clone(),
+            _ => line_views(position, &[best]).remove(0),
+        });
         BestLine {
-            best: result.best.map(MoveView::from),
+            best,
             reason: result.best.is_none().then(|| "the engine found no move".to_owned()),
             search: Some(Searched {
                 ponder: result.ponder.map(MoveView::from),
@@ -249,7 +288,7 @@ impl BestLine {
                 seldepth: result.seldepth,
                 nodes: result.nodes,
                 time: result.time.as_millis() as u64,
-                pv: result.pv.into_iter().map(MoveView::from).collect(),
+                pv,
             }),
         }
     }
@@ -279,8 +318,8 @@ fn encode(line: &Line) -> Bytes {
 }
 
 /// Lines a reply may hold before they are read: an iteration per depth (at most
-/// [`limits::SEARCH_DEPTH`]), the start and the answer, and room to spare.
-const LINES: usize = 2 * limits::SEARCH_DEPTH as usize + 8;
+/// [`limits::SEARCH_DEPTH`]) and line searched, the start and the answer, and room to spare.
+const LINES: usize = Engine::MAX_MULTIPV * 2 * limits::SEARCH_DEPTH as usize + 8;
 
 /// Reads the limits of `request`: a time per move within the cap (the default when none is
 /// given), and optionally a depth and a node count.
@@ -304,6 +343,14 @@ fn read_limits(request: &SearchRequest) -> Result<(Limits, Duration), ApiError> 
     }
     if request.nodes == Some(0) {
         return Err(ApiError::bad_request("nodes 0: expected at least 1 node"));
+    }
+    if let Some(lines) = request.multipv
+        && !(1..=Engine::MAX_MULTIPV as u32).contains(&lines)
+    {
+        return Err(ApiError::bad_request(format!(
+            "multipv {lines}: expected 1 to {} lines",
+            Engine::MAX_MULTIPV
+        )));
     }
     let movetime = Duration::from_millis(movetime);
     let bounds = Limits {
@@ -340,15 +387,22 @@ async fn search(
     Body(request): Body<SearchRequest>,
 ) -> Result<Response, ApiError> {
     let (bounds, movetime) = read_limits(&request)?;
-    let position = work::run(move || {
+    let lines = request.multipv.unwrap_or(1) as usize;
+    let threat = request.threat;
+    let mut position = work::run(move || {
+        let start = duck::start(request.fen.as_deref())?;
         let commands = duck::read_commands(&request.commands)?;
-        let (game, _) = duck::play_all(&commands);
+        let (game, _) = duck::play_all(start, &commands);
         Ok(game.position().clone())
     })
     .await?;
     if let Some(outcome) = position.outcome() {
         let line = encode(&Line::Best(BestLine::none(outcome)));
         return Ok(lines_reply(body::Body::from(line)));
+    }
+    if threat {
+        // The side to move passes: what the other side then finds is what it threatens.
+        let _passed = position.make_null();
     }
     let ticket = searches.admit()?;
     let (sender, receiver) = mpsc::channel(LINES);
@@ -362,7 +416,7 @@ async fn search(
     // The channel is empty: there is room.
     let _ = sender.try_send(encode(&start));
     let guard = StopOnDrop(ticket.stop_flag().clone());
-    tokio::spawn(think(ticket, position, bounds, movetime, sender));
+    tokio::spawn(think(ticket, position, bounds, lines, movetime, sender));
     let lines = stream::unfold((receiver, guard), |(mut receiver, guard)| async move {
         let line = receiver.recv().await?;
         Some((Ok::<_, Infallible>(line), (receiver, guard)))
@@ -376,24 +430,26 @@ async fn think(
     ticket: Ticket,
     position: Position,
     bounds: Limits,
+    lines: usize,
     cap: Duration,
     sender: mpsc::Sender<Bytes>,
 ) {
-    let turn = position.turn();
     let infos = sender.clone();
     let gone = sender.clone();
+    let searched = position.clone();
     let result = ticket
         .run(cap, async move { gone.closed().await }, move |engine, stop| {
-            engine.set_position(position);
+            engine.set_position(searched.clone());
+            engine.set_multipv(lines);
             engine.go(&bounds, stop, |info| {
                 // The channel has room for every iteration unless the client has stopped
                 // reading; a line is then better dropped than waited for.
-                let _ = infos.try_send(encode(&Line::Info(InfoLine::new(info, turn))));
+                let _ = infos.try_send(encode(&Line::Info(InfoLine::new(info, &searched))));
             })
         })
         .await;
     let line = match result {
-        Some(result) => Line::Best(BestLine::new(result, turn)),
+        Some(result) => Line::Best(BestLine::new(result, &position)),
         None if sender.is_closed() => return,
         None => Line::Error { error: "the search failed".to_owned() },
     };
@@ -434,15 +490,23 @@ mod tests {
                 command: "9 4 8 4".to_owned(),
                 uci: "e10e9".to_owned(),
                 from: [9, 4],
-                to: [8, 4]
+                to: [8, 4],
+                notation: None,
             }
         );
     }
 
     #[test]
     fn limits_are_checked() {
-        let request =
-            |movetime, depth, nodes| SearchRequest { commands: Vec::new(), movetime, depth, nodes };
+        let request = |movetime, depth, nodes| SearchRequest {
+            commands: Vec::new(),
+            movetime,
+            depth,
+            nodes,
+            multipv: None,
+            threat: false,
+            fen: None,
+        };
         let (bounds, cap) = read_limits(&request(None, None, None)).unwrap();
         assert_eq!(cap, Duration::from_millis(limits::SEARCH_TIME_DEFAULT));
         assert_eq!((bounds.movetime, bounds.depth, bounds.nodes), (Some(cap), None, None));
@@ -471,6 +535,9 @@ mod tests {
                 movetime: Some(limits::SEARCH_TIME),
                 depth: None,
                 nodes: None,
+                multipv: None,
+                threat: false,
+                fen: None,
             };
             let reply = search(Extension(Arc::clone(&searches)), Body(request)).await.unwrap();
             let mut lines = reply.into_body().into_data_stream();

@@ -25,7 +25,8 @@
 //!
 //! Modules: [`api`] (what an endpoint is, the error type, the body reader), `duck`, `arena` and
 //! `chess` (the endpoints of each game), `engine` (the Duck engine's searches, streamed as JSON
-//! lines), `routes` (the list of every endpoint, the router and the index built from it),
+//! lines), `analysis` (a whole game evaluated for the analysis board's graph), `notation` (a move
+//! as the board labels it), `routes` (the list of every endpoint, the router and the index built from it),
 //! `assets` (the embedded files), [`limits`] (what a request may cost), `work` (the pool that
 //! runs rule work off the async threads), `searches` (the engine's own pool, with its queue and
 //! the searches' stop flags), [`guard`] (the cross-site rules: which `Host` and `Origin` are
@@ -36,6 +37,7 @@
 #![warn(missing_docs)]
 
 mod admission;
+mod analysis;
 pub mod api;
 mod arena;
 mod assets;
@@ -46,6 +48,7 @@ mod engine;
 pub mod guard;
 pub mod limits;
 mod live;
+mod notation;
 mod routes;
 mod searches;
 mod work;
@@ -57,11 +60,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::HeaderMap;
 use axum::middleware::{self, Next};
 use axum::routing::get;
 use axum::{Extension, Router};
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
+use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 
 pub use guard::Hosts;
 
@@ -97,7 +103,10 @@ fn build(
 ) -> (Router, Arc<searches::Searches>) {
     let mut router = Router::new();
     for (path, file) in PAGES {
-        router = router.route(path, get(move || async move { assets::serve(file) }));
+        router = router.route(
+            path,
+            get(move |headers: HeaderMap| async move { assets::serve(file, &headers) }),
+        );
     }
     let places = Arc::new(Semaphore::new(limits::IN_FLIGHT));
     let searches = searches::Searches::new();
@@ -106,6 +115,7 @@ fn build(
         .merge(routes::router())
         .merge(live::pages())
         .fallback(|| async { assets::not_found() })
+        .layer(compression())
         .layer(Extension(Arc::clone(&searches)))
         .layer(Extension(games))
         .layer(DefaultBodyLimit::max(limits::BODY))
@@ -118,6 +128,15 @@ fn build(
             async move { guard::check(&hosts, request, next).await }
         }));
     (router, searches)
+}
+
+/// Replies compressed (gzip or brotli) as the request's `Accept-Encoding` allows, but for the
+/// engine's streamed lines: a compressor holds back what it is given until it has enough, and a
+/// search's lines must arrive as they are found.
+fn compression() -> CompressionLayer<impl Predicate> {
+    let predicate =
+        DefaultPredicate::new().and(NotForContentType::const_new("application/x-ndjson"));
+    CompressionLayer::new().compress_when(predicate)
 }
 
 /// Serves the app on `listener`, answering to `hosts` on the listener's port, until the first

@@ -19,6 +19,7 @@ fn endpoints() -> Vec<Endpoint> {
     }];
     all.extend(crate::duck::endpoints());
     all.extend(crate::engine::endpoints());
+    all.extend(crate::analysis::endpoints());
     all.extend(crate::arena::endpoints());
     all.extend(crate::chess::endpoints());
     all.extend(crate::live::endpoints());

@@ -79,6 +79,7 @@ async fn the_index_lists_every_endpoint() {
             ("POST", "/api/duck/import"),
             ("POST", "/api/duck/engine"),
             ("POST", "/api/duck/engine/stop"),
+            ("POST", "/api/duck/engine/evaluate"),
             ("GET", "/api/arena/rules"),
             ("POST", "/api/arena/judge"),
             ("POST", "/api/arena/trace"),
@@ -498,7 +499,13 @@ async fn the_engine_streams_its_iterations_and_answers_a_valid_move() {
     assert_eq!(best["event"], "best");
     assert_eq!(
         best["move"],
-        json!({"command": "5 6 8 4", "uci": "g6e9", "from": [5, 6], "to": [8, 4]})
+        json!({
+            "command": "5 6 8 4",
+            "uci": "g6e9",
+            "from": [5, 6],
+            "to": [8, 4],
+            "notation": {"letter": "D 5,6×8,4#", "glyph": "鸭 5,6×8,4#"}
+        })
     );
     assert_eq!(best["score"], json!({"mate": 1}));
     let infos = &lines[1..lines.len() - 1];
@@ -548,6 +555,112 @@ async fn the_engine_plays_either_side_with_scores_seen_by_red() {
     let cp = info["score"]["cp"].as_i64().expect("a score in centipawns");
     let line = info["line"].as_str().unwrap();
     assert!(line.contains(&format!(" score cp {} ", -cp)), "{line} vs {cp}");
+}
+
+#[tokio::test]
+async fn a_game_may_start_from_a_fen_and_a_refused_one_says_why() {
+    // Red's car on e2 takes the captain on e10.
+    let fen = "4c4/9/9/9/9/9/9/9/4R4/3C5 w";
+    let position = ok("/api/duck/position", json!({"commands": [], "fen": fen})).await;
+    assert_eq!(position["fen"], "4c4/9/9/9/9/9/9/9/4R4/3C5 w - - 0 1");
+    assert_eq!(
+        (position["turn"].as_str(), position["pieces"].as_array().map(Vec::len)),
+        (Some("red"), Some(3))
+    );
+    let played =
+        ok("/api/duck/move", json!({"commands": [], "command": "1 4 9 4", "fen": fen})).await;
+    assert_eq!(played["entry"]["result"], "red car;blue captain;no;yes");
+    assert_eq!(
+        played["entry"]["notation"],
+        json!({"letter": "R 1,4×9,4#", "glyph": "俥 1,4×9,4#"})
+    );
+    let game = ok("/api/duck/game", json!({"commands": ["1 4 9 4"], "fen": fen})).await;
+    assert_eq!(game["position"]["winner"], "red");
+    let (_, mut lines) =
+        Lines::search(&arbiter_web::app(), json!({"commands": [], "fen": fen, "depth": 2})).await;
+    assert_eq!(lines.rest().await.last().unwrap()["move"]["command"], "1 4 9 4");
+    for (fen, reason) in [
+        ("rrr1c4/9/9/9/9/9/9/9/9/4C4 w", "FEN: 3 blue cars, more than the 2 a side starts with"),
+        ("4c4/9/9/9/9/9/9/9/9/9 w", "FEN: no red captain, though red has just moved"),
+        ("4c4/9/9/9/9/9/9/9/9/4X4 w", "FEN: character 22: expected a piece letter"),
+    ] {
+        let blue = fen.replace(" w", " b");
+        let fen = if reason.contains("captain") { blue.as_str() } else { fen };
+        let message = error(
+            "/api/duck/position",
+            json!({"commands": [], "fen": fen}),
+            StatusCode::BAD_REQUEST,
+        )
+        .await;
+        assert!(message.starts_with(reason), "{fen}: {message}");
+    }
+}
+
+#[tokio::test]
+async fn the_engine_reports_several_lines_and_the_threat() {
+    let app = arbiter_web::app();
+    let (status, mut lines) =
+        Lines::search(&app, json!({"commands": ["0 3 1 4"], "depth": 3, "multipv": 3})).await;
+    assert_eq!(status, StatusCode::OK);
+    let lines = lines.rest().await;
+    let last: Vec<&Value> =
+        lines.iter().filter(|line| line["event"] == "info" && line["depth"] == 3).collect();
+    let numbers: Vec<_> = last.iter().map(|line| line["multipv"].as_u64()).collect();
+    assert_eq!(numbers, [Some(1), Some(2), Some(3)]);
+    let firsts: Vec<&Value> = last.iter().map(|line| &line["pv"][0]["command"]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    // Blue is to move: its best line is the one red likes least.
+    let cps: Vec<i64> = last.iter().map(|line| line["score"]["cp"].as_i64().unwrap()).collect();
+    assert!(cps[0] <= cps[1] && cps[1] <= cps[2], "{cps:?}");
+    assert_eq!(lines.last().unwrap()["move"], last[0]["pv"][0]);
+
+    // The threat against red on the captain's file: blue's duck would take the captain.
+    let mut commands = DUCK_TAKES_CAPTAIN.to_vec();
+    commands.pop();
+    let (_, mut lines) =
+        Lines::search(&app, json!({"commands": commands, "depth": 2, "threat": true})).await;
+    let lines = lines.rest().await;
+    assert_eq!(lines[0]["turn"], "red");
+    let (_, mut lines) =
+        Lines::search(&app, json!({"commands": DUCK_TAKES_CAPTAIN, "depth": 2, "threat": true}))
+            .await;
+    let lines = lines.rest().await;
+    assert_eq!(lines[0]["turn"], "blue");
+    assert!(lines.last().unwrap()["move"]["command"].is_string());
+    assert_eq!(
+        error("/api/duck/engine", json!({"commands": [], "multipv": 6}), StatusCode::BAD_REQUEST)
+            .await,
+        "multipv 6: expected 1 to 5 lines"
+    );
+}
+
+#[tokio::test]
+async fn a_game_is_evaluated_with_its_mistakes() {
+    let mut commands = DUCK_TAKES_CAPTAIN.to_vec();
+    commands.push("5 6 8 4");
+    let reply = ok("/api/duck/engine/evaluate", json!({"commands": commands})).await;
+    assert_eq!(reply["complete"], true);
+    let points = reply["points"].as_array().unwrap();
+    assert_eq!(points.len(), commands.len() + 1);
+    for (ply, point) in points.iter().enumerate() {
+        assert_eq!(point["ply"], ply);
+    }
+    // Blue's last command left its captain to the duck: red captures it next.
+    assert_eq!(points[14]["score"], json!({"mate": 1}));
+    assert_eq!(points[14]["mistake"], true);
+    assert_eq!(points[14]["best"]["command"], "5 6 8 4");
+    let last = points.last().unwrap();
+    assert_eq!((&last["score"], &last["winner"]), (&Value::Null, &json!("red")));
+    assert_eq!(points[0]["mistake"], false);
+    assert_eq!(
+        error(
+            "/api/duck/engine/evaluate",
+            json!({"commands": [], "nodes": 0}),
+            StatusCode::BAD_REQUEST
+        )
+        .await,
+        "nodes 0: expected 1 to 200000 nodes per position"
+    );
 }
 
 #[tokio::test]

@@ -283,7 +283,9 @@ test('plays against the engine, which shows its search live and can be hurried',
   assert.match(await page.textContent('[data-engine-score]'), /^([+−]?\d+\.\d\d|#-?\d+)$/);
   const pv = await page.getAttribute('[data-engine-pv]', 'data-commands');
   assert.equal(pv.split(',')[0], played[5][0]);
-  assert.match(await page.textContent('[data-engine-pv]'), /^[a-i]\d+[a-i]\d+/);
+  // The line reads as the move list does; the command and fairy-stockfish's move on hover.
+  assert.match(await page.textContent('[data-engine-pv]'), /^\S \d,\d[→×]\d,\d[+#]?/);
+  assert.match(await page.getAttribute('[data-engine-pv] .first', 'title'), /^\d \d \d \d · [a-i]\d+[a-i]\d+$/);
 
   // Ten seconds to think, hurried by "Move now": the best move so far is played.
   await page.selectOption('[data-engine-time]', '10000');

@@ -20,7 +20,7 @@ use arbiter_live::{
 };
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, Path as UrlPath, Query};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
@@ -68,8 +68,8 @@ pub(crate) fn now_ms() -> u64 {
 /// The pages: a game and the archive.
 pub(crate) fn pages() -> Router {
     Router::new()
-        .route("/duck/game/{id}", get(|| async { assets::serve("game.html") }))
-        .route("/duck/games", get(|| async { assets::serve("games.html") }))
+        .route("/duck/game/{id}", get(|headers: HeaderMap| async move { assets::serve("game.html", &headers) }))
+        .route("/duck/games", get(|headers: HeaderMap| async move { assets::serve("games.html", &headers) }))
 }
 
 /// The live games' endpoints.
