@@ -229,6 +229,16 @@ fn info_and_other_lines_before_the_move_are_skipped() {
 }
 
 #[test]
+fn a_move_with_tabs_and_a_dangling_ponder_is_played() {
+    // `bestmove<TAB>a1a2<TAB>ponder<TAB>`: the move stands, nothing is lost on time or as garbage.
+    let (report, games) = play(&config(&format!("{WINS_AS_RED} ponder=1"), WINS_AS_RED));
+    assert_eq!(report.tally.pairs, Pentanomial([0, 0, 1, 0, 0]));
+    assert!(
+        games.iter().all(|game| game.record.result.termination == Termination::CaptainCaptured)
+    );
+}
+
+#[test]
 fn a_failed_handshake_is_an_error_naming_the_engine() {
     let limits = Limits { timeout: Duration::from_secs(2), ..Limits::default() };
     let silent = MatchConfig { limits, ..config(WINS_AS_RED, "fault=silent-uci") };
