@@ -31,7 +31,7 @@ use arbiter_duck::{Color, EndReason, Game, Invalid, Move, Outcome, UciMove};
 use arbiter_duck_protocol::{EngineMessage, GuiCommand};
 
 use super::clock::{Clocks, Limits};
-use super::opening::Opening;
+use super::opening::{InvalidOpening, Opening};
 use super::process::{EngineProcess, Next};
 use super::tally::Points;
 
@@ -253,21 +253,22 @@ pub struct Setup<'a> {
     pub stop: &'a AtomicBool,
 }
 
-/// Plays a game, `red` against `blue`; `None` if [`Setup::stop`] was set before it ended.
+/// Plays a game, `red` against `blue`; `None` if [`Setup::stop`] was set before it ended; an
+/// error if the opening cannot be played.
 ///
 /// The engines must be ready (see [`EngineProcess::new_game`]).
 pub fn play(
     red: &mut EngineProcess,
     blue: &mut EngineProcess,
     setup: &Setup<'_>,
-) -> Option<GameRecord> {
-    let mut game = setup.opening.game();
+) -> Result<Option<GameRecord>, InvalidOpening> {
+    let mut game = setup.opening.game()?;
     let mut moves = setup.opening.moves.clone();
     let mut clocks = Clocks::new(setup.limits);
     let start_fen = setup.opening.fen.clone().map(Box::new);
     let result = loop {
         if setup.stop.load(Ordering::Relaxed) {
-            return None;
+            return Ok(None);
         }
         // A captured captain ends the game where the capture is played, below.
         if let Some(Outcome { winner, reason }) =
@@ -300,7 +301,7 @@ pub fn play(
             Err(reason) => break GameResult::loss(side, Termination::IllegalMove { mv, reason }),
         }
     };
-    Some(GameRecord { opening: setup.opening.clone(), moves, result })
+    Ok(Some(GameRecord { opening: setup.opening.clone(), moves, result }))
 }
 
 /// Asks `engine`, playing `side`, for its move: the move, or the fault that loses the game.

@@ -21,7 +21,7 @@ use std::thread;
 
 use super::clock::Limits;
 use super::game::{self, Finished, GameRecord, GameResult, Setup, Termination};
-use super::opening::Opening;
+use super::opening::{InvalidOpening, Opening};
 use super::process::{EngineError, EngineProcess, EngineSpec};
 use super::report::{Report, SprtState};
 use super::save::{ResultLine, Saver};
@@ -111,6 +111,9 @@ pub enum MatchError {
         /// What went wrong.
         error: EngineError,
     },
+    /// An opening's moves cannot be played.
+    #[error(transparent)]
+    Opening(#[from] InvalidOpening),
     /// The save directory could not be written.
     #[error("cannot save to {}: {error}", dir.display())]
     Save {
@@ -133,6 +136,12 @@ pub fn run(
     config: &MatchConfig,
     mut on_event: impl FnMut(Event<'_>),
 ) -> Result<Report, MatchError> {
+    // A bad opening ends the match before any engine starts, not in the middle of it.
+    if let Openings::List(openings) = &config.openings {
+        for opening in openings {
+            opening.game()?;
+        }
+    }
     let save_error =
         |error| MatchError::Save { dir: config.save.clone().unwrap_or_default(), error };
     let mut saver = match &config.save {
@@ -344,6 +353,6 @@ impl Worker<'_> {
             max_plies: self.config.max_plies,
             stop: self.stop,
         };
-        Ok(game::play(red_engine, blue_engine, &setup).map(finished))
+        Ok(game::play(red_engine, blue_engine, &setup)?.map(finished))
     }
 }

@@ -239,6 +239,25 @@ fn a_move_with_tabs_and_a_dangling_ponder_is_played() {
 }
 
 #[test]
+fn an_opening_with_an_invalid_move_is_an_error_naming_it() {
+    // Built in code, not read from a file, so no parser has checked it: the match refuses it
+    // before any game rather than playing on from a position the line does not describe.
+    let moves = ["i1i2", "i10i9", "i2i9"].iter().map(|m| m.parse().unwrap()).collect();
+    let bad = Opening { fen: None, moves };
+    let config = MatchConfig {
+        openings: Openings::List(vec![Opening::default(), bad]),
+        ..config(WINS_AS_RED, WINS_AS_RED)
+    };
+    let error = run(&config, |_| panic!("no game is played")).unwrap_err();
+    assert!(matches!(error, MatchError::Opening(_)), "{error:?}");
+    assert_eq!(
+        error.to_string(),
+        "opening `startpos moves i1i2 i10i9 i2i9`: move 3 `i2i9` is not valid: \
+         car path (2,8) is occupied by red duck"
+    );
+}
+
+#[test]
 fn a_failed_handshake_is_an_error_naming_the_engine() {
     let limits = Limits { timeout: Duration::from_secs(2), ..Limits::default() };
     let silent = MatchConfig { limits, ..config(WINS_AS_RED, "fault=silent-uci") };
