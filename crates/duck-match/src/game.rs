@@ -33,6 +33,7 @@ use arbiter_duck_protocol::{EngineMessage, GuiCommand};
 use super::clock::{Clocks, Limits};
 use super::opening::{InvalidOpening, Opening};
 use super::process::{EngineProcess, Next};
+use super::record::Thought;
 use super::tally::Points;
 
 /// The ply cap (docs/rules.md#duck-chess): a game still going after this many plies is a draw.
@@ -221,6 +222,8 @@ pub struct GameRecord {
     pub opening: Opening,
     /// Every valid move, the opening's included.
     pub moves: Vec<Move>,
+    /// What the engines said about each of their valid moves, the moves after the opening's.
+    pub thoughts: Vec<Thought>,
     /// How it ended.
     pub result: GameResult,
 }
@@ -264,6 +267,7 @@ pub fn play(
 ) -> Result<Option<GameRecord>, InvalidOpening> {
     let mut game = setup.opening.game()?;
     let mut moves = setup.opening.moves.clone();
+    let mut thoughts = Vec::new();
     let mut clocks = Clocks::new(setup.limits);
     let start_fen = setup.opening.fen.clone().map(Box::new);
     let result = loop {
@@ -284,13 +288,14 @@ pub fn play(
         let side = game.turn();
         let engine = if side == Color::Red { &mut *red } else { &mut *blue };
         let position = GuiCommand::Position { fen: start_fen.clone(), moves: moves.clone() };
-        let mv = match ask(engine, &position, &mut clocks, side, &game) {
-            Ok(mv) => mv,
+        let (mv, thought) = match ask(engine, &position, &mut clocks, side, &game) {
+            Ok(answer) => answer,
             Err(termination) => break GameResult::loss(side, termination),
         };
         match game.play(mv.from, mv.to) {
             Ok(played) => {
                 moves.push(mv);
+                thoughts.push(thought);
                 if played.game_over {
                     break GameResult {
                         winner: Some(side),
@@ -301,17 +306,18 @@ pub fn play(
             Err(reason) => break GameResult::loss(side, Termination::IllegalMove { mv, reason }),
         }
     };
-    Ok(Some(GameRecord { opening: setup.opening.clone(), moves, result }))
+    Ok(Some(GameRecord { opening: setup.opening.clone(), moves, thoughts, result }))
 }
 
-/// Asks `engine`, playing `side`, for its move: the move, or the fault that loses the game.
+/// Asks `engine`, playing `side`, for its move: the move and what the engine said about it,
+/// or the fault that loses the game.
 fn ask(
     engine: &mut EngineProcess,
     position: &GuiCommand,
     clocks: &mut Clocks,
     side: Color,
     game: &Game,
-) -> Result<Move, Termination> {
+) -> Result<(Move, Thought), Termination> {
     let crash = |engine: &mut EngineProcess| Termination::Crash { status: engine.exit_status() };
     engine.drain();
     if engine.send(position).is_err() {
@@ -325,6 +331,7 @@ fn ask(
     };
     let allowed = clocks.allowed(side);
     let deadline = sent + allowed;
+    let mut thought = Thought::default();
     loop {
         let line = match engine.next_line(deadline) {
             Next::Line(line) => line,
@@ -336,6 +343,17 @@ fn ask(
         };
         let best = match line.text.parse::<EngineMessage>() {
             Ok(EngineMessage::BestMove { best, .. }) => best,
+            Ok(EngineMessage::Info(info)) => {
+                // The first principal variation's score is the engine's opinion of its move.
+                if info.score.is_some() && info.multipv.is_none_or(|pv| pv == 1) {
+                    thought.score = info.score;
+                    thought.depth = info.depth;
+                } else if thought.score.is_none() && info.depth.is_some() {
+                    thought.depth = info.depth;
+                }
+                thought.nodes = info.nodes.or(thought.nodes);
+                continue;
+            }
             Ok(_) => continue,
             Err(_) if line.text.split_whitespace().next() == Some("bestmove") => {
                 let shown = arbiter_scan::Shown(&line.text).to_string();
@@ -349,8 +367,11 @@ fn ask(
             let (elapsed, allowed) = (flag.elapsed, flag.allowed);
             return Err(Termination::TimeForfeit { elapsed, allowed, answered: true });
         }
+        // Whole milliseconds, as the record keeps them.
+        thought.time = whole_millis(elapsed);
+        thought.clock = clocks.remaining(side).map(whole_millis);
         return match best {
-            Some(mv) => Ok(mv),
+            Some(mv) => Ok((mv, thought)),
             // The side to move always has a move here: the runner adjudicates before asking.
             None => {
                 debug_assert!(game.position().has_moves());
@@ -358,4 +379,9 @@ fn ask(
             }
         };
     }
+}
+
+/// `duration` cut to whole milliseconds.
+fn whole_millis(duration: Duration) -> Duration {
+    Duration::from_millis(u64::try_from(duration.as_millis()).unwrap_or(u64::MAX))
 }

@@ -48,7 +48,7 @@
 //! - [`process`]: an [`EngineProcess`](process::EngineProcess), a child process spoken to in
 //!   UCI with a deadline on every answer, started from an [`EngineSpec`].
 //! - [`opening`]: the openings file and random openings; [`clock`]: time controls and the
-//!   forfeit margin.
+//!   forfeit margin; [`record`]: a game move by move with what the engines said, as text.
 //! - [`game`]: one game between two engine processes and how it ends, and a
 //!   [`Finished`] game of a match.
 //! - [`save`]: the games and results on disk.
@@ -61,6 +61,7 @@ pub mod elo;
 pub mod game;
 pub mod opening;
 pub mod process;
+pub mod record;
 pub mod report;
 pub mod runner;
 pub mod save;

@@ -339,7 +339,8 @@ impl Worker<'_> {
                     winner: Some(!side),
                     termination: Termination::NotReady { reason },
                 };
-                let record = GameRecord { moves: opening.moves.clone(), opening, result };
+                let moves = opening.moves.clone();
+                let record = GameRecord { moves, thoughts: Vec::new(), opening, result };
                 return Ok(Some(finished(record)));
             }
         }

@@ -17,6 +17,9 @@
 //!   move, which the judge answers `Invalid command`. When the opening is a FEN, the moves start
 //!   from that position instead, which the command format cannot express: `game-N.fen` beside
 //!   it holds the FEN, and the results file says so (`"fen"`).
+//! - `game-N.record`: the same game move by move, each engine move with its score, depth,
+//!   nodes, time taken and clock left (see [`record`](super::record)), which
+//!   [`Record`]'s `FromStr` reads back.
 //! - `results.jsonl`: one line per game, in the order the games finished (see [`ResultLine`]).
 //! - `engine1.worker1.stderr` ...: the standard error of each engine (1 or 2) of each worker
 //!   (one per concurrent game), appended across restarts.
@@ -30,6 +33,7 @@ use arbiter_duck::{Color, Move, UciMove};
 use serde::Serialize;
 
 use super::game::Finished;
+use super::record::Record;
 
 /// The official command format for `moves`, and the refused move that ended the game if any.
 pub fn commands(moves: &[Move], illegal: Option<Move>) -> String {
@@ -138,6 +142,16 @@ impl Saver {
         if let Some(fen) = &record.opening.fen {
             fs::write(path.with_extension("fen"), format!("{fen}\n"))?;
         }
+        let played = Record {
+            opening: record.opening.clone(),
+            moves: record.moves[record.opening.moves.len()..].to_vec(),
+            thoughts: record.thoughts.clone(),
+            illegal: record.illegal_move(),
+            result: record.result.score().to_owned(),
+            termination: record.result.termination.code().to_owned(),
+        };
+        let header = format!("# game {}: {} (red) vs {} (blue)\n", line.game, line.red, line.blue);
+        fs::write(path.with_extension("record"), header + &played.to_string())?;
         writeln!(self.results, "{}", line.to_json())?;
         self.results.flush()
     }

@@ -12,11 +12,13 @@ use arbiter_duck_match::clock::{Limits, TimeControl};
 use arbiter_duck_match::game::{MAX_PLIES, Termination};
 use arbiter_duck_match::opening::{Opening, parse_openings};
 use arbiter_duck_match::process::EngineError;
+use arbiter_duck_match::record::Record;
 use arbiter_duck_match::sprt::{Decision, Sprt};
 use arbiter_duck_match::tally::Pentanomial;
 use arbiter_duck_match::{
     EngineSpec, Event, Finished, MatchConfig, MatchError, Openings, Report, run,
 };
+use arbiter_duck_protocol::Score;
 
 /// The Python interpreter itself: `python3` on the `PATH` may be a launcher script (pyenv's
 /// takes a quarter of a second), and the tests start many engines.
@@ -323,6 +325,51 @@ fn the_sprt_stops_the_match_on_a_decision() {
     assert!(games.len() < 1000);
     assert_eq!(report.tally.games.total() as usize, games.len());
     assert_eq!(report.tally.pairs.0[4] * 2, report.tally.games.wins);
+}
+
+#[test]
+fn saved_records_hold_each_move_with_what_the_engine_said() {
+    let dir = scratch_dir("saved_records_hold_each_move");
+    let moves: Opening = "i1i2 i10i9".parse().unwrap();
+    let config = MatchConfig {
+        games: 2,
+        openings: Openings::List(vec![moves]),
+        limits: Limits { clock: Some("30+0.5".parse().unwrap()), ..Limits::default() },
+        save: Some(dir.clone()),
+        ..config(&format!("{WINS_AS_RED} noise=1"), "red=c1c10 blue=a10a9,a9a10,a10a9")
+    };
+    let (_, games) = play(&config);
+    let text = std::fs::read_to_string(dir.join("game-1.record")).unwrap();
+    let record: Record = text.parse().unwrap();
+    let game = &games[0].record;
+    assert!(
+        text.starts_with(
+            "# game 1: fake (red) vs fake (2) (blue)\nopening startpos moves i1i2 i10i9\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(record.opening, game.opening);
+    assert_eq!(record.moves, game.moves[2..]);
+    assert_eq!(record.thoughts, game.thoughts);
+    assert_eq!((record.result.as_str(), record.termination.as_str()), ("1-0", "captain-captured"));
+    // The first engine's `info depth 1 score cp 12 nodes 3`; the second says nothing.
+    let red = record.thoughts[0];
+    assert_eq!((red.score, red.depth, red.nodes), (Some(Score::Centipawns(12)), Some(1), Some(3)));
+    let blue = record.thoughts[1];
+    assert_eq!((blue.score, blue.depth, blue.nodes), (None, None, None));
+    // Each clock: 30 s, less the move's time, plus the increment (to the millisecond).
+    for thought in &record.thoughts[..2] {
+        let total = (thought.clock.unwrap() + thought.time).as_millis();
+        assert!((30_499..=30_500).contains(&total), "{thought}");
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[2].starts_with("a1a2 {+0.12/1 3N "), "{text}");
+    assert_eq!(lines.last(), Some(&"result 1-0 captain-captured"));
+    // The refused move of game 2 is kept after the valid ones.
+    let second: Record =
+        std::fs::read_to_string(dir.join("game-2.record")).unwrap().parse().unwrap();
+    assert_eq!(second.illegal, games[1].record.illegal_move());
+    assert_eq!(second.termination, "illegal-move");
 }
 
 #[test]
