@@ -4,6 +4,7 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use arbiter_duck_match::adjudication::{Adjudication, DrawRule, ResignRule};
 use arbiter_duck_match::clock::{Limits, TimeControl};
 use arbiter_duck_match::game::MAX_PLIES;
 use arbiter_duck_match::opening::parse_openings;
@@ -74,6 +75,23 @@ struct Flags {
     /// A game still going after this many plies (the opening's included) is a draw.
     #[arg(long, value_name = "PLIES", default_value_t = MAX_PLIES)]
     max_plies: u32,
+    /// Resign a game for a side whose own score is at or below -CP hundredths of a soldier
+    /// after each of --resign-moves moves of its own in a row (only the loser's scores count).
+    #[arg(long, value_name = "CP", requires = "resign_moves", value_parser = clap::value_parser!(i32).range(0..))]
+    resign_score: Option<i32>,
+    /// How many moves in a row --resign-score must hold.
+    #[arg(long, value_name = "N", requires = "resign_score", value_parser = clap::value_parser!(u32).range(1..))]
+    resign_moves: Option<u32>,
+    /// Draw a game in which both sides' scores stay within ±CP hundredths of a soldier for
+    /// --draw-moves moves of each in a row.
+    #[arg(long, value_name = "CP", requires = "draw_moves", value_parser = clap::value_parser!(i32).range(0..))]
+    draw_score: Option<i32>,
+    /// How many moves of each side in a row --draw-score must hold.
+    #[arg(long, value_name = "N", requires = "draw_score", value_parser = clap::value_parser!(u32).range(1..))]
+    draw_moves: Option<u32>,
+    /// Moves count towards --draw-score only after this many plies (the opening's included).
+    #[arg(long, value_name = "PLIES", default_value_t = 0, requires = "draw_score")]
+    draw_after: u32,
     /// How many games to play at once, each with its own pair of engine processes.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     concurrency: u16,
@@ -282,6 +300,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
         openings,
         limits,
         max_plies: flags.max_plies,
+        adjudication: Adjudication {
+            resign: flags
+                .resign_score
+                .zip(flags.resign_moves)
+                .map(|(score, moves)| ResignRule { score, moves }),
+            draw: flags.draw_score.zip(flags.draw_moves).map(|(score, moves)| DrawRule {
+                score,
+                moves,
+                after: flags.draw_after,
+            }),
+        },
         concurrency: usize::from(flags.concurrency),
         sprt: flags.sprt,
         save: flags.save,

@@ -258,6 +258,63 @@ fn limits_of_one_engine_replace_the_match_limits() {
 }
 
 #[test]
+fn scores_adjudicate_resignations_and_draws() {
+    let mut args =
+        words("duck match --games 2 --depth 1 --json --resign-score 500 --resign-moves 3");
+    args.push("--engine".into());
+    args.push(fake(&format!("{SHUFFLES} score=-600")));
+    args.push("--engine".into());
+    args.push(fake(SHUFFLES));
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let stdout = text(out.stdout);
+    let lines: Vec<serde_json::Value> =
+        stdout.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    for game in &lines[..2] {
+        assert_eq!(game["termination"], "resign-score", "{game}");
+        assert!(
+            game["reason"]
+                .as_str()
+                .unwrap()
+                .ends_with(" resigns: its score at or below -5.00 for 3 moves in a row")
+        );
+    }
+    assert_eq!(lines[2]["losses"], 2);
+    assert_eq!(lines[2]["endings"]["resign-score"], 2);
+
+    let mut args = words("duck match --games 2 --depth 1 --draw-score 20 --draw-moves 2");
+    args.extend(words("--draw-after 10 --engine"));
+    args.push(fake(&format!("{SHUFFLES} score=5")));
+    args.push("--engine".into());
+    args.push(fake(&format!("{SHUFFLES} score=-20")));
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let stderr = text(out.stderr);
+    assert!(
+        stderr.contains(": 1/2-1/2 (both scores within ±0.20 for 2 moves each), 14 plies;"),
+        "{stderr}"
+    );
+    assert!(text(out.stdout).contains("\nEndings: draw-score 2\n"));
+
+    // Each bound needs its count, and the count its bound.
+    for flags in [
+        "--resign-score 500",
+        "--draw-moves 3",
+        "--draw-after 4",
+        "--resign-moves 0 --resign-score 1",
+    ] {
+        let mut args = words("duck match --engine");
+        args.push(fake(SHUFFLES));
+        args.push("--engine".into());
+        args.push(fake(SHUFFLES));
+        args.extend(words(flags));
+        let out = arbiter_owned(&args);
+        assert_eq!(out.status.code(), Some(2), "{flags}");
+        assert!(text(out.stderr).contains("error:"), "{flags}");
+    }
+}
+
+#[test]
 fn a_silent_engine_fails_to_start() {
     let mut args = words("duck match --timeout 1 --engine");
     args.push(fake(WINS));

@@ -30,6 +30,7 @@ use std::time::{Duration, Instant};
 use arbiter_duck::{Color, EndReason, Game, Invalid, Move, Outcome, UciMove};
 use arbiter_duck_protocol::{EngineMessage, GuiCommand};
 
+use super::adjudication::{Adjudication, Adjudicator, DrawRule, ResignRule, Verdict};
 use super::clock::{Clocks, Limits};
 use super::opening::{InvalidOpening, Opening};
 use super::process::{EngineProcess, Next};
@@ -88,6 +89,21 @@ pub enum Termination {
         /// The cap.
         plies: u32,
     },
+    /// The loser resigned: its own score stayed at or below the bound (see
+    /// [`adjudication`](super::adjudication)).
+    Resign {
+        /// The bound, in hundredths of a soldier (the loser scored −`score` or less).
+        score: i32,
+        /// For how many of its moves in a row.
+        moves: u32,
+    },
+    /// Both sides' scores stayed level: a draw.
+    DrawScore {
+        /// The bound, in hundredths of a soldier.
+        score: i32,
+        /// For how many moves of each side in a row.
+        moves: u32,
+    },
     /// The loser played a move the rules refuse.
     IllegalMove {
         /// The move.
@@ -124,13 +140,16 @@ pub enum Termination {
 }
 
 impl Termination {
-    /// A short stable name: `captain-captured`, `no-move`, `ply-cap`, `illegal-move`,
-    /// `no-move-claimed`, `garbage`, `time-forfeit`, `crash` or `not-ready`.
+    /// A short stable name: `captain-captured`, `no-move`, `ply-cap`, `resign-score`,
+    /// `draw-score`, `illegal-move`, `no-move-claimed`, `garbage`, `time-forfeit`, `crash` or
+    /// `not-ready`.
     pub fn code(&self) -> &'static str {
         match self {
             Termination::CaptainCaptured => "captain-captured",
             Termination::NoMove { .. } => "no-move",
             Termination::PlyCap { .. } => "ply-cap",
+            Termination::Resign { .. } => "resign-score",
+            Termination::DrawScore { .. } => "draw-score",
             Termination::IllegalMove { .. } => "illegal-move",
             Termination::NoMoveClaimed => "no-move-claimed",
             Termination::Garbage { .. } => "garbage",
@@ -144,7 +163,11 @@ impl Termination {
     pub fn is_fault(&self) -> bool {
         !matches!(
             self,
-            Termination::CaptainCaptured | Termination::NoMove { .. } | Termination::PlyCap { .. }
+            Termination::CaptainCaptured
+                | Termination::NoMove { .. }
+                | Termination::PlyCap { .. }
+                | Termination::Resign { .. }
+                | Termination::DrawScore { .. }
         )
     }
 }
@@ -183,6 +206,14 @@ impl GameResult {
             }
             (Termination::NoMove { side }, _) => format!("{side} has no valid move"),
             (Termination::PlyCap { plies }, _) => format!("ply cap of {plies} reached"),
+            (Termination::Resign { score, moves }, Some(loser)) => format!(
+                "{loser} resigns: its score at or below {} for {moves} moves in a row",
+                soldiers(-score)
+            ),
+            (Termination::DrawScore { score, moves }, _) => format!(
+                "both scores within ±{} for {moves} moves each",
+                soldiers(*score).trim_start_matches('+')
+            ),
             (Termination::IllegalMove { mv, reason }, Some(loser)) => {
                 format!("{loser} plays {} ({mv}), invalid: {reason}", UciMove(*mv))
             }
@@ -206,6 +237,17 @@ impl GameResult {
             (termination, None) => termination.code().to_owned(),
         }
     }
+}
+
+/// Hundredths of a soldier as soldiers, signed: `-3.00`, `+0.20`, `0.00`.
+fn soldiers(cp: i32) -> String {
+    let sign = match cp.signum() {
+        1 => "+",
+        -1 => "-",
+        _ => "",
+    };
+    let cp = cp.unsigned_abs();
+    format!("{sign}{}.{:02}", cp / 100, cp % 100)
 }
 
 impl fmt::Display for GameResult {
@@ -252,6 +294,8 @@ pub struct Setup<'a> {
     pub limits: &'a Limits,
     /// The ply cap.
     pub max_plies: u32,
+    /// When the engines' scores end the game.
+    pub adjudication: &'a Adjudication,
     /// Set to abandon the game between two moves.
     pub stop: &'a AtomicBool,
 }
@@ -269,6 +313,7 @@ pub fn play(
     let mut moves = setup.opening.moves.clone();
     let mut thoughts = Vec::new();
     let mut clocks = Clocks::new(setup.limits);
+    let mut adjudicator = Adjudicator::new(setup.adjudication);
     let start_fen = setup.opening.fen.clone().map(Box::new);
     let result = loop {
         if setup.stop.load(Ordering::Relaxed) {
@@ -301,6 +346,16 @@ pub fn play(
                         winner: Some(side),
                         termination: Termination::CaptainCaptured,
                     };
+                }
+                match adjudicator.after_move(side, thought.score, moves.len()) {
+                    Some(Verdict::Resign { loser, rule: ResignRule { score, moves } }) => {
+                        break GameResult::loss(loser, Termination::Resign { score, moves });
+                    }
+                    Some(Verdict::Draw(DrawRule { score, moves, .. })) => {
+                        let termination = Termination::DrawScore { score, moves };
+                        break GameResult { winner: None, termination };
+                    }
+                    None => {}
                 }
             }
             Err(reason) => break GameResult::loss(side, Termination::IllegalMove { mv, reason }),

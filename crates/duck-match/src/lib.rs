@@ -23,6 +23,7 @@
 //!         ..Limits::default()
 //!     },
 //!     max_plies: arbiter_duck_match::game::MAX_PLIES,
+//!     adjudication: Default::default(),
 //!     concurrency: 2,
 //!     sprt: None,
 //!     save: None,
@@ -49,6 +50,7 @@
 //!   UCI with a deadline on every answer, started from an [`EngineSpec`].
 //! - [`opening`]: the openings file and random openings; [`clock`]: time controls and the
 //!   forfeit margin; [`record`]: a game move by move with what the engines said, as text.
+//! - [`adjudication`]: ending a game by the engines' scores.
 //! - [`game`]: one game between two engine processes and how it ends, and a
 //!   [`Finished`] game of a match.
 //! - [`save`]: the games and results on disk.
@@ -56,6 +58,7 @@
 
 #![warn(missing_docs)]
 
+pub mod adjudication;
 pub mod clock;
 pub mod elo;
 pub mod game;

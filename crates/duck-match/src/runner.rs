@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread;
 
+use super::adjudication::Adjudication;
 use super::clock::Limits;
 use super::game::{self, Finished, GameRecord, GameResult, Setup, Termination};
 use super::opening::{InvalidOpening, Opening};
@@ -69,6 +70,8 @@ pub struct MatchConfig {
     pub limits: Limits,
     /// The ply cap (see [`game::MAX_PLIES`]).
     pub max_plies: u32,
+    /// When the engines' scores end a game (none by default).
+    pub adjudication: Adjudication,
     /// How many games are played at once.
     pub concurrency: usize,
     /// The test that may stop the match early.
@@ -352,6 +355,7 @@ impl Worker<'_> {
             opening: &opening,
             limits: &self.config.limits,
             max_plies: self.config.max_plies,
+            adjudication: &self.config.adjudication,
             stop: self.stop,
         };
         Ok(game::play(red_engine, blue_engine, &setup)?.map(finished))

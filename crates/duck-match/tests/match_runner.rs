@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use arbiter_duck::{Color, judge};
+use arbiter_duck_match::adjudication::{Adjudication, DrawRule, ResignRule};
 use arbiter_duck_match::clock::{Limits, TimeControl};
 use arbiter_duck_match::game::{MAX_PLIES, Termination};
 use arbiter_duck_match::opening::{Opening, parse_openings};
@@ -55,6 +56,7 @@ fn config(first: &str, second: &str) -> MatchConfig {
         // No clock: a slow machine makes no scripted engine lose on time.
         limits: Limits { depth: Some(1), ..Limits::default() },
         max_plies: MAX_PLIES,
+        adjudication: Adjudication::default(),
         concurrency: 1,
         sprt: None,
         save: None,
@@ -257,6 +259,51 @@ fn an_opening_with_an_invalid_move_is_an_error_naming_it() {
         "opening `startpos moves i1i2 i10i9 i2i9`: move 3 `i2i9` is not valid: \
          car path (2,8) is occupied by red duck"
     );
+}
+
+#[test]
+fn a_side_scoring_itself_lost_resigns() {
+    let config = MatchConfig {
+        adjudication: Adjudication {
+            resign: Some(ResignRule { score: 500, moves: 3 }),
+            draw: None,
+        },
+        ..config(&format!("{SHUFFLES} score=-600"), &format!("{SHUFFLES} score=600"))
+    };
+    let (report, games) = play(&config);
+    assert_eq!(report.tally.games.losses, 2);
+    for game in &games {
+        let result = &game.record.result;
+        assert_eq!(result.termination, Termination::Resign { score: 500, moves: 3 });
+        // The first engine's third move: ply 5 as red, 6 as blue.
+        assert_eq!(game.record.plies(), 5 + game.red);
+        let loser = if game.red == 0 { Color::Red } else { Color::Blue };
+        assert_eq!(
+            result.reason(),
+            format!("{loser} resigns: its score at or below -5.00 for 3 moves in a row")
+        );
+        assert_eq!(game.faulty_engine(), None, "resigning is no fault");
+    }
+}
+
+#[test]
+fn a_level_game_is_drawn_by_score() {
+    let draw = |after| MatchConfig {
+        adjudication: Adjudication {
+            resign: Some(ResignRule { score: 500, moves: 1 }),
+            draw: Some(DrawRule { score: 10, moves: 2, after }),
+        },
+        ..config(&format!("{SHUFFLES} score=10"), &format!("{SHUFFLES} score=-10"))
+    };
+    let (report, games) = play(&draw(4));
+    assert_eq!(report.tally.games.draws, 2);
+    for game in &games {
+        assert_eq!(game.record.result.termination, Termination::DrawScore { score: 10, moves: 2 });
+        assert_eq!(game.record.plies(), 8, "plies 5 to 8 count");
+        assert_eq!(game.record.result.reason(), "both scores within ±0.10 for 2 moves each");
+    }
+    let (_, games) = play(&draw(0));
+    assert_eq!(games[0].record.plies(), 4);
 }
 
 #[test]
