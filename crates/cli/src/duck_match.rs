@@ -9,7 +9,7 @@ use arbiter_duck_match::clock::{Limits, TimeControl};
 use arbiter_duck_match::game::MAX_PLIES;
 use arbiter_duck_match::opening::parse_openings;
 use arbiter_duck_match::sprt::Sprt;
-use arbiter_duck_match::{EngineSpec, Event, MatchConfig, Openings};
+use arbiter_duck_match::{EngineSpec, Event, MatchConfig, Openings, Schedule};
 use clap::{ArgMatches, FromArgMatches};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -21,7 +21,7 @@ use crate::input::{CliError, Opened};
 #[command(after_long_help = AFTER_HELP)]
 struct Flags {
     /// An engine's command line, split as a shell splits it (give it twice: the first engine is
-    /// the one tested, the second the reference).
+    /// the one tested, the second the reference; or more, for a round robin or a gauntlet).
     #[arg(long = "engine", value_name = "CMD", required = true)]
     engines: Vec<String>,
     /// A UCI option for the engine given just before (`setoption name NAME value VALUE`);
@@ -31,7 +31,12 @@ struct Flags {
     /// The name to show for the engine given just before, instead of its `id name`.
     #[arg(long = "name", value_name = "NAME")]
     names: Vec<String>,
-    /// Number of games, even: every opening is played twice, once with each engine as red.
+    /// With more than two engines, play the first against each other only (a round robin,
+    /// every engine against every other, otherwise).
+    #[arg(long)]
+    gauntlet: bool,
+    /// Number of games, even: every opening is played twice, once with each engine as red (per
+    /// pairing, with more than two engines).
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = parse_games)]
     games: u64,
     /// A fixed time per move in milliseconds (`go movetime`); the default, at 100 ms, when no
@@ -206,9 +211,9 @@ fn before_any(flag: &str, value: &str) -> CliError {
 }
 
 /// The engines with the options, names and limits that follow each.
-fn engines(args: &Args) -> Result<[EngineSpec; 2], CliError> {
+fn engines(args: &Args) -> Result<Vec<EngineSpec>, CliError> {
     let flags = &args.flags;
-    if flags.engines.len() != 2 {
+    if flags.engines.len() < 2 {
         let found = format!("{} --engine", flags.engines.len());
         return Err(usage("--engine", "two engines (--engine CMD --engine CMD)", &found));
     }
@@ -243,9 +248,7 @@ fn engines(args: &Args) -> Result<[EngineSpec; 2], CliError> {
         let engine = owner(at).ok_or_else(|| before_any("--engine-nodes", &nodes.to_string()))?;
         specs[engine].nodes = Some(nodes);
     }
-    let [first, second] = <[EngineSpec; 2]>::try_from(specs)
-        .map_err(|_| usage("--engine", "two engines", "another number"))?;
-    Ok([first, second])
+    Ok(specs)
 }
 
 /// Runs `arbiter duck match`.
@@ -278,13 +281,19 @@ pub fn run(args: Args) -> Result<(), CliError> {
         flags.tc.or(flags.movetime.map(|ms| TimeControl::MoveTime(Duration::from_millis(ms))));
     if clock.is_none() && flags.depth.is_none() && flags.nodes.is_none() {
         // Without a time limit every engine needs a depth or node limit of its own.
-        match engines.iter().filter(|e| e.depth.is_some() || e.nodes.is_some()).count() {
-            0 => clock = Some(TimeControl::MoveTime(Duration::from_millis(100))),
-            1 => {
+        match engines.iter().filter(|e| e.depth.is_none() && e.nodes.is_none()).count() {
+            0 => {}
+            missing if missing == engines.len() => {
+                clock = Some(TimeControl::MoveTime(Duration::from_millis(100)));
+            }
+            1 if engines.len() == 2 => {
                 let found = "one engine without any limit";
                 return Err(usage("--engine-depth", "a limit for both engines", found));
             }
-            _ => {}
+            missing => {
+                let found = format!("{missing} engines without any limit");
+                return Err(usage("--engine-depth", "a limit for every engine", &found));
+            }
         }
     }
     let limits = Limits {
@@ -294,8 +303,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
         margin: Duration::from_millis(flags.time_margin),
         timeout: Duration::from_secs_f64(flags.timeout),
     };
+    if engines.len() > 2 && flags.sprt.is_some() {
+        let found = format!("{} engines", engines.len());
+        return Err(usage("--sprt", "two engines (the test compares two)", &found));
+    }
+    let schedule = if flags.gauntlet { Schedule::Gauntlet } else { Schedule::RoundRobin };
+    let total = flags.games * schedule.pairings(engines.len()).len() as u64;
     let config = MatchConfig {
         engines,
+        schedule,
         games: flags.games,
         openings,
         limits,
@@ -316,7 +332,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         save: flags.save,
     };
     let progress = if io::stderr().is_terminal() {
-        let bar = ProgressBar::new(config.games);
+        let bar = ProgressBar::new(total);
         let style = ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed} {msg}")
             .map_err(|error| CliError::Message(error.to_string()))?
             .progress_chars("=> ");
@@ -327,7 +343,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     let mut stdout = io::stdout().lock();
     let mut written = Ok(());
-    let result = arbiter_duck_match::run(&config, |event| match event {
+    let result = arbiter_duck_match::run_all(&config, |event| match event {
         Event::Ready { names, warnings } => {
             for warning in warnings {
                 let line = format!("warning: {warning}");
@@ -337,7 +353,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 }
             }
             if let Some(bar) = &progress {
-                bar.set_message(format!("{} vs {}", names[0], names[1]));
+                bar.set_message(names.join(" vs "));
             }
         }
         Event::Finished { game, line, report } => {
@@ -352,7 +368,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 None => eprintln!(
                     "game {} of {}: {} (red) vs {} (blue): {}, {} plies; {}",
                     game.number,
-                    config.games,
+                    total,
                     line.red,
                     line.blue,
                     game.record.result,
@@ -366,11 +382,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
         bar.finish_and_clear();
     }
     written?;
-    let report = result.map_err(|error| CliError::Message(error.to_string()))?;
-    if flags.json {
-        writeln!(stdout, "{}", report.to_json())?;
-    } else {
-        write!(stdout, "{report}")?;
+    let standings = result.map_err(|error| CliError::Message(error.to_string()))?;
+    // Two engines: the report of their one pairing, as it always was.
+    match (standings.pairings.as_slice(), flags.json) {
+        ([report], true) => writeln!(stdout, "{}", report.to_json())?,
+        ([report], false) => write!(stdout, "{report}")?,
+        (_, true) => writeln!(stdout, "{}", standings.to_json())?,
+        (_, false) => write!(stdout, "{standings}")?,
     }
     stdout.flush()?;
     Ok(())

@@ -314,6 +314,93 @@ fn scores_adjudicate_resignations_and_draws() {
     }
 }
 
+/// `duck match` with three scripted engines: one that wins, two that shuffle, and more words.
+fn three_engines(more: &str) -> Vec<String> {
+    let mut args = words("duck match --engine");
+    args.push(fake(WINS));
+    args.extend(words("--name winner --engine"));
+    args.push(fake(SHUFFLES));
+    args.extend(words("--name shuffler --engine"));
+    args.push(fake(SHUFFLES));
+    args.extend(words("--name other --games 2 --depth 1 --max-plies 12"));
+    args.extend(words(more));
+    args
+}
+
+#[test]
+fn a_round_robin_of_three_engines_has_a_crosstable() {
+    let dir = scratch_dir("duck_match_round_robin");
+    let mut args = three_engines("--save");
+    args.push(dir.display().to_string());
+    let out = arbiter_owned(&args);
+    let (stdout, stderr) = (text(out.stdout), text(out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("game 6 of 6: "), "{stderr}");
+    let expected = "\
+Games: 6 of 6, a round robin of 3 engines
+Rank Engine   Games Score           Elo (95% interval)                  LOS
+   1 winner       4 4.0/4 = 100.0%  +inf ± inf (+inf to +inf)           100.0%
+   2 shuffler     4 1.0/4 = 25.0%   -190.8 ± inf (-inf to +67.9)         7.9%
+   3 other        4 1.0/4 = 25.0%   -190.8 ± inf (-inf to +67.9)         7.9%
+Crosstable, the row's points against the column's:
+            winner    shuffler  other
+  winner    -         2.0/2     2.0/2
+  shuffler  0.0/2     -         1.0/2
+  other     0.0/2     1.0/2     -
+winner vs shuffler: 2 wins, 0 draws, 0 losses; score 2.0/2 = 100.0%; Elo +inf ± inf (95% interval +inf to +inf)
+winner vs other: 2 wins, 0 draws, 0 losses; score 2.0/2 = 100.0%; Elo +inf ± inf (95% interval +inf to +inf)
+shuffler vs other: 0 wins, 2 draws, 0 losses; score 1.0/2 = 50.0%; Elo +0.0 ± 0.0 (95% interval +0.0 to +0.0)
+Endings: captain-captured 4, ply-cap 2
+";
+    assert_eq!(stdout, expected);
+    // Pairs go round the pairings: games 1-2 winner-shuffler, 3-4 winner-other, 5-6 the rest.
+    let results = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let mut met: Vec<(u64, u64, u64)> = results
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .map(|g| {
+            let number = |key: &str| g[key].as_u64().unwrap();
+            (number("game"), number("red_engine"), number("blue_engine"))
+        })
+        .collect();
+    met.sort_unstable();
+    assert_eq!(met, [(1, 1, 2), (2, 2, 1), (3, 1, 3), (4, 3, 1), (5, 2, 3), (6, 3, 2)]);
+
+    // JSON: each engine against the field, and each pairing as a two-engine summary.
+    let out = arbiter_owned(&three_engines("--json"));
+    let stdout = text(out.stdout);
+    let summary: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["schedule"], "round-robin");
+    assert_eq!(summary["games"], 6);
+    assert_eq!(summary["standings"][0]["engine"], "winner");
+    assert_eq!(summary["standings"][0]["wins"], 4);
+    assert_eq!(summary["pairings"][2]["engines"], serde_json::json!(["shuffler", "other"]));
+    assert_eq!(summary["pairings"][2]["draws"], 2);
+}
+
+#[test]
+fn a_gauntlet_plays_the_first_engine_against_each_other() {
+    let out = arbiter_owned(&three_engines("--gauntlet --json"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let stdout = text(out.stdout);
+    let summary: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["schedule"], "gauntlet");
+    assert_eq!(summary["games"], 4);
+    let pairings: Vec<&serde_json::Value> =
+        summary["pairings"].as_array().unwrap().iter().collect();
+    assert_eq!(pairings.len(), 2);
+    assert_eq!(pairings[0]["engines"], serde_json::json!(["winner", "shuffler"]));
+    assert_eq!(pairings[1]["engines"], serde_json::json!(["winner", "other"]));
+
+    // The SPRT compares two engines only.
+    let out = arbiter_owned(&three_engines("--sprt elo0=0,elo1=5"));
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(out.stderr),
+        "--sprt: expected two engines (the test compares two), found 3 engines\n"
+    );
+}
+
 #[test]
 fn a_silent_engine_fails_to_start() {
     let mut args = words("duck match --timeout 1 --engine");

@@ -47,14 +47,18 @@ pub struct Finished {
     pub number: u64,
     /// Its pair's number, from 1.
     pub pair: u64,
-    /// The engine that played red: 0 for the first, 1 for the second.
+    /// Its pairing's index among the match's pairings, from 0 (0 in a match of two engines).
+    pub pairing: usize,
+    /// The pairing's first and second engine, as indices among the match's engines.
+    pub engines: [usize; 2],
+    /// The engine that played red: 0 for the pairing's first, 1 for its second.
     pub red: usize,
     /// The game.
     pub record: GameRecord,
 }
 
 impl Finished {
-    /// What the game is worth to the first engine.
+    /// What the game is worth to the pairing's first engine.
     pub fn points(&self) -> Points {
         match self.record.result.winner {
             None => Points::Draw,
@@ -63,7 +67,7 @@ impl Finished {
         }
     }
 
-    /// The engine (0 or 1) that lost by a fault, if one did.
+    /// The engine of the pairing (0 or 1) that lost by a fault, if one did.
     pub fn faulty_engine(&self) -> Option<usize> {
         let winner = self.record.result.winner?;
         if !self.record.result.termination.is_fault() {

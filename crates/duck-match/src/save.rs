@@ -56,8 +56,10 @@ pub struct ResultLine {
     pub red: String,
     /// The name of the engine playing blue.
     pub blue: String,
-    /// Which engine played red: 1 or 2, in the order given.
+    /// Which engine played red: 1 for the first given, 2 for the second, and so on.
     pub red_engine: usize,
+    /// Which engine played blue, numbered as `red_engine`.
+    pub blue_engine: usize,
     /// The opening, as the arguments of UCI's `position`.
     pub opening: String,
     /// The FEN the game started from, when the opening is one.
@@ -79,15 +81,19 @@ pub struct ResultLine {
 }
 
 impl ResultLine {
-    /// The line for a finished game between engines named `names`.
-    pub fn new(finished: &Finished, names: &[String; 2]) -> ResultLine {
+    /// The line for a finished game of a match between engines named `names`.
+    pub fn new(finished: &Finished, names: &[String]) -> ResultLine {
         let record = &finished.record;
+        let red = finished.engines[finished.red];
+        let blue = finished.engines[1 - finished.red];
+        let name = |engine: usize| names.get(engine).cloned().unwrap_or_default();
         ResultLine {
             game: finished.number,
             pair: finished.pair,
-            red: names[finished.red].clone(),
-            blue: names[1 - finished.red].clone(),
-            red_engine: finished.red + 1,
+            red: name(red),
+            blue: name(blue),
+            red_engine: red + 1,
+            blue_engine: blue + 1,
             opening: record.opening.to_string(),
             fen: record.opening.fen.as_ref().map(ToString::to_string),
             result: record.result.score(),

@@ -17,7 +17,7 @@ use arbiter_duck_match::record::Record;
 use arbiter_duck_match::sprt::{Decision, Sprt};
 use arbiter_duck_match::tally::Pentanomial;
 use arbiter_duck_match::{
-    EngineSpec, Event, Finished, MatchConfig, MatchError, Openings, Report, run,
+    EngineSpec, Event, Finished, MatchConfig, MatchError, Openings, Report, Schedule, run,
 };
 use arbiter_duck_protocol::Score;
 
@@ -50,7 +50,8 @@ const WINS: &str = "red=a1a2,a2d2,d2d10,d10e10 blue=a10a9,a9d9,d9d1,d1e1";
 
 fn config(first: &str, second: &str) -> MatchConfig {
     MatchConfig {
-        engines: [fake(first), fake(second)],
+        engines: vec![fake(first), fake(second)],
+        schedule: Schedule::default(),
         games: 2,
         openings: Openings::Start,
         // No clock: a slow machine makes no scripted engine lose on time.
@@ -331,7 +332,7 @@ fn a_failed_handshake_is_an_error_naming_the_engine() {
     );
 
     let missing = MatchConfig {
-        engines: ["/nonexistent/engine".parse().unwrap(), fake(WINS_AS_RED)],
+        engines: vec!["/nonexistent/engine".parse().unwrap(), fake(WINS_AS_RED)],
         ..config(WINS_AS_RED, WINS_AS_RED)
     };
     let error = run(&missing, |_| {}).unwrap_err().to_string();
