@@ -22,7 +22,7 @@ use crate::input::{CliError, Opened};
 struct Flags {
     /// An engine's command line, split as a shell splits it (give it twice: the first engine is
     /// the one tested, the second the reference; or more, for a round robin or a gauntlet).
-    #[arg(long = "engine", value_name = "CMD", required = true)]
+    #[arg(long = "engine", value_name = "CMD", required_unless_present = "resume")]
     engines: Vec<String>,
     /// A UCI option for the engine given just before (`setoption name NAME value VALUE`);
     /// repeat it for more.
@@ -107,6 +107,10 @@ struct Flags {
     /// Save every game (official command format), results.jsonl and the engines' stderr here.
     #[arg(long, value_name = "DIR")]
     save: Option<PathBuf>,
+    /// Go on with the match saved in DIR (by --save DIR), stopped before its end: its games
+    /// are kept and only the others played, with the options the match was started with.
+    #[arg(long, value_name = "DIR", exclusive = true)]
+    resume: Option<PathBuf>,
     /// Write one JSON object per game on stdout, then one with the summary.
     #[arg(long)]
     json: bool,
@@ -251,8 +255,47 @@ fn engines(args: &Args) -> Result<Vec<EngineSpec>, CliError> {
     Ok(specs)
 }
 
+/// The file of a save directory that holds the match's own arguments, for `--resume`.
+const ARGUMENTS: &str = "arguments.json";
+
 /// Runs `arbiter duck match`.
 pub fn run(args: Args) -> Result<(), CliError> {
+    match args.flags.resume.clone() {
+        Some(dir) => {
+            let saved = saved_arguments(&dir)?;
+            let command = <Args as clap::Args>::augment_args(clap::Command::new("match"));
+            let matches = command
+                .try_get_matches_from(std::iter::once("match".to_owned()).chain(saved))
+                .and_then(|matches| Args::from_arg_matches(&matches))
+                .map_err(|error| {
+                    let file = dir.join(ARGUMENTS);
+                    CliError::Message(format!("{}: {}", file.display(), error.kind()))
+                })?;
+            play(matches, Some(dir))
+        }
+        None => play(args, None),
+    }
+}
+
+/// The arguments a match saved in `dir` was started with.
+fn saved_arguments(dir: &std::path::Path) -> Result<Vec<String>, CliError> {
+    let file = dir.join(ARGUMENTS);
+    let text = std::fs::read_to_string(&file)
+        .map_err(|error| CliError::Read { source_name: file.display().to_string(), error })?;
+    serde_json::from_str(&text).map_err(|error| {
+        CliError::Message(format!("{}: expected a JSON list of arguments: {error}", file.display()))
+    })
+}
+
+/// The arguments after `duck match` on this command line, which `--resume` starts again with.
+fn own_arguments() -> Vec<String> {
+    let all: Vec<String> = std::env::args().collect();
+    let at = all.windows(2).position(|pair| pair[0] == "duck" && pair[1] == "match");
+    at.map(|at| all[at + 2..].to_vec()).unwrap_or_default()
+}
+
+/// Plays the match of `args`, going on with the one saved in `resume` if given.
+fn play(args: Args, resume: Option<PathBuf>) -> Result<(), CliError> {
     let engines = engines(&args)?;
     let flags = args.flags;
     let openings = match (&flags.openings, flags.random_openings) {
@@ -329,8 +372,18 @@ pub fn run(args: Args) -> Result<(), CliError> {
         },
         concurrency: usize::from(flags.concurrency),
         sprt: flags.sprt,
-        save: flags.save,
+        save: resume.clone().or(flags.save),
+        resume: resume.is_some(),
     };
+    if let (Some(dir), None) = (&config.save, &resume) {
+        // What `--resume DIR` needs to start the same match again.
+        let arguments = serde_json::to_string(&own_arguments()).unwrap_or_default();
+        std::fs::create_dir_all(dir)
+            .and_then(|()| std::fs::write(dir.join(ARGUMENTS), arguments + "\n"))
+            .map_err(|error| {
+                CliError::Message(format!("cannot save to {}: {error}", dir.display()))
+            })?;
+    }
     let progress = if io::stderr().is_terminal() {
         let bar = ProgressBar::new(total);
         let style = ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed} {msg}")

@@ -401,6 +401,101 @@ fn a_gauntlet_plays_the_first_engine_against_each_other() {
     );
 }
 
+/// The games of a save directory's results, by number: the engines, opening, moves and result.
+fn saved_games(dir: &Path) -> Vec<(u64, u64, u64, String, String, String)> {
+    let results = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let mut games: Vec<_> = results
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .map(|g| {
+            let number = |key: &str| g[key].as_u64().unwrap();
+            let string = |key: &str| g[key].to_string();
+            (
+                number("game"),
+                number("red_engine"),
+                number("blue_engine"),
+                string("opening"),
+                string("moves"),
+                string("result"),
+            )
+        })
+        .collect();
+    games.sort();
+    games
+}
+
+/// A match of three scripted engines from random openings, saved in `dir`.
+fn resumable(dir: &Path, engine2: &str) -> Vec<String> {
+    let mut args = words("duck match --engine");
+    args.push(fake(WINS));
+    args.push("--engine".into());
+    args.push(fake(engine2));
+    args.push("--engine".into());
+    args.push(fake(SHUFFLES));
+    args.extend(words("--games 4 --depth 1 --max-plies 12 --random-openings 2 --seed 9 --save"));
+    args.push(dir.display().to_string());
+    args
+}
+
+#[test]
+fn a_stopped_match_resumes_as_if_it_had_never_stopped() {
+    let whole = scratch_dir("duck_match_resume_whole");
+    let out = arbiter_owned(&resumable(&whole, SHUFFLES));
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let report = text(out.stdout);
+    assert_eq!(saved_games(&whole).len(), 12);
+
+    // Stopped after five games, the sixth cut short in the middle of its results line.
+    let cut = scratch_dir("duck_match_resume_cut");
+    let out = arbiter_owned(&resumable(&cut, SHUFFLES));
+    assert_eq!(out.status.code(), Some(0));
+    let results = std::fs::read_to_string(cut.join("results.jsonl")).unwrap();
+    let lines: Vec<&str> = results.lines().collect();
+    let kept = format!("{}\n{}", lines[..5].join("\n"), &lines[5][..20]);
+    std::fs::write(cut.join("results.jsonl"), kept).unwrap();
+    let out = arbiter(&["duck", "match", "--resume", cut.to_str().unwrap()]);
+    let stderr = text(out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(stderr.lines().filter(|line| line.starts_with("game ")).count(), 7, "{stderr}");
+    assert_eq!(text(out.stdout), report, "the same report");
+    assert_eq!(saved_games(&cut), saved_games(&whole), "the same games");
+
+    // Killed while playing: an engine that takes 100 ms a move leaves time to stop it.
+    let killed = scratch_dir("duck_match_resume_killed");
+    let slow = format!("{SHUFFLES} fault=slow:100");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(resumable(&killed, &slow))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let results = killed.join("results.jsonl");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_to_string(&results).map_or(0, |text| text.lines().count()) < 2 {
+        assert!(std::time::Instant::now() < deadline, "two games within a minute");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = saved_games(&killed).len();
+    assert!((2..12).contains(&before), "{before} games before the kill");
+    let out = arbiter(&["duck", "match", "--resume", killed.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    assert_eq!(text(out.stdout), report);
+    let games = saved_games(&killed);
+    assert_eq!(games.iter().map(|g| g.0).collect::<Vec<_>>(), (1..=12).collect::<Vec<_>>());
+    assert_eq!(games, saved_games(&whole));
+
+    // --resume takes nothing else, and needs a saved match.
+    let out = arbiter(&["duck", "match", "--resume", cut.to_str().unwrap(), "--games", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    let empty = scratch_dir("duck_match_resume_nothing");
+    let out = arbiter(&["duck", "match", "--resume", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(out.stderr);
+    assert!(stderr.contains("arguments.json"), "{stderr}");
+}
+
 #[test]
 fn a_silent_engine_fails_to_start() {
     let mut args = words("duck match --timeout 1 --engine");

@@ -163,6 +163,21 @@ impl Termination {
         }
     }
 
+    /// Every [`code`](Termination::code), and whether it is a [fault](Termination::is_fault).
+    pub const CODES: [(&'static str, bool); 11] = [
+        ("captain-captured", false),
+        ("no-move", false),
+        ("ply-cap", false),
+        ("resign-score", false),
+        ("draw-score", false),
+        ("illegal-move", true),
+        ("no-move-claimed", true),
+        ("garbage", true),
+        ("time-forfeit", true),
+        ("crash", true),
+        ("not-ready", true),
+    ];
+
     /// Whether the loser's engine misbehaved (and should be restarted before its next game).
     pub fn is_fault(&self) -> bool {
         !matches!(

@@ -28,6 +28,7 @@
 //!     concurrency: 2,
 //!     sprt: None,
 //!     save: None,
+//!     resume: false,
 //! };
 //! let report = arbiter_duck_match::run(&config, |event| {
 //!     if let Event::Finished { line, .. } = event {

@@ -17,7 +17,7 @@
 //! stops as soon as it accepts a hypothesis: the games still running are abandoned between two
 //! moves and count nowhere, so the totals reported are those the decision was taken on.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -29,7 +29,7 @@ use super::game::{self, Finished, GameRecord, GameResult, Setup, Termination};
 use super::opening::{InvalidOpening, Opening};
 use super::process::{EngineError, EngineProcess, EngineSpec};
 use super::report::Report;
-use super::save::{ResultLine, Saver};
+use super::save::{ResultLine, SavedResult, Saver};
 use super::schedule::Schedule;
 use super::sprt::Sprt;
 use super::standings::Standings;
@@ -88,6 +88,9 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// Where to save the games, the results and the engines' standard error.
     pub save: Option<PathBuf>,
+    /// Go on with the match saved in [`save`](MatchConfig::save): its games are counted as they
+    /// were, and only the others are played.
+    pub resume: bool,
 }
 
 /// What the runner reports as the match goes.
@@ -127,6 +130,14 @@ pub enum MatchError {
     /// An opening's moves cannot be played.
     #[error(transparent)]
     Opening(#[from] InvalidOpening),
+    /// A saved match to resume does not match this one.
+    #[error("cannot resume from {}: {reason}", dir.display())]
+    Resume {
+        /// The directory.
+        dir: PathBuf,
+        /// What does not match.
+        reason: String,
+    },
     /// The save directory could not be written.
     #[error("cannot save to {}: {error}", dir.display())]
     Save {
@@ -171,9 +182,13 @@ pub fn run_all(
     let total = config.games * pairings.len() as u64;
     let save_error =
         |error| MatchError::Save { dir: config.save.clone().unwrap_or_default(), error };
-    let mut saver = match &config.save {
-        Some(dir) => Some(Saver::create(dir, total).map_err(save_error)?),
-        None => None,
+    let (mut saver, saved) = match &config.save {
+        Some(dir) if config.resume => {
+            let (saver, saved) = Saver::resume(dir, total).map_err(save_error)?;
+            (Some(saver), saved)
+        }
+        Some(dir) => (Some(Saver::create(dir, total).map_err(save_error)?), Vec::new()),
+        None => (None, Vec::new()),
     };
     // The test needs one pairing: with more, what it decided would be unclear.
     let sprt = if pairings.len() == 1 { config.sprt } else { None };
@@ -187,19 +202,34 @@ pub fn run_all(
         schedule: config.schedule,
         games: total,
     };
+    let mut first_games: HashMap<u64, Points> = HashMap::new();
+    let mut done = HashSet::new();
+    for result in sorted_by_game(saved) {
+        let resume_error = |reason: String| MatchError::Resume {
+            dir: config.save.clone().unwrap_or_default(),
+            reason: format!("game {}: {reason}", result.game),
+        };
+        let counted = restore(&result, &pairings, total).map_err(resume_error)?;
+        if !done.insert(result.game - 1) {
+            return Err(resume_error("counted twice".to_owned()));
+        }
+        count(&mut standings.pairings[counted.pairing], &mut first_games, &counted);
+    }
+    let decided = standings.pairings.iter().any(|r| r.sprt.is_some_and(|s| s.decision.is_some()));
     let next = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
+    let stop = AtomicBool::new(decided);
     let workers = config.concurrency.clamp(1, total.max(1) as usize);
     let mut failure = None;
     thread::scope(|scope| {
         let (send, receive) = mpsc::channel();
         for worker in 0..workers {
             let send = send.clone();
-            let (next, stop, pairings) = (&next, &stop, &pairings);
-            scope.spawn(move || Worker { config, pairings, id: worker, next, stop, send }.run());
+            let (next, stop, pairings, done) = (&next, &stop, &pairings, &done);
+            scope.spawn(move || {
+                Worker { config, pairings, done, id: worker, next, stop, send }.run();
+            });
         }
         drop(send);
-        let mut first_games: HashMap<u64, Points> = HashMap::new();
         let mut started = false;
         for message in receive {
             match message {
@@ -221,7 +251,7 @@ pub fn run_all(
                 Message::Finished(_) if stop.load(Ordering::Relaxed) => {}
                 Message::Finished(finished) => {
                     let report = &mut standings.pairings[finished.pairing];
-                    count(report, &mut first_games, &finished);
+                    count(report, &mut first_games, &Counted::of(&finished));
                     if report.sprt.is_some_and(|sprt| sprt.decision.is_some()) {
                         stop.store(true, Ordering::Relaxed);
                     }
@@ -244,18 +274,90 @@ pub fn run_all(
     }
 }
 
-/// Counts a finished game, and its pair if its partner has finished.
-fn count(report: &mut Report, first_games: &mut HashMap<u64, Points>, finished: &Finished) {
-    let points = finished.points();
-    report.tally.add_game(points);
-    let termination = &finished.record.result.termination;
-    *report.endings.entry(termination.code()).or_default() += 1;
-    if let Some(engine) = finished.faulty_engine() {
-        *report.faults[engine].entry(termination.code()).or_default() += 1;
+/// A game as the totals count it.
+struct Counted {
+    pair: u64,
+    pairing: usize,
+    points: Points,
+    code: &'static str,
+    /// The engine of the pairing (0 or 1) that lost by a fault.
+    faulty: Option<usize>,
+}
+
+impl Counted {
+    fn of(finished: &Finished) -> Counted {
+        Counted {
+            pair: finished.pair,
+            pairing: finished.pairing,
+            points: finished.points(),
+            code: finished.record.result.termination.code(),
+            faulty: finished.faulty_engine(),
+        }
     }
-    match first_games.remove(&finished.pair) {
+}
+
+/// The saved games in the order they were numbered, so that pairs complete as they did.
+fn sorted_by_game(mut saved: Vec<SavedResult>) -> Vec<SavedResult> {
+    saved.sort_by_key(|result| result.game);
+    saved
+}
+
+/// A saved game as the totals count it, checked against the match's schedule: the game must be
+/// one of the match's, between the engines the schedule gives it.
+fn restore(result: &SavedResult, pairings: &[[usize; 2]], total: u64) -> Result<Counted, String> {
+    if result.game == 0 || result.game > total {
+        return Err(format!("not one of the match's {total} games"));
+    }
+    let pair = (result.game - 1) / 2;
+    let pairing = (pair % pairings.len() as u64) as usize;
+    let players = pairings[pairing];
+    let red = ((result.game - 1) % 2) as usize;
+    let blue_engine = result.blue_engine.unwrap_or(3 - result.red_engine);
+    if [result.red_engine, blue_engine] != [players[red] + 1, players[1 - red] + 1] {
+        return Err(format!(
+            "engines {} (red) and {blue_engine} (blue), where this match plays {} and {}",
+            result.red_engine,
+            players[red] + 1,
+            players[1 - red] + 1
+        ));
+    }
+    let Some(&(code, fault)) =
+        Termination::CODES.iter().find(|(code, _)| *code == result.termination)
+    else {
+        return Err(format!("unknown ending `{}`", result.termination));
+    };
+    let red_won = match result.winner.as_deref() {
+        Some("red") => Some(true),
+        Some("blue") => Some(false),
+        None => None,
+        Some(other) => return Err(format!("unknown winner `{other}`")),
+    };
+    // From the pairing's first engine's side, which played red in the odd games.
+    let points = match red_won {
+        None => Points::Draw,
+        Some(red_won) if red_won == (red == 0) => Points::Win,
+        Some(_) => Points::Loss,
+    };
+    let loser = match red_won {
+        Some(true) => 1 - red,
+        Some(false) => red,
+        None => 0,
+    };
+    let faulty = (fault && red_won.is_some()).then_some(loser);
+    Ok(Counted { pair: result.pair, pairing, points, code, faulty })
+}
+
+/// Counts a finished game, and its pair if its partner has finished.
+fn count(report: &mut Report, first_games: &mut HashMap<u64, Points>, game: &Counted) {
+    let points = game.points;
+    report.tally.add_game(points);
+    *report.endings.entry(game.code).or_default() += 1;
+    if let Some(engine) = game.faulty {
+        *report.faults[engine].entry(game.code).or_default() += 1;
+    }
+    match first_games.remove(&game.pair) {
         None => {
-            first_games.insert(finished.pair, points);
+            first_games.insert(game.pair, points);
         }
         Some(partner) => {
             report.tally.complete_pair(partner, points);
@@ -285,6 +387,8 @@ fn distinct(names: Vec<String>) -> Vec<String> {
 struct Worker<'a> {
     config: &'a MatchConfig,
     pairings: &'a [[usize; 2]],
+    /// The games (from 0) an earlier run played.
+    done: &'a HashSet<u64>,
     id: usize,
     next: &'a AtomicU64,
     stop: &'a AtomicBool,
@@ -324,6 +428,9 @@ impl Worker<'_> {
             let index = self.next.fetch_add(1, Ordering::Relaxed);
             if index >= self.config.games * self.pairings.len() as u64 {
                 break;
+            }
+            if self.done.contains(&index) {
+                continue;
             }
             let finished = match self.play(&mut engines, index) {
                 Ok(Some(finished)) => finished,

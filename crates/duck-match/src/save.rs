@@ -120,7 +120,47 @@ pub struct Saver {
     results: BufWriter<File>,
 }
 
+/// A game of an earlier run of the match, as its results line tells it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct SavedResult {
+    /// The game's number, from 1.
+    pub game: u64,
+    /// Its pair's number, from 1.
+    pub pair: u64,
+    /// The engine that played red, from 1.
+    pub red_engine: usize,
+    /// The engine that played blue, from 1 (absent from files of two-engine matches written
+    /// before there could be more: then the other one).
+    #[serde(default)]
+    pub blue_engine: Option<usize>,
+    /// `red`, `blue`, or none for a draw.
+    pub winner: Option<String>,
+    /// How the game ended.
+    pub termination: String,
+}
+
 impl Saver {
+    /// Opens `dir` to go on with a match saved there: the games of its results file, which is
+    /// kept (less a last line cut short by a stop) and written on after them.
+    pub fn resume(dir: &Path, games: u64) -> io::Result<(Saver, Vec<SavedResult>)> {
+        let path = dir.join("results.jsonl");
+        let text = fs::read_to_string(&path)?;
+        // A match killed while writing leaves a line without its end: that game is played again.
+        let whole = &text[..text.rfind('\n').map_or(0, |end| end + 1)];
+        let mut done = Vec::new();
+        for (number, line) in whole.lines().enumerate() {
+            let result: SavedResult = serde_json::from_str(line).map_err(|error| {
+                let message = format!("{}:{}: {error}", path.display(), number + 1);
+                io::Error::new(io::ErrorKind::InvalidData, message)
+            })?;
+            done.push(result);
+        }
+        fs::write(&path, whole)?;
+        let results = BufWriter::new(OpenOptions::new().append(true).open(&path)?);
+        let saver = Saver { dir: dir.to_owned(), digits: games.max(1).to_string().len(), results };
+        Ok((saver, done))
+    }
+
     /// Creates `dir` if needed and starts a new results file in it; game files are numbered
     /// with enough digits for `games`.
     pub fn create(dir: &Path, games: u64) -> io::Result<Saver> {
