@@ -7,6 +7,7 @@ use std::time::Duration;
 use arbiter_duck_match::adjudication::{Adjudication, DrawRule, ResignRule};
 use arbiter_duck_match::clock::{Limits, TimeControl};
 use arbiter_duck_match::game::MAX_PLIES;
+use arbiter_duck_match::machine;
 use arbiter_duck_match::opening::parse_openings;
 use arbiter_duck_match::sprt::Sprt;
 use arbiter_duck_match::{EngineSpec, Event, MatchConfig, Openings, Schedule};
@@ -60,6 +61,14 @@ struct Flags {
     /// A node count for the engine given just before, in place of --nodes.
     #[arg(long = "engine-nodes", value_name = "N")]
     engine_nodes: Vec<u64>,
+    /// A clock for the engine given just before, in place of --tc or --movetime (time odds):
+    /// BASE seconds plus INC per move, e.g. `0.4+0`.
+    #[arg(long = "engine-tc", value_name = "BASE+INC", value_parser = parse_time_control)]
+    engine_tcs: Vec<TimeControl>,
+    /// Pin each engine process to a core of its own (sched_setaffinity), going round the cores
+    /// again when there are more processes than cores.
+    #[arg(long)]
+    affinity: bool,
     /// How far past its time an engine may answer before it loses on time, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 100)]
     time_margin: u64,
@@ -147,6 +156,7 @@ pub struct Args {
     name_at: Vec<usize>,
     depth_at: Vec<usize>,
     nodes_at: Vec<usize>,
+    tc_at: Vec<usize>,
 }
 
 impl FromArgMatches for Args {
@@ -158,6 +168,7 @@ impl FromArgMatches for Args {
             name_at: at("names"),
             depth_at: at("engine_depths"),
             nodes_at: at("engine_nodes"),
+            tc_at: at("engine_tcs"),
             flags: Flags::from_arg_matches(matches)?,
         })
     }
@@ -252,6 +263,10 @@ fn engines(args: &Args) -> Result<Vec<EngineSpec>, CliError> {
         let engine = owner(at).ok_or_else(|| before_any("--engine-nodes", &nodes.to_string()))?;
         specs[engine].nodes = Some(nodes);
     }
+    for (&tc, &at) in flags.engine_tcs.iter().zip(&args.tc_at) {
+        let engine = owner(at).ok_or_else(|| before_any("--engine-tc", &tc.to_string()))?;
+        specs[engine].clock = Some(tc);
+    }
     Ok(specs)
 }
 
@@ -285,6 +300,14 @@ fn saved_arguments(dir: &std::path::Path) -> Result<Vec<String>, CliError> {
     serde_json::from_str(&text).map_err(|error| {
         CliError::Message(format!("{}: expected a JSON list of arguments: {error}", file.display()))
     })
+}
+
+/// The warning a timed match deserves on this machine's load (`/proc/loadavg`, or the file
+/// `ARBITER_LOADAVG` names, which tests use to set the figure), if any.
+fn load_warning(concurrency: usize) -> Option<String> {
+    let path = std::env::var_os("ARBITER_LOADAVG").unwrap_or_else(|| "/proc/loadavg".into());
+    let loadavg = std::fs::read_to_string(path).ok()?;
+    machine::load_warning(&loadavg, machine::cores().len(), concurrency)
 }
 
 /// The arguments after `duck match` on this command line, which `--resume` starts again with.
@@ -324,7 +347,9 @@ fn play(args: Args, resume: Option<PathBuf>) -> Result<(), CliError> {
         flags.tc.or(flags.movetime.map(|ms| TimeControl::MoveTime(Duration::from_millis(ms))));
     if clock.is_none() && flags.depth.is_none() && flags.nodes.is_none() {
         // Without a time limit every engine needs a depth or node limit of its own.
-        match engines.iter().filter(|e| e.depth.is_none() && e.nodes.is_none()).count() {
+        let unlimited =
+            |e: &&EngineSpec| e.depth.is_none() && e.nodes.is_none() && e.clock.is_none();
+        match engines.iter().filter(unlimited).count() {
             0 => {}
             missing if missing == engines.len() => {
                 clock = Some(TimeControl::MoveTime(Duration::from_millis(100)));
@@ -350,6 +375,22 @@ fn play(args: Args, resume: Option<PathBuf>) -> Result<(), CliError> {
         let found = format!("{} engines", engines.len());
         return Err(usage("--sprt", "two engines (the test compares two)", &found));
     }
+    // Said once the engines have started, with what the runner has to say about them.
+    let mut machine_warnings = Vec::new();
+    let timed = clock.is_some() || engines.iter().any(|engine| engine.clock.is_some());
+    if timed && let Some(warning) = load_warning(usize::from(flags.concurrency)) {
+        machine_warnings.push(warning);
+    }
+    if flags.affinity {
+        let cores = machine::cores();
+        let processes = engines.len() * usize::from(flags.concurrency);
+        if processes > cores.len() {
+            machine_warnings.push(format!(
+                "--affinity: {processes} engine processes on {} cores: some share a core",
+                cores.len()
+            ));
+        }
+    }
     let schedule = if flags.gauntlet { Schedule::Gauntlet } else { Schedule::RoundRobin };
     let total = flags.games * schedule.pairings(engines.len()).len() as u64;
     let config = MatchConfig {
@@ -372,6 +413,7 @@ fn play(args: Args, resume: Option<PathBuf>) -> Result<(), CliError> {
         },
         concurrency: usize::from(flags.concurrency),
         sprt: flags.sprt,
+        affinity: flags.affinity,
         save: resume.clone().or(flags.save),
         resume: resume.is_some(),
     };
@@ -398,7 +440,7 @@ fn play(args: Args, resume: Option<PathBuf>) -> Result<(), CliError> {
     let mut written = Ok(());
     let result = arbiter_duck_match::run_all(&config, |event| match event {
         Event::Ready { names, warnings } => {
-            for warning in warnings {
+            for warning in machine_warnings.iter().chain(warnings) {
                 let line = format!("warning: {warning}");
                 match &progress {
                     Some(bar) => bar.println(line),

@@ -497,6 +497,98 @@ fn a_stopped_match_resumes_as_if_it_had_never_stopped() {
 }
 
 #[test]
+fn time_odds_give_each_engine_its_own_clock() {
+    let dir = scratch_dir("duck_match_time_odds");
+    let mut args =
+        words("duck match --games 2 --tc 30+0.5 --time-margin 5000 --max-plies 6 --engine");
+    args.push(fake(WINS));
+    args.extend(words("--engine-tc 20+0 --engine"));
+    args.push(fake(SHUFFLES));
+    args.extend(["--save".into(), dir.display().to_string()]);
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    // Game 1: the first engine is red, on 20 s; the second is blue, on 30 s plus 0.5 s a move.
+    let first = std::fs::read_to_string(dir.join("engine1.worker1.stderr")).unwrap();
+    assert!(first.contains("after `go wtime 20000 btime 30000 winc 0 binc 500`\n"), "{first}");
+    let second = std::fs::read_to_string(dir.join("engine2.worker1.stderr")).unwrap();
+    let go = second.lines().next().unwrap();
+    assert!(go.contains(" btime 30000 winc 0 binc 500`"), "{second}");
+    // The records show each side's own clock after its move: at most 20 s, and at most 30.5 s
+    // but well above 20 s (a loaded machine may take a while for a move).
+    let record = std::fs::read_to_string(dir.join("game-1.record")).unwrap();
+    let clocks: Vec<f64> = record
+        .lines()
+        .filter_map(|line| line.strip_suffix("s}"))
+        .map(|line| line.rsplit(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(clocks.len(), 6, "{record}");
+    assert!(clocks[0] <= 20.0 && clocks[1] > 25.0 && clocks[1] <= 30.5, "{record}");
+
+    // An engine with a clock of its own needs no other limit.
+    let mut args = words("duck match --games 2 --max-plies 4 --engine");
+    args.push(fake(WINS));
+    args.extend(words("--engine-tc 10 --engine"));
+    args.push(fake(SHUFFLES));
+    args.extend(words("--engine-depth 1"));
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+}
+
+#[test]
+fn affinity_pins_each_engine_to_a_core() {
+    let dir = scratch_dir("duck_match_affinity");
+    let mut args = words("duck match --affinity --games 2 --depth 1 --max-plies 4 --engine");
+    args.push(fake(&format!("{WINS} affinity=1")));
+    args.push("--engine".into());
+    args.push(fake(&format!("{SHUFFLES} affinity=1")));
+    args.extend(["--save".into(), dir.display().to_string()]);
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let core = |engine: u32| {
+        let log = std::fs::read_to_string(dir.join(format!("engine{engine}.worker1.stderr")));
+        let log = log.unwrap();
+        let line = log.lines().find(|line| line.starts_with("affinity ")).unwrap().to_owned();
+        assert!(!line.contains(','), "one core each: {line}");
+        line
+    };
+    let (first, second) = (core(1), core(2));
+    if std::thread::available_parallelism().map_or(1, usize::from) >= 2 {
+        assert_ne!(first, second, "a core of its own");
+    }
+}
+
+#[test]
+fn a_timed_match_on_a_loaded_machine_is_warned_of() {
+    let dir = scratch_dir("duck_match_load");
+    std::fs::create_dir_all(&dir).unwrap();
+    let loadavg = dir.join("loadavg");
+    let run = |load: &str, limit: &str| {
+        std::fs::write(&loadavg, format!("{load} 1.00 1.00 2/300 12345\n")).unwrap();
+        let mut args = words("duck match --games 2 --max-plies 4 --time-margin 5000 --engine");
+        args.push(fake(WINS));
+        args.push("--engine".into());
+        args.push(fake(SHUFFLES));
+        args.extend(words(limit));
+        let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(&args)
+            .env("ARBITER_LOADAVG", &loadavg)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        text(out.stderr)
+    };
+    let stderr = run("99.50", "--tc 10+0");
+    assert!(stderr.starts_with("warning: the 1-minute load average is 99.50 on "), "{stderr}");
+    assert!(stderr.contains("the time they wait counts on their clocks"), "{stderr}");
+    assert!(run("99.50", "--movetime 500").starts_with("warning: the 1-minute load"));
+    // No time limit, nothing to warn of; an idle machine, nothing either.
+    assert!(!run("99.50", "--depth 1").contains("load average"));
+    if std::thread::available_parallelism().map_or(1, usize::from) >= 2 {
+        assert!(!run("0.00", "--tc 10+0").contains("load average"));
+    }
+}
+
+#[test]
 fn a_silent_engine_fails_to_start() {
     let mut args = words("duck match --timeout 1 --engine");
     args.push(fake(WINS));

@@ -331,7 +331,7 @@ pub fn play(
     let mut game = setup.opening.game()?;
     let mut moves = setup.opening.moves.clone();
     let mut thoughts = Vec::new();
-    let mut clocks = Clocks::new(setup.limits);
+    let mut clocks = Clocks::with_odds(setup.limits, [red.clock, blue.clock]);
     let mut adjudicator = Adjudicator::new(setup.adjudication);
     let start_fen = setup.opening.fen.clone().map(Box::new);
     let result = loop {
@@ -397,7 +397,7 @@ fn ask(
     if engine.send(position).is_err() {
         return Err(crash(engine));
     }
-    let mut go = clocks.go();
+    let mut go = clocks.go_for(side);
     go.depth = engine.depth.or(go.depth);
     go.nodes = engine.nodes.or(go.nodes);
     let Ok(sent) = engine.send(&GuiCommand::Go(go)) else {

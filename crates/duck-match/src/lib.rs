@@ -28,6 +28,7 @@
 //!     concurrency: 2,
 //!     sprt: None,
 //!     save: None,
+//!     affinity: false,
 //!     resume: false,
 //! };
 //! let report = arbiter_duck_match::run(&config, |event| {
@@ -50,10 +51,12 @@
 //!   match; [`report`]: the summary of two engines as text and JSON; [`schedule`]: which
 //!   engines meet when there are more (round robin, gauntlet); [`standings`]: the result of
 //!   more, each engine against the field, and the crosstable.
+//! - [`clock`]: time controls, time odds and the forfeit margin; [`machine`]: the cores the
+//!   engines may be pinned to, and the load that makes timed games unfair.
 //! - [`process`]: an [`EngineProcess`](process::EngineProcess), a child process spoken to in
 //!   UCI with a deadline on every answer, started from an [`EngineSpec`].
-//! - [`opening`]: the openings file and random openings; [`clock`]: time controls and the
-//!   forfeit margin; [`record`]: a game move by move with what the engines said, as text.
+//! - [`opening`]: the openings file and random openings; [`record`]: a game move by move with
+//!   what the engines said, as text.
 //! - [`adjudication`]: ending a game by the engines' scores.
 //! - [`game`]: one game between two engine processes and how it ends, and a
 //!   [`Finished`] game of a match.
@@ -66,6 +69,7 @@ pub mod adjudication;
 pub mod clock;
 pub mod elo;
 pub mod game;
+pub mod machine;
 pub mod opening;
 pub mod process;
 pub mod record;

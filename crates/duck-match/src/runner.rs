@@ -26,6 +26,7 @@ use std::thread;
 use super::adjudication::Adjudication;
 use super::clock::Limits;
 use super::game::{self, Finished, GameRecord, GameResult, Setup, Termination};
+use super::machine;
 use super::opening::{InvalidOpening, Opening};
 use super::process::{EngineError, EngineProcess, EngineSpec};
 use super::report::Report;
@@ -88,6 +89,8 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// Where to save the games, the results and the engines' standard error.
     pub save: Option<PathBuf>,
+    /// Pin each engine process to a core of its own (see [`machine`](super::machine)).
+    pub affinity: bool,
     /// Go on with the match saved in [`save`](MatchConfig::save): its games are counted as they
     /// were, and only the others are played.
     pub resume: bool,
@@ -462,7 +465,12 @@ impl Worker<'_> {
             ),
             None => None,
         };
-        EngineProcess::start(spec, stderr, self.config.limits.timeout)
+        let core = if self.config.affinity {
+            machine::core_of(&machine::cores(), self.config.engines.len(), self.id, index)
+        } else {
+            None
+        };
+        EngineProcess::start_on(spec, stderr, self.config.limits.timeout, core)
             .map_err(|error| MatchError::Start { engine: index, command: spec.to_string(), error })
     }
 

@@ -61,6 +61,7 @@ fn config(first: &str, second: &str) -> MatchConfig {
         concurrency: 1,
         sprt: None,
         save: None,
+        affinity: false,
         resume: false,
     }
 }
