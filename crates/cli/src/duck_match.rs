@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use arbiter_duck_match::adjudication::{Adjudication, DrawRule, ResignRule};
 use arbiter_duck_match::clock::{Limits, TimeControl};
+use arbiter_duck_match::compliance::Timing;
 use arbiter_duck_match::game::MAX_PLIES;
 use arbiter_duck_match::machine;
 use arbiter_duck_match::opening::parse_openings;
@@ -23,7 +24,7 @@ use crate::input::{CliError, Opened};
 struct Flags {
     /// An engine's command line, split as a shell splits it (give it twice: the first engine is
     /// the one tested, the second the reference; or more, for a round robin or a gauntlet).
-    #[arg(long = "engine", value_name = "CMD", required_unless_present = "resume")]
+    #[arg(long = "engine", value_name = "CMD", required_unless_present_any = ["resume", "compliance"])]
     engines: Vec<String>,
     /// A UCI option for the engine given just before (`setoption name NAME value VALUE`);
     /// repeat it for more.
@@ -116,6 +117,10 @@ struct Flags {
     /// Save every game (official command format), results.jsonl and the engines' stderr here.
     #[arg(long, value_name = "DIR")]
     save: Option<PathBuf>,
+    /// Check the UCI behaviour of the engine CMD instead of playing a match, and print a pass
+    /// or fail line per check (exit status 1 if one fails); --option values go to it.
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["engines", "resume"])]
+    compliance: Option<String>,
     /// Go on with the match saved in DIR (by --save DIR), stopped before its end: its games
     /// are kept and only the others played, with the options the match was started with.
     #[arg(long, value_name = "DIR", exclusive = true)]
@@ -270,11 +275,52 @@ fn engines(args: &Args) -> Result<Vec<EngineSpec>, CliError> {
     Ok(specs)
 }
 
+/// Runs `--compliance CMD`: every check, one line each, and status 1 if one failed.
+fn compliance(command: &str, flags: &Flags) -> Result<(), CliError> {
+    let mut spec: EngineSpec =
+        command.parse().map_err(|error| CliError::Message(format!("--compliance: {error}")))?;
+    for option in &flags.options {
+        let Some((name, value)) = option.split_once('=').filter(|(name, _)| !name.is_empty())
+        else {
+            return Err(usage("--option", "NAME=VALUE", &format!("`{option}`")));
+        };
+        spec.options.push((name.to_owned(), value.to_owned()));
+    }
+    let timing = Timing {
+        movetime: Duration::from_millis(flags.movetime.unwrap_or(200)),
+        margin: Duration::from_millis(flags.time_margin),
+        timeout: Duration::from_secs_f64(flags.timeout),
+    };
+    let stderr = || {
+        let dir = flags.save.as_ref()?;
+        std::fs::create_dir_all(dir).ok()?;
+        arbiter_duck_match::save::Saver::stderr_log(dir, 0, 0).ok()
+    };
+    let checks = arbiter_duck_match::compliance::check(&spec, stderr, &timing);
+    let mut stdout = io::stdout().lock();
+    writeln!(stdout, "Compliance of `{spec}`:")?;
+    for check in &checks {
+        writeln!(stdout, "{check}")?;
+    }
+    let failed = checks.iter().filter(|check| !check.passed).count();
+    if failed == 0 {
+        writeln!(stdout, "{} checks, all passed", checks.len())?;
+        Ok(())
+    } else {
+        writeln!(stdout, "{} checks, {failed} failed", checks.len())?;
+        stdout.flush()?;
+        Err(CliError::Findings)
+    }
+}
+
 /// The file of a save directory that holds the match's own arguments, for `--resume`.
 const ARGUMENTS: &str = "arguments.json";
 
 /// Runs `arbiter duck match`.
 pub fn run(args: Args) -> Result<(), CliError> {
+    if let Some(command) = &args.flags.compliance {
+        return compliance(command, &args.flags);
+    }
     match args.flags.resume.clone() {
         Some(dir) => {
             let saved = saved_arguments(&dir)?;

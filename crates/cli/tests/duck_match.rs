@@ -588,6 +588,81 @@ fn a_timed_match_on_a_loaded_machine_is_warned_of() {
     }
 }
 
+/// Moves valid in every position the compliance checks set up.
+const COMPLIANT: &str = "red=a1a2 blue=a10a9 cycle=1";
+
+/// `arbiter duck match --compliance CMD` with a generous margin: its status and stdout.
+fn compliance(engine: &str) -> (Option<i32>, String) {
+    let mut args = words("duck match --time-margin 1000 --timeout 2.5 --compliance");
+    args.push(engine.to_owned());
+    let out = arbiter_owned(&args);
+    (out.status.code(), text(out.stdout))
+}
+
+#[test]
+fn compliance_passes_arbiter_and_a_well_behaved_engine() {
+    for engine in [arbiter_engine(""), fake(COMPLIANT)] {
+        let (status, stdout) = compliance(&engine);
+        assert_eq!(status, Some(0), "{stdout}");
+        let names: Vec<&str> = stdout
+            .lines()
+            .filter_map(|line| line.strip_prefix("pass  "))
+            .map(|line| line.split(':').next().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "uci",
+                "isready",
+                "ucinewgame",
+                "go movetime",
+                "position moves",
+                "go wtime btime",
+                "stop",
+                "quit"
+            ],
+            "{stdout}"
+        );
+        assert!(stdout.ends_with("8 checks, all passed\n"), "{stdout}");
+    }
+}
+
+#[test]
+fn compliance_fails_an_engine_on_each_check() {
+    let cases = [
+        ("fault=silent-uci".to_owned(), "uci", "no `uciok` within 2.5 s after `uci`"),
+        ("fault=silent-isready".to_owned(), "isready", "no `readyok` within 2.5 s"),
+        (format!("{COMPLIANT} fault=not-ready"), "ucinewgame", "no `readyok` within 2.5 s"),
+        (format!("{COMPLIANT} fault=slow:2800"), "go movetime", "no bestmove within 1200 ms"),
+        (format!("{COMPLIANT} fault=garbage"), "go movetime", "`bestmove banana` is not a move"),
+        ("red=a1a9 blue=a10a9 cycle=1".to_owned(), "go movetime", "bestmove a1a9 is not valid"),
+        ("red=c4c5 blue=a10a9 cycle=1".to_owned(), "position moves", "bestmove c4c5 is not valid"),
+        (
+            format!("{COMPLIANT} fault=slow:2800 after=2"),
+            "go wtime btime",
+            "no bestmove within 2000 ms",
+        ),
+        (format!("{COMPLIANT} fault=early-infinite"), "stop", "`bestmove a1a2` before `stop`"),
+        (
+            format!("{COMPLIANT} fault=ignore-stop"),
+            "stop",
+            "no bestmove within 1500 ms after `stop`",
+        ),
+        (format!("{COMPLIANT} fault=ignore-quit"), "quit", "still running 500 ms after `quit`"),
+    ];
+    for (engine, check, detail) in cases {
+        let (status, stdout) = compliance(&fake(&engine));
+        assert_eq!(status, Some(1), "{engine}: {stdout}");
+        let line = stdout.lines().find(|line| line.starts_with(&format!("FAIL  {check}: ")));
+        assert!(line.is_some_and(|line| line.contains(detail)), "{engine}: {stdout}");
+        assert!(stdout.contains(" failed\n"), "{engine}: {stdout}");
+    }
+    // Only the check the engine fails fails: the others pass, before and after it.
+    let (_, stdout) = compliance(&fake(&format!("{COMPLIANT} fault=slow:2800 after=2")));
+    assert_eq!(stdout.lines().filter(|line| line.starts_with("FAIL")).count(), 1, "{stdout}");
+    assert!(stdout.contains("\npass  stop: ") && stdout.ends_with("8 checks, 1 failed\n"));
+}
+
 #[test]
 fn a_silent_engine_fails_to_start() {
     let mut args = words("duck match --timeout 1 --engine");

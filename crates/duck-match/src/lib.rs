@@ -60,13 +60,14 @@
 //! - [`adjudication`]: ending a game by the engines' scores.
 //! - [`game`]: one game between two engine processes and how it ends, and a
 //!   [`Finished`] game of a match.
-//! - [`save`]: the games and results on disk.
+//! - [`save`]: the games and results on disk; [`compliance`]: checks of an engine's UCI.
 //! - [`runner`]: the match: pairings, workers, pairs, counting, stopping.
 
 #![warn(missing_docs)]
 
 pub mod adjudication;
 pub mod clock;
+pub mod compliance;
 pub mod elo;
 pub mod game;
 pub mod machine;

@@ -341,6 +341,19 @@ impl EngineProcess {
         }
     }
 
+    /// Asks the engine to quit: whether it exited within `grace` (it is killed otherwise).
+    pub fn quits_within(mut self, grace: Duration) -> bool {
+        let _ = self.send(&GuiCommand::Quit);
+        let deadline = Instant::now() + grace;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        false
+    }
+
     /// Asks the engine to quit, and kills it if it has not after a moment.
     pub fn quit(mut self) {
         let _ = self.send(&GuiCommand::Quit);
