@@ -149,7 +149,12 @@ engine that faulted is restarted before its next game. Engines that fail the han
 The summary goes to stdout: the first engine's wins, draws and losses, its score, the Elo
 difference with its 95% interval and the likelihood of superiority (from game pairs: the
 pentanomial model), and with --sprt the log-likelihood ratio against its bounds. While games
-are played, stderr shows a progress bar on a terminal, else one line per finished game.";
+are played, stderr shows a progress bar on a terminal, else one line per finished game.
+
+With three or more --engine, the match is a round robin (or with --gauntlet, the first engine
+against each other), reported with each engine's Elo against the field and a crosstable.
+--resume DIR goes on with a match saved by --save DIR; --compliance CMD checks one engine's UCI
+and plays no match. docs/match.md has the details.";
 
 /// Arguments of `arbiter duck match`.
 #[derive(Debug)]
