@@ -25,7 +25,8 @@ fuzz_target!(|data: &[u8]| {
                 let written = opening.to_string();
                 let again = parse_openings(&written).expect("a written opening reads");
                 assert_eq!(again, [opening.clone()], "{written}");
-                assert!(opening.game().position().outcome().is_none(), "{written} ends the game");
+                let game = opening.game().expect("a parsed opening plays");
+                assert!(game.position().outcome().is_none(), "{written} ends the game");
             }
         }
         Err(error) => assert!(error.place.line as usize <= lines, "{error}"),

@@ -4,11 +4,14 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use arbiter_duck_match::adjudication::{Adjudication, DrawRule, ResignRule};
 use arbiter_duck_match::clock::{Limits, TimeControl};
+use arbiter_duck_match::compliance::Timing;
 use arbiter_duck_match::game::MAX_PLIES;
+use arbiter_duck_match::machine;
 use arbiter_duck_match::opening::parse_openings;
 use arbiter_duck_match::sprt::Sprt;
-use arbiter_duck_match::{EngineSpec, Event, MatchConfig, Openings};
+use arbiter_duck_match::{EngineSpec, Event, MatchConfig, Openings, Schedule};
 use clap::{ArgMatches, FromArgMatches};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -20,8 +23,8 @@ use crate::input::{CliError, Opened};
 #[command(after_long_help = AFTER_HELP)]
 struct Flags {
     /// An engine's command line, split as a shell splits it (give it twice: the first engine is
-    /// the one tested, the second the reference).
-    #[arg(long = "engine", value_name = "CMD", required = true)]
+    /// the one tested, the second the reference; or more, for a round robin or a gauntlet).
+    #[arg(long = "engine", value_name = "CMD", required_unless_present_any = ["resume", "compliance"])]
     engines: Vec<String>,
     /// A UCI option for the engine given just before (`setoption name NAME value VALUE`);
     /// repeat it for more.
@@ -30,7 +33,12 @@ struct Flags {
     /// The name to show for the engine given just before, instead of its `id name`.
     #[arg(long = "name", value_name = "NAME")]
     names: Vec<String>,
-    /// Number of games, even: every opening is played twice, once with each engine as red.
+    /// With more than two engines, play the first against each other only (a round robin,
+    /// every engine against every other, otherwise).
+    #[arg(long)]
+    gauntlet: bool,
+    /// Number of games, even: every opening is played twice, once with each engine as red (per
+    /// pairing, with more than two engines).
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = parse_games)]
     games: u64,
     /// A fixed time per move in milliseconds (`go movetime`); the default, at 100 ms, when no
@@ -54,6 +62,14 @@ struct Flags {
     /// A node count for the engine given just before, in place of --nodes.
     #[arg(long = "engine-nodes", value_name = "N")]
     engine_nodes: Vec<u64>,
+    /// A clock for the engine given just before, in place of --tc or --movetime (time odds):
+    /// BASE seconds plus INC per move, e.g. `0.4+0`.
+    #[arg(long = "engine-tc", value_name = "BASE+INC", value_parser = parse_time_control)]
+    engine_tcs: Vec<TimeControl>,
+    /// Pin each engine process to a core of its own (sched_setaffinity), going round the cores
+    /// again when there are more processes than cores.
+    #[arg(long)]
+    affinity: bool,
     /// How far past its time an engine may answer before it loses on time, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 100)]
     time_margin: u64,
@@ -74,6 +90,23 @@ struct Flags {
     /// A game still going after this many plies (the opening's included) is a draw.
     #[arg(long, value_name = "PLIES", default_value_t = MAX_PLIES)]
     max_plies: u32,
+    /// Resign a game for a side whose own score is at or below -CP hundredths of a soldier
+    /// after each of --resign-moves moves of its own in a row (only the loser's scores count).
+    #[arg(long, value_name = "CP", requires = "resign_moves", value_parser = clap::value_parser!(i32).range(0..))]
+    resign_score: Option<i32>,
+    /// How many moves in a row --resign-score must hold.
+    #[arg(long, value_name = "N", requires = "resign_score", value_parser = clap::value_parser!(u32).range(1..))]
+    resign_moves: Option<u32>,
+    /// Draw a game in which both sides' scores stay within ±CP hundredths of a soldier for
+    /// --draw-moves moves of each in a row.
+    #[arg(long, value_name = "CP", requires = "draw_moves", value_parser = clap::value_parser!(i32).range(0..))]
+    draw_score: Option<i32>,
+    /// How many moves of each side in a row --draw-score must hold.
+    #[arg(long, value_name = "N", requires = "draw_score", value_parser = clap::value_parser!(u32).range(1..))]
+    draw_moves: Option<u32>,
+    /// Moves count towards --draw-score only after this many plies (the opening's included).
+    #[arg(long, value_name = "PLIES", default_value_t = 0, requires = "draw_score")]
+    draw_after: u32,
     /// How many games to play at once, each with its own pair of engine processes.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     concurrency: u16,
@@ -84,6 +117,14 @@ struct Flags {
     /// Save every game (official command format), results.jsonl and the engines' stderr here.
     #[arg(long, value_name = "DIR")]
     save: Option<PathBuf>,
+    /// Check the UCI behaviour of the engine CMD instead of playing a match, and print a pass
+    /// or fail line per check (exit status 1 if one fails); --option values go to it.
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["engines", "resume"])]
+    compliance: Option<String>,
+    /// Go on with the match saved in DIR (by --save DIR), stopped before its end: its games
+    /// are kept and only the others played, with the options the match was started with.
+    #[arg(long, value_name = "DIR", exclusive = true)]
+    resume: Option<PathBuf>,
     /// Write one JSON object per game on stdout, then one with the summary.
     #[arg(long)]
     json: bool,
@@ -108,7 +149,12 @@ engine that faulted is restarted before its next game. Engines that fail the han
 The summary goes to stdout: the first engine's wins, draws and losses, its score, the Elo
 difference with its 95% interval and the likelihood of superiority (from game pairs: the
 pentanomial model), and with --sprt the log-likelihood ratio against its bounds. While games
-are played, stderr shows a progress bar on a terminal, else one line per finished game.";
+are played, stderr shows a progress bar on a terminal, else one line per finished game.
+
+With three or more --engine, the match is a round robin (or with --gauntlet, the first engine
+against each other), reported with each engine's Elo against the field and a crosstable.
+--resume DIR goes on with a match saved by --save DIR; --compliance CMD checks one engine's UCI
+and plays no match. docs/match.md has the details.";
 
 /// Arguments of `arbiter duck match`.
 #[derive(Debug)]
@@ -120,6 +166,7 @@ pub struct Args {
     name_at: Vec<usize>,
     depth_at: Vec<usize>,
     nodes_at: Vec<usize>,
+    tc_at: Vec<usize>,
 }
 
 impl FromArgMatches for Args {
@@ -131,6 +178,7 @@ impl FromArgMatches for Args {
             name_at: at("names"),
             depth_at: at("engine_depths"),
             nodes_at: at("engine_nodes"),
+            tc_at: at("engine_tcs"),
             flags: Flags::from_arg_matches(matches)?,
         })
     }
@@ -188,9 +236,9 @@ fn before_any(flag: &str, value: &str) -> CliError {
 }
 
 /// The engines with the options, names and limits that follow each.
-fn engines(args: &Args) -> Result<[EngineSpec; 2], CliError> {
+fn engines(args: &Args) -> Result<Vec<EngineSpec>, CliError> {
     let flags = &args.flags;
-    if flags.engines.len() != 2 {
+    if flags.engines.len() < 2 {
         let found = format!("{} --engine", flags.engines.len());
         return Err(usage("--engine", "two engines (--engine CMD --engine CMD)", &found));
     }
@@ -225,13 +273,103 @@ fn engines(args: &Args) -> Result<[EngineSpec; 2], CliError> {
         let engine = owner(at).ok_or_else(|| before_any("--engine-nodes", &nodes.to_string()))?;
         specs[engine].nodes = Some(nodes);
     }
-    let [first, second] = <[EngineSpec; 2]>::try_from(specs)
-        .map_err(|_| usage("--engine", "two engines", "another number"))?;
-    Ok([first, second])
+    for (&tc, &at) in flags.engine_tcs.iter().zip(&args.tc_at) {
+        let engine = owner(at).ok_or_else(|| before_any("--engine-tc", &tc.to_string()))?;
+        specs[engine].clock = Some(tc);
+    }
+    Ok(specs)
 }
+
+/// Runs `--compliance CMD`: every check, one line each, and status 1 if one failed.
+fn compliance(command: &str, flags: &Flags) -> Result<(), CliError> {
+    let mut spec: EngineSpec =
+        command.parse().map_err(|error| CliError::Message(format!("--compliance: {error}")))?;
+    for option in &flags.options {
+        let Some((name, value)) = option.split_once('=').filter(|(name, _)| !name.is_empty())
+        else {
+            return Err(usage("--option", "NAME=VALUE", &format!("`{option}`")));
+        };
+        spec.options.push((name.to_owned(), value.to_owned()));
+    }
+    let timing = Timing {
+        movetime: Duration::from_millis(flags.movetime.unwrap_or(200)),
+        margin: Duration::from_millis(flags.time_margin),
+        timeout: Duration::from_secs_f64(flags.timeout),
+    };
+    let stderr = || {
+        let dir = flags.save.as_ref()?;
+        std::fs::create_dir_all(dir).ok()?;
+        arbiter_duck_match::save::Saver::stderr_log(dir, 0, 0).ok()
+    };
+    let checks = arbiter_duck_match::compliance::check(&spec, stderr, &timing);
+    let mut stdout = io::stdout().lock();
+    writeln!(stdout, "Compliance of `{spec}`:")?;
+    for check in &checks {
+        writeln!(stdout, "{check}")?;
+    }
+    let failed = checks.iter().filter(|check| !check.passed).count();
+    if failed == 0 {
+        writeln!(stdout, "{} checks, all passed", checks.len())?;
+        Ok(())
+    } else {
+        writeln!(stdout, "{} checks, {failed} failed", checks.len())?;
+        stdout.flush()?;
+        Err(CliError::Findings)
+    }
+}
+
+/// The file of a save directory that holds the match's own arguments, for `--resume`.
+const ARGUMENTS: &str = "arguments.json";
 
 /// Runs `arbiter duck match`.
 pub fn run(args: Args) -> Result<(), CliError> {
+    if let Some(command) = &args.flags.compliance {
+        return compliance(command, &args.flags);
+    }
+    match args.flags.resume.clone() {
+        Some(dir) => {
+            let saved = saved_arguments(&dir)?;
+            let command = <Args as clap::Args>::augment_args(clap::Command::new("match"));
+            let matches = command
+                .try_get_matches_from(std::iter::once("match".to_owned()).chain(saved))
+                .and_then(|matches| Args::from_arg_matches(&matches))
+                .map_err(|error| {
+                    let file = dir.join(ARGUMENTS);
+                    CliError::Message(format!("{}: {}", file.display(), error.kind()))
+                })?;
+            play(matches, Some(dir))
+        }
+        None => play(args, None),
+    }
+}
+
+/// The arguments a match saved in `dir` was started with.
+fn saved_arguments(dir: &std::path::Path) -> Result<Vec<String>, CliError> {
+    let file = dir.join(ARGUMENTS);
+    let text = std::fs::read_to_string(&file)
+        .map_err(|error| CliError::Read { source_name: file.display().to_string(), error })?;
+    serde_json::from_str(&text).map_err(|error| {
+        CliError::Message(format!("{}: expected a JSON list of arguments: {error}", file.display()))
+    })
+}
+
+/// The warning a timed match deserves on this machine's load (`/proc/loadavg`, or the file
+/// `ARBITER_LOADAVG` names, which tests use to set the figure), if any.
+fn load_warning(concurrency: usize) -> Option<String> {
+    let path = std::env::var_os("ARBITER_LOADAVG").unwrap_or_else(|| "/proc/loadavg".into());
+    let loadavg = std::fs::read_to_string(path).ok()?;
+    machine::load_warning(&loadavg, machine::cores().len(), concurrency)
+}
+
+/// The arguments after `duck match` on this command line, which `--resume` starts again with.
+fn own_arguments() -> Vec<String> {
+    let all: Vec<String> = std::env::args().collect();
+    let at = all.windows(2).position(|pair| pair[0] == "duck" && pair[1] == "match");
+    at.map(|at| all[at + 2..].to_vec()).unwrap_or_default()
+}
+
+/// Plays the match of `args`, going on with the one saved in `resume` if given.
+fn play(args: Args, resume: Option<PathBuf>) -> Result<(), CliError> {
     let engines = engines(&args)?;
     let flags = args.flags;
     let openings = match (&flags.openings, flags.random_openings) {
@@ -260,13 +398,21 @@ pub fn run(args: Args) -> Result<(), CliError> {
         flags.tc.or(flags.movetime.map(|ms| TimeControl::MoveTime(Duration::from_millis(ms))));
     if clock.is_none() && flags.depth.is_none() && flags.nodes.is_none() {
         // Without a time limit every engine needs a depth or node limit of its own.
-        match engines.iter().filter(|e| e.depth.is_some() || e.nodes.is_some()).count() {
-            0 => clock = Some(TimeControl::MoveTime(Duration::from_millis(100))),
-            1 => {
+        let unlimited =
+            |e: &&EngineSpec| e.depth.is_none() && e.nodes.is_none() && e.clock.is_none();
+        match engines.iter().filter(unlimited).count() {
+            0 => {}
+            missing if missing == engines.len() => {
+                clock = Some(TimeControl::MoveTime(Duration::from_millis(100)));
+            }
+            1 if engines.len() == 2 => {
                 let found = "one engine without any limit";
                 return Err(usage("--engine-depth", "a limit for both engines", found));
             }
-            _ => {}
+            missing => {
+                let found = format!("{missing} engines without any limit");
+                return Err(usage("--engine-depth", "a limit for every engine", &found));
+            }
         }
     }
     let limits = Limits {
@@ -276,18 +422,63 @@ pub fn run(args: Args) -> Result<(), CliError> {
         margin: Duration::from_millis(flags.time_margin),
         timeout: Duration::from_secs_f64(flags.timeout),
     };
+    if engines.len() > 2 && flags.sprt.is_some() {
+        let found = format!("{} engines", engines.len());
+        return Err(usage("--sprt", "two engines (the test compares two)", &found));
+    }
+    // Said once the engines have started, with what the runner has to say about them.
+    let mut machine_warnings = Vec::new();
+    let timed = clock.is_some() || engines.iter().any(|engine| engine.clock.is_some());
+    if timed && let Some(warning) = load_warning(usize::from(flags.concurrency)) {
+        machine_warnings.push(warning);
+    }
+    if flags.affinity {
+        let cores = machine::cores();
+        let processes = engines.len() * usize::from(flags.concurrency);
+        if processes > cores.len() {
+            machine_warnings.push(format!(
+                "--affinity: {processes} engine processes on {} cores: some share a core",
+                cores.len()
+            ));
+        }
+    }
+    let schedule = if flags.gauntlet { Schedule::Gauntlet } else { Schedule::RoundRobin };
+    let total = flags.games * schedule.pairings(engines.len()).len() as u64;
     let config = MatchConfig {
         engines,
+        schedule,
         games: flags.games,
         openings,
         limits,
         max_plies: flags.max_plies,
+        adjudication: Adjudication {
+            resign: flags
+                .resign_score
+                .zip(flags.resign_moves)
+                .map(|(score, moves)| ResignRule { score, moves }),
+            draw: flags.draw_score.zip(flags.draw_moves).map(|(score, moves)| DrawRule {
+                score,
+                moves,
+                after: flags.draw_after,
+            }),
+        },
         concurrency: usize::from(flags.concurrency),
         sprt: flags.sprt,
-        save: flags.save,
+        affinity: flags.affinity,
+        save: resume.clone().or(flags.save),
+        resume: resume.is_some(),
     };
+    if let (Some(dir), None) = (&config.save, &resume) {
+        // What `--resume DIR` needs to start the same match again.
+        let arguments = serde_json::to_string(&own_arguments()).unwrap_or_default();
+        std::fs::create_dir_all(dir)
+            .and_then(|()| std::fs::write(dir.join(ARGUMENTS), arguments + "\n"))
+            .map_err(|error| {
+                CliError::Message(format!("cannot save to {}: {error}", dir.display()))
+            })?;
+    }
     let progress = if io::stderr().is_terminal() {
-        let bar = ProgressBar::new(config.games);
+        let bar = ProgressBar::new(total);
         let style = ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed} {msg}")
             .map_err(|error| CliError::Message(error.to_string()))?
             .progress_chars("=> ");
@@ -298,9 +489,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     let mut stdout = io::stdout().lock();
     let mut written = Ok(());
-    let result = arbiter_duck_match::run(&config, |event| match event {
+    let result = arbiter_duck_match::run_all(&config, |event| match event {
         Event::Ready { names, warnings } => {
-            for warning in warnings {
+            for warning in machine_warnings.iter().chain(warnings) {
                 let line = format!("warning: {warning}");
                 match &progress {
                     Some(bar) => bar.println(line),
@@ -308,7 +499,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 }
             }
             if let Some(bar) = &progress {
-                bar.set_message(format!("{} vs {}", names[0], names[1]));
+                bar.set_message(names.join(" vs "));
             }
         }
         Event::Finished { game, line, report } => {
@@ -323,7 +514,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 None => eprintln!(
                     "game {} of {}: {} (red) vs {} (blue): {}, {} plies; {}",
                     game.number,
-                    config.games,
+                    total,
                     line.red,
                     line.blue,
                     game.record.result,
@@ -337,11 +528,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
         bar.finish_and_clear();
     }
     written?;
-    let report = result.map_err(|error| CliError::Message(error.to_string()))?;
-    if flags.json {
-        writeln!(stdout, "{}", report.to_json())?;
-    } else {
-        write!(stdout, "{report}")?;
+    let standings = result.map_err(|error| CliError::Message(error.to_string()))?;
+    // Two engines: the report of their one pairing, as it always was.
+    match (standings.pairings.as_slice(), flags.json) {
+        ([report], true) => writeln!(stdout, "{}", report.to_json())?,
+        ([report], false) => write!(stdout, "{report}")?,
+        (_, true) => writeln!(stdout, "{}", standings.to_json())?,
+        (_, false) => write!(stdout, "{standings}")?,
     }
     stdout.flush()?;
     Ok(())

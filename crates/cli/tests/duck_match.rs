@@ -258,6 +258,412 @@ fn limits_of_one_engine_replace_the_match_limits() {
 }
 
 #[test]
+fn scores_adjudicate_resignations_and_draws() {
+    let mut args =
+        words("duck match --games 2 --depth 1 --json --resign-score 500 --resign-moves 3");
+    args.push("--engine".into());
+    args.push(fake(&format!("{SHUFFLES} score=-600")));
+    args.push("--engine".into());
+    args.push(fake(SHUFFLES));
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let stdout = text(out.stdout);
+    let lines: Vec<serde_json::Value> =
+        stdout.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    for game in &lines[..2] {
+        assert_eq!(game["termination"], "resign-score", "{game}");
+        assert!(
+            game["reason"]
+                .as_str()
+                .unwrap()
+                .ends_with(" resigns: its score at or below -5.00 for 3 moves in a row")
+        );
+    }
+    assert_eq!(lines[2]["losses"], 2);
+    assert_eq!(lines[2]["endings"]["resign-score"], 2);
+
+    let mut args = words("duck match --games 2 --depth 1 --draw-score 20 --draw-moves 2");
+    args.extend(words("--draw-after 10 --engine"));
+    args.push(fake(&format!("{SHUFFLES} score=5")));
+    args.push("--engine".into());
+    args.push(fake(&format!("{SHUFFLES} score=-20")));
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let stderr = text(out.stderr);
+    assert!(
+        stderr.contains(": 1/2-1/2 (both scores within ±0.20 for 2 moves each), 14 plies;"),
+        "{stderr}"
+    );
+    assert!(text(out.stdout).contains("\nEndings: draw-score 2\n"));
+
+    // Each bound needs its count, and the count its bound.
+    for flags in [
+        "--resign-score 500",
+        "--draw-moves 3",
+        "--draw-after 4",
+        "--resign-moves 0 --resign-score 1",
+    ] {
+        let mut args = words("duck match --engine");
+        args.push(fake(SHUFFLES));
+        args.push("--engine".into());
+        args.push(fake(SHUFFLES));
+        args.extend(words(flags));
+        let out = arbiter_owned(&args);
+        assert_eq!(out.status.code(), Some(2), "{flags}");
+        assert!(text(out.stderr).contains("error:"), "{flags}");
+    }
+}
+
+/// `duck match` with three scripted engines: one that wins, two that shuffle, and more words.
+fn three_engines(more: &str) -> Vec<String> {
+    let mut args = words("duck match --engine");
+    args.push(fake(WINS));
+    args.extend(words("--name winner --engine"));
+    args.push(fake(SHUFFLES));
+    args.extend(words("--name shuffler --engine"));
+    args.push(fake(SHUFFLES));
+    args.extend(words("--name other --games 2 --depth 1 --max-plies 12"));
+    args.extend(words(more));
+    args
+}
+
+#[test]
+fn a_round_robin_of_three_engines_has_a_crosstable() {
+    let dir = scratch_dir("duck_match_round_robin");
+    let mut args = three_engines("--save");
+    args.push(dir.display().to_string());
+    let out = arbiter_owned(&args);
+    let (stdout, stderr) = (text(out.stdout), text(out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("game 6 of 6: "), "{stderr}");
+    let expected = "\
+Games: 6 of 6, a round robin of 3 engines
+Rank Engine   Games Score           Elo (95% interval)                  LOS
+   1 winner       4 4.0/4 = 100.0%  +inf ± inf (+inf to +inf)           100.0%
+   2 shuffler     4 1.0/4 = 25.0%   -190.8 ± inf (-inf to +67.9)         7.9%
+   3 other        4 1.0/4 = 25.0%   -190.8 ± inf (-inf to +67.9)         7.9%
+Crosstable, the row's points against the column's:
+            winner    shuffler  other
+  winner    -         2.0/2     2.0/2
+  shuffler  0.0/2     -         1.0/2
+  other     0.0/2     1.0/2     -
+winner vs shuffler: 2 wins, 0 draws, 0 losses; score 2.0/2 = 100.0%; Elo +inf ± inf (95% interval +inf to +inf)
+winner vs other: 2 wins, 0 draws, 0 losses; score 2.0/2 = 100.0%; Elo +inf ± inf (95% interval +inf to +inf)
+shuffler vs other: 0 wins, 2 draws, 0 losses; score 1.0/2 = 50.0%; Elo +0.0 ± 0.0 (95% interval +0.0 to +0.0)
+Endings: captain-captured 4, ply-cap 2
+";
+    assert_eq!(stdout, expected);
+    // Pairs go round the pairings: games 1-2 winner-shuffler, 3-4 winner-other, 5-6 the rest.
+    let results = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let mut met: Vec<(u64, u64, u64)> = results
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .map(|g| {
+            let number = |key: &str| g[key].as_u64().unwrap();
+            (number("game"), number("red_engine"), number("blue_engine"))
+        })
+        .collect();
+    met.sort_unstable();
+    assert_eq!(met, [(1, 1, 2), (2, 2, 1), (3, 1, 3), (4, 3, 1), (5, 2, 3), (6, 3, 2)]);
+
+    // JSON: each engine against the field, and each pairing as a two-engine summary.
+    let out = arbiter_owned(&three_engines("--json"));
+    let stdout = text(out.stdout);
+    let summary: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["schedule"], "round-robin");
+    assert_eq!(summary["games"], 6);
+    assert_eq!(summary["standings"][0]["engine"], "winner");
+    assert_eq!(summary["standings"][0]["wins"], 4);
+    assert_eq!(summary["pairings"][2]["engines"], serde_json::json!(["shuffler", "other"]));
+    assert_eq!(summary["pairings"][2]["draws"], 2);
+}
+
+#[test]
+fn a_gauntlet_plays_the_first_engine_against_each_other() {
+    let out = arbiter_owned(&three_engines("--gauntlet --json"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let stdout = text(out.stdout);
+    let summary: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["schedule"], "gauntlet");
+    assert_eq!(summary["games"], 4);
+    let pairings: Vec<&serde_json::Value> =
+        summary["pairings"].as_array().unwrap().iter().collect();
+    assert_eq!(pairings.len(), 2);
+    assert_eq!(pairings[0]["engines"], serde_json::json!(["winner", "shuffler"]));
+    assert_eq!(pairings[1]["engines"], serde_json::json!(["winner", "other"]));
+
+    // The SPRT compares two engines only.
+    let out = arbiter_owned(&three_engines("--sprt elo0=0,elo1=5"));
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(out.stderr),
+        "--sprt: expected two engines (the test compares two), found 3 engines\n"
+    );
+}
+
+/// The games of a save directory's results, by number: the engines, opening, moves and result.
+fn saved_games(dir: &Path) -> Vec<(u64, u64, u64, String, String, String)> {
+    let results = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let mut games: Vec<_> = results
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .map(|g| {
+            let number = |key: &str| g[key].as_u64().unwrap();
+            let string = |key: &str| g[key].to_string();
+            (
+                number("game"),
+                number("red_engine"),
+                number("blue_engine"),
+                string("opening"),
+                string("moves"),
+                string("result"),
+            )
+        })
+        .collect();
+    games.sort();
+    games
+}
+
+/// A match of three scripted engines from random openings, saved in `dir`.
+fn resumable(dir: &Path, engine2: &str) -> Vec<String> {
+    let mut args = words("duck match --engine");
+    args.push(fake(WINS));
+    args.push("--engine".into());
+    args.push(fake(engine2));
+    args.push("--engine".into());
+    args.push(fake(SHUFFLES));
+    args.extend(words("--games 4 --depth 1 --max-plies 12 --random-openings 2 --seed 9 --save"));
+    args.push(dir.display().to_string());
+    args
+}
+
+#[test]
+fn a_stopped_match_resumes_as_if_it_had_never_stopped() {
+    let whole = scratch_dir("duck_match_resume_whole");
+    let out = arbiter_owned(&resumable(&whole, SHUFFLES));
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let report = text(out.stdout);
+    assert_eq!(saved_games(&whole).len(), 12);
+
+    // Stopped after five games, the sixth cut short in the middle of its results line.
+    let cut = scratch_dir("duck_match_resume_cut");
+    let out = arbiter_owned(&resumable(&cut, SHUFFLES));
+    assert_eq!(out.status.code(), Some(0));
+    let results = std::fs::read_to_string(cut.join("results.jsonl")).unwrap();
+    let lines: Vec<&str> = results.lines().collect();
+    let kept = format!("{}\n{}", lines[..5].join("\n"), &lines[5][..20]);
+    std::fs::write(cut.join("results.jsonl"), kept).unwrap();
+    let out = arbiter(&["duck", "match", "--resume", cut.to_str().unwrap()]);
+    let stderr = text(out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(stderr.lines().filter(|line| line.starts_with("game ")).count(), 7, "{stderr}");
+    assert_eq!(text(out.stdout), report, "the same report");
+    assert_eq!(saved_games(&cut), saved_games(&whole), "the same games");
+
+    // Killed while playing: an engine that takes 100 ms a move leaves time to stop it.
+    let killed = scratch_dir("duck_match_resume_killed");
+    let slow = format!("{SHUFFLES} fault=slow:100");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(resumable(&killed, &slow))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let results = killed.join("results.jsonl");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_to_string(&results).map_or(0, |text| text.lines().count()) < 2 {
+        assert!(std::time::Instant::now() < deadline, "two games within a minute");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = saved_games(&killed).len();
+    assert!((2..12).contains(&before), "{before} games before the kill");
+    let out = arbiter(&["duck", "match", "--resume", killed.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    assert_eq!(text(out.stdout), report);
+    let games = saved_games(&killed);
+    assert_eq!(games.iter().map(|g| g.0).collect::<Vec<_>>(), (1..=12).collect::<Vec<_>>());
+    assert_eq!(games, saved_games(&whole));
+
+    // --resume takes nothing else, and needs a saved match.
+    let out = arbiter(&["duck", "match", "--resume", cut.to_str().unwrap(), "--games", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    let empty = scratch_dir("duck_match_resume_nothing");
+    let out = arbiter(&["duck", "match", "--resume", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(out.stderr);
+    assert!(stderr.contains("arguments.json"), "{stderr}");
+}
+
+#[test]
+fn time_odds_give_each_engine_its_own_clock() {
+    let dir = scratch_dir("duck_match_time_odds");
+    let mut args =
+        words("duck match --games 2 --tc 30+0.5 --time-margin 5000 --max-plies 6 --engine");
+    args.push(fake(WINS));
+    args.extend(words("--engine-tc 20+0 --engine"));
+    args.push(fake(SHUFFLES));
+    args.extend(["--save".into(), dir.display().to_string()]);
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    // Game 1: the first engine is red, on 20 s; the second is blue, on 30 s plus 0.5 s a move.
+    let first = std::fs::read_to_string(dir.join("engine1.worker1.stderr")).unwrap();
+    assert!(first.contains("after `go wtime 20000 btime 30000 winc 0 binc 500`\n"), "{first}");
+    let second = std::fs::read_to_string(dir.join("engine2.worker1.stderr")).unwrap();
+    let go = second.lines().next().unwrap();
+    assert!(go.contains(" btime 30000 winc 0 binc 500`"), "{second}");
+    // The records show each side's own clock after its move: at most 20 s, and at most 30.5 s
+    // but well above 20 s (a loaded machine may take a while for a move).
+    let record = std::fs::read_to_string(dir.join("game-1.record")).unwrap();
+    let clocks: Vec<f64> = record
+        .lines()
+        .filter_map(|line| line.strip_suffix("s}"))
+        .map(|line| line.rsplit(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(clocks.len(), 6, "{record}");
+    assert!(clocks[0] <= 20.0 && clocks[1] > 25.0 && clocks[1] <= 30.5, "{record}");
+
+    // An engine with a clock of its own needs no other limit.
+    let mut args = words("duck match --games 2 --max-plies 4 --engine");
+    args.push(fake(WINS));
+    args.extend(words("--engine-tc 10 --engine"));
+    args.push(fake(SHUFFLES));
+    args.extend(words("--engine-depth 1"));
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+}
+
+#[test]
+fn affinity_pins_each_engine_to_a_core() {
+    let dir = scratch_dir("duck_match_affinity");
+    let mut args = words("duck match --affinity --games 2 --depth 1 --max-plies 4 --engine");
+    args.push(fake(&format!("{WINS} affinity=1")));
+    args.push("--engine".into());
+    args.push(fake(&format!("{SHUFFLES} affinity=1")));
+    args.extend(["--save".into(), dir.display().to_string()]);
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let core = |engine: u32| {
+        let log = std::fs::read_to_string(dir.join(format!("engine{engine}.worker1.stderr")));
+        let log = log.unwrap();
+        let line = log.lines().find(|line| line.starts_with("affinity ")).unwrap().to_owned();
+        assert!(!line.contains(','), "one core each: {line}");
+        line
+    };
+    let (first, second) = (core(1), core(2));
+    if std::thread::available_parallelism().map_or(1, usize::from) >= 2 {
+        assert_ne!(first, second, "a core of its own");
+    }
+}
+
+#[test]
+fn a_timed_match_on_a_loaded_machine_is_warned_of() {
+    let dir = scratch_dir("duck_match_load");
+    std::fs::create_dir_all(&dir).unwrap();
+    let loadavg = dir.join("loadavg");
+    let run = |load: &str, limit: &str| {
+        std::fs::write(&loadavg, format!("{load} 1.00 1.00 2/300 12345\n")).unwrap();
+        let mut args = words("duck match --games 2 --max-plies 4 --time-margin 5000 --engine");
+        args.push(fake(WINS));
+        args.push("--engine".into());
+        args.push(fake(SHUFFLES));
+        args.extend(words(limit));
+        let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(&args)
+            .env("ARBITER_LOADAVG", &loadavg)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        text(out.stderr)
+    };
+    let stderr = run("99.50", "--tc 10+0");
+    assert!(stderr.starts_with("warning: the 1-minute load average is 99.50 on "), "{stderr}");
+    assert!(stderr.contains("the time they wait counts on their clocks"), "{stderr}");
+    assert!(run("99.50", "--movetime 500").starts_with("warning: the 1-minute load"));
+    // No time limit, nothing to warn of; an idle machine, nothing either.
+    assert!(!run("99.50", "--depth 1").contains("load average"));
+    if std::thread::available_parallelism().map_or(1, usize::from) >= 2 {
+        assert!(!run("0.00", "--tc 10+0").contains("load average"));
+    }
+}
+
+/// Moves valid in every position the compliance checks set up.
+const COMPLIANT: &str = "red=a1a2 blue=a10a9 cycle=1";
+
+/// `arbiter duck match --compliance CMD` with a generous margin: its status and stdout.
+fn compliance(engine: &str) -> (Option<i32>, String) {
+    let mut args = words("duck match --time-margin 1000 --timeout 2.5 --compliance");
+    args.push(engine.to_owned());
+    let out = arbiter_owned(&args);
+    (out.status.code(), text(out.stdout))
+}
+
+#[test]
+fn compliance_passes_arbiter_and_a_well_behaved_engine() {
+    for engine in [arbiter_engine(""), fake(COMPLIANT)] {
+        let (status, stdout) = compliance(&engine);
+        assert_eq!(status, Some(0), "{stdout}");
+        let names: Vec<&str> = stdout
+            .lines()
+            .filter_map(|line| line.strip_prefix("pass  "))
+            .map(|line| line.split(':').next().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "uci",
+                "isready",
+                "ucinewgame",
+                "go movetime",
+                "position moves",
+                "go wtime btime",
+                "stop",
+                "quit"
+            ],
+            "{stdout}"
+        );
+        assert!(stdout.ends_with("8 checks, all passed\n"), "{stdout}");
+    }
+}
+
+#[test]
+fn compliance_fails_an_engine_on_each_check() {
+    let cases = [
+        ("fault=silent-uci".to_owned(), "uci", "no `uciok` within 2.5 s after `uci`"),
+        ("fault=silent-isready".to_owned(), "isready", "no `readyok` within 2.5 s"),
+        (format!("{COMPLIANT} fault=not-ready"), "ucinewgame", "no `readyok` within 2.5 s"),
+        (format!("{COMPLIANT} fault=slow:2800"), "go movetime", "no bestmove within 1200 ms"),
+        (format!("{COMPLIANT} fault=garbage"), "go movetime", "`bestmove banana` is not a move"),
+        ("red=a1a9 blue=a10a9 cycle=1".to_owned(), "go movetime", "bestmove a1a9 is not valid"),
+        ("red=c4c5 blue=a10a9 cycle=1".to_owned(), "position moves", "bestmove c4c5 is not valid"),
+        (
+            format!("{COMPLIANT} fault=slow:2800 after=2"),
+            "go wtime btime",
+            "no bestmove within 2000 ms",
+        ),
+        (format!("{COMPLIANT} fault=early-infinite"), "stop", "`bestmove a1a2` before `stop`"),
+        (
+            format!("{COMPLIANT} fault=ignore-stop"),
+            "stop",
+            "no bestmove within 1500 ms after `stop`",
+        ),
+        (format!("{COMPLIANT} fault=ignore-quit"), "quit", "still running 500 ms after `quit`"),
+    ];
+    for (engine, check, detail) in cases {
+        let (status, stdout) = compliance(&fake(&engine));
+        assert_eq!(status, Some(1), "{engine}: {stdout}");
+        let line = stdout.lines().find(|line| line.starts_with(&format!("FAIL  {check}: ")));
+        assert!(line.is_some_and(|line| line.contains(detail)), "{engine}: {stdout}");
+        assert!(stdout.contains(" failed\n"), "{engine}: {stdout}");
+    }
+    // Only the check the engine fails fails: the others pass, before and after it.
+    let (_, stdout) = compliance(&fake(&format!("{COMPLIANT} fault=slow:2800 after=2")));
+    assert_eq!(stdout.lines().filter(|line| line.starts_with("FAIL")).count(), 1, "{stdout}");
+    assert!(stdout.contains("\npass  stop: ") && stdout.ends_with("8 checks, 1 failed\n"));
+}
+
+#[test]
 fn a_silent_engine_fails_to_start() {
     let mut args = words("duck match --timeout 1 --engine");
     args.push(fake(WINS));

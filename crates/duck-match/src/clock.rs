@@ -84,6 +84,8 @@ impl Default for Limits {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Clocks {
     limits: Limits,
+    /// Red's and blue's time controls (time odds: they may differ).
+    controls: [Option<TimeControl>; 2],
     /// Red's and blue's remaining time under [`TimeControl::Increment`].
     remaining: [Duration; 2],
 }
@@ -99,34 +101,56 @@ pub struct Flag {
 }
 
 impl Clocks {
-    /// Both clocks at the start of a game.
+    /// Both clocks at the start of a game, both sides on the limits' time control.
     pub fn new(limits: &Limits) -> Clocks {
-        let base = match limits.clock {
-            Some(TimeControl::Increment { base, .. }) => base,
-            _ => Duration::ZERO,
-        };
-        Clocks { limits: *limits, remaining: [base; 2] }
+        Clocks::with_odds(limits, [None, None])
     }
 
-    /// `side`'s remaining time, when the time control is a clock.
+    /// Both clocks at the start of a game, red and blue each on its own time control where
+    /// `controls` gives one (time odds), else on the limits'.
+    pub fn with_odds(limits: &Limits, controls: [Option<TimeControl>; 2]) -> Clocks {
+        let controls = controls.map(|control| control.or(limits.clock));
+        let remaining = controls.map(|control| match control {
+            Some(TimeControl::Increment { base, .. }) => base,
+            _ => Duration::ZERO,
+        });
+        Clocks { limits: *limits, controls, remaining }
+    }
+
+    /// `side`'s remaining time, when its time control is a clock.
     pub fn remaining(&self, side: Color) -> Option<Duration> {
-        match self.limits.clock {
+        match self.controls[side.index()] {
             Some(TimeControl::Increment { .. }) => Some(self.remaining[side.index()]),
             _ => None,
         }
     }
 
-    /// The `go` command for the next move (the same for either side: it carries both clocks).
+    /// The `go` command for red's next move (see [`go_for`](Clocks::go_for)).
     pub fn go(&self) -> Go {
+        self.go_for(Color::Red)
+    }
+
+    /// The `go` command for `side`'s next move: `movetime` under a fixed time per move, or every
+    /// clock (`wtime`/`winc` for red, `btime`/`binc` for blue), each side's own.
+    pub fn go_for(&self, side: Color) -> Go {
         let millis = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         let mut go = Go { depth: self.limits.depth, nodes: self.limits.nodes, ..Go::default() };
-        match self.limits.clock {
+        match self.controls[side.index()] {
             Some(TimeControl::MoveTime(time)) => go.movetime = Some(millis(time)),
-            Some(TimeControl::Increment { increment, .. }) => {
-                go.wtime = Some(millis(self.remaining[Color::Red.index()]));
-                go.btime = Some(millis(self.remaining[Color::Blue.index()]));
-                go.winc = Some(millis(increment));
-                go.binc = Some(millis(increment));
+            Some(TimeControl::Increment { .. }) => {
+                for color in [Color::Red, Color::Blue] {
+                    let Some(TimeControl::Increment { increment, .. }) =
+                        self.controls[color.index()]
+                    else {
+                        continue;
+                    };
+                    let (time, inc) = match color {
+                        Color::Red => (&mut go.wtime, &mut go.winc),
+                        Color::Blue => (&mut go.btime, &mut go.binc),
+                    };
+                    *time = Some(millis(self.remaining[color.index()]));
+                    *inc = Some(millis(increment));
+                }
             }
             None => {}
         }
@@ -136,7 +160,7 @@ impl Clocks {
     /// How long `side` may take for this move before it loses on time (the margin included);
     /// without a clock, the timeout.
     pub fn allowed(&self, side: Color) -> Duration {
-        match self.limits.clock {
+        match self.controls[side.index()] {
             Some(TimeControl::MoveTime(time)) => time + self.limits.margin,
             Some(TimeControl::Increment { .. }) => {
                 self.remaining[side.index()] + self.limits.margin
@@ -151,7 +175,7 @@ impl Clocks {
         if elapsed > allowed {
             return Err(Flag { elapsed, allowed });
         }
-        if let Some(TimeControl::Increment { increment, .. }) = self.limits.clock {
+        if let Some(TimeControl::Increment { increment, .. }) = self.controls[side.index()] {
             let clock = &mut self.remaining[side.index()];
             *clock = clock.saturating_sub(elapsed) + increment;
         }
@@ -275,6 +299,25 @@ mod tests {
         assert_eq!(clocks.go().to_string(), "go wtime 500 btime 1000 winc 500 binc 500");
         assert_eq!(clocks.allowed(Color::Red), ms(520));
         assert!(clocks.spend(Color::Red, ms(521)).is_err());
+    }
+
+    #[test]
+    fn time_odds_give_each_side_its_own_clock() {
+        let limits = Limits { clock: Some("1+0.5".parse().unwrap()), ..Limits::default() };
+        let odds = [None, Some("0.25+0.01".parse().unwrap())];
+        let mut clocks = Clocks::with_odds(&limits, odds);
+        let both = "go wtime 1000 btime 250 winc 500 binc 10";
+        assert_eq!(clocks.go_for(Color::Red).to_string(), both);
+        assert_eq!(clocks.go_for(Color::Blue).to_string(), both);
+        assert_eq!(clocks.allowed(Color::Blue), ms(350));
+        clocks.spend(Color::Blue, ms(100)).unwrap();
+        assert_eq!(clocks.remaining(Color::Blue), Some(ms(160)));
+        // A fixed time per move against a clock: each is sent its own.
+        let limits = Limits { clock: Some(TimeControl::MoveTime(ms(50))), ..Limits::default() };
+        let clocks = Clocks::with_odds(&limits, [Some("2+0".parse().unwrap()), None]);
+        assert_eq!(clocks.go_for(Color::Red).to_string(), "go wtime 2000 winc 0");
+        assert_eq!(clocks.go_for(Color::Blue).to_string(), "go movetime 50");
+        assert_eq!(clocks.remaining(Color::Blue), None);
     }
 
     #[test]

@@ -30,9 +30,11 @@ use std::time::{Duration, Instant};
 use arbiter_duck::{Color, EndReason, Game, Invalid, Move, Outcome, UciMove};
 use arbiter_duck_protocol::{EngineMessage, GuiCommand};
 
+use super::adjudication::{Adjudication, Adjudicator, DrawRule, ResignRule, Verdict};
 use super::clock::{Clocks, Limits};
-use super::opening::Opening;
+use super::opening::{InvalidOpening, Opening};
 use super::process::{EngineProcess, Next};
+use super::record::Thought;
 use super::tally::Points;
 
 /// The ply cap (docs/rules.md#duck-chess): a game still going after this many plies is a draw.
@@ -45,14 +47,18 @@ pub struct Finished {
     pub number: u64,
     /// Its pair's number, from 1.
     pub pair: u64,
-    /// The engine that played red: 0 for the first, 1 for the second.
+    /// Its pairing's index among the match's pairings, from 0 (0 in a match of two engines).
+    pub pairing: usize,
+    /// The pairing's first and second engine, as indices among the match's engines.
+    pub engines: [usize; 2],
+    /// The engine that played red: 0 for the pairing's first, 1 for its second.
     pub red: usize,
     /// The game.
     pub record: GameRecord,
 }
 
 impl Finished {
-    /// What the game is worth to the first engine.
+    /// What the game is worth to the pairing's first engine.
     pub fn points(&self) -> Points {
         match self.record.result.winner {
             None => Points::Draw,
@@ -61,7 +67,7 @@ impl Finished {
         }
     }
 
-    /// The engine (0 or 1) that lost by a fault, if one did.
+    /// The engine of the pairing (0 or 1) that lost by a fault, if one did.
     pub fn faulty_engine(&self) -> Option<usize> {
         let winner = self.record.result.winner?;
         if !self.record.result.termination.is_fault() {
@@ -86,6 +92,21 @@ pub enum Termination {
     PlyCap {
         /// The cap.
         plies: u32,
+    },
+    /// The loser resigned: its own score stayed at or below the bound (see
+    /// [`adjudication`](super::adjudication)).
+    Resign {
+        /// The bound, in hundredths of a soldier (the loser scored −`score` or less).
+        score: i32,
+        /// For how many of its moves in a row.
+        moves: u32,
+    },
+    /// Both sides' scores stayed level: a draw.
+    DrawScore {
+        /// The bound, in hundredths of a soldier.
+        score: i32,
+        /// For how many moves of each side in a row.
+        moves: u32,
     },
     /// The loser played a move the rules refuse.
     IllegalMove {
@@ -123,13 +144,16 @@ pub enum Termination {
 }
 
 impl Termination {
-    /// A short stable name: `captain-captured`, `no-move`, `ply-cap`, `illegal-move`,
-    /// `no-move-claimed`, `garbage`, `time-forfeit`, `crash` or `not-ready`.
+    /// A short stable name: `captain-captured`, `no-move`, `ply-cap`, `resign-score`,
+    /// `draw-score`, `illegal-move`, `no-move-claimed`, `garbage`, `time-forfeit`, `crash` or
+    /// `not-ready`.
     pub fn code(&self) -> &'static str {
         match self {
             Termination::CaptainCaptured => "captain-captured",
             Termination::NoMove { .. } => "no-move",
             Termination::PlyCap { .. } => "ply-cap",
+            Termination::Resign { .. } => "resign-score",
+            Termination::DrawScore { .. } => "draw-score",
             Termination::IllegalMove { .. } => "illegal-move",
             Termination::NoMoveClaimed => "no-move-claimed",
             Termination::Garbage { .. } => "garbage",
@@ -139,11 +163,30 @@ impl Termination {
         }
     }
 
+    /// Every [`code`](Termination::code), and whether it is a [fault](Termination::is_fault).
+    pub const CODES: [(&'static str, bool); 11] = [
+        ("captain-captured", false),
+        ("no-move", false),
+        ("ply-cap", false),
+        ("resign-score", false),
+        ("draw-score", false),
+        ("illegal-move", true),
+        ("no-move-claimed", true),
+        ("garbage", true),
+        ("time-forfeit", true),
+        ("crash", true),
+        ("not-ready", true),
+    ];
+
     /// Whether the loser's engine misbehaved (and should be restarted before its next game).
     pub fn is_fault(&self) -> bool {
         !matches!(
             self,
-            Termination::CaptainCaptured | Termination::NoMove { .. } | Termination::PlyCap { .. }
+            Termination::CaptainCaptured
+                | Termination::NoMove { .. }
+                | Termination::PlyCap { .. }
+                | Termination::Resign { .. }
+                | Termination::DrawScore { .. }
         )
     }
 }
@@ -182,6 +225,14 @@ impl GameResult {
             }
             (Termination::NoMove { side }, _) => format!("{side} has no valid move"),
             (Termination::PlyCap { plies }, _) => format!("ply cap of {plies} reached"),
+            (Termination::Resign { score, moves }, Some(loser)) => format!(
+                "{loser} resigns: its score at or below {} for {moves} moves in a row",
+                soldiers(-score)
+            ),
+            (Termination::DrawScore { score, moves }, _) => format!(
+                "both scores within ±{} for {moves} moves each",
+                soldiers(*score).trim_start_matches('+')
+            ),
             (Termination::IllegalMove { mv, reason }, Some(loser)) => {
                 format!("{loser} plays {} ({mv}), invalid: {reason}", UciMove(*mv))
             }
@@ -207,6 +258,17 @@ impl GameResult {
     }
 }
 
+/// Hundredths of a soldier as soldiers, signed: `-3.00`, `+0.20`, `0.00`.
+fn soldiers(cp: i32) -> String {
+    let sign = match cp.signum() {
+        1 => "+",
+        -1 => "-",
+        _ => "",
+    };
+    let cp = cp.unsigned_abs();
+    format!("{sign}{}.{:02}", cp / 100, cp % 100)
+}
+
 impl fmt::Display for GameResult {
     /// The score and the reason, e.g. `0-1 (red loses on time: took 212 ms, 150 ms allowed)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -221,6 +283,8 @@ pub struct GameRecord {
     pub opening: Opening,
     /// Every valid move, the opening's included.
     pub moves: Vec<Move>,
+    /// What the engines said about each of their valid moves, the moves after the opening's.
+    pub thoughts: Vec<Thought>,
     /// How it ended.
     pub result: GameResult,
 }
@@ -249,25 +313,30 @@ pub struct Setup<'a> {
     pub limits: &'a Limits,
     /// The ply cap.
     pub max_plies: u32,
+    /// When the engines' scores end the game.
+    pub adjudication: &'a Adjudication,
     /// Set to abandon the game between two moves.
     pub stop: &'a AtomicBool,
 }
 
-/// Plays a game, `red` against `blue`; `None` if [`Setup::stop`] was set before it ended.
+/// Plays a game, `red` against `blue`; `None` if [`Setup::stop`] was set before it ended; an
+/// error if the opening cannot be played.
 ///
 /// The engines must be ready (see [`EngineProcess::new_game`]).
 pub fn play(
     red: &mut EngineProcess,
     blue: &mut EngineProcess,
     setup: &Setup<'_>,
-) -> Option<GameRecord> {
-    let mut game = setup.opening.game();
+) -> Result<Option<GameRecord>, InvalidOpening> {
+    let mut game = setup.opening.game()?;
     let mut moves = setup.opening.moves.clone();
-    let mut clocks = Clocks::new(setup.limits);
+    let mut thoughts = Vec::new();
+    let mut clocks = Clocks::with_odds(setup.limits, [red.clock, blue.clock]);
+    let mut adjudicator = Adjudicator::new(setup.adjudication);
     let start_fen = setup.opening.fen.clone().map(Box::new);
     let result = loop {
         if setup.stop.load(Ordering::Relaxed) {
-            return None;
+            return Ok(None);
         }
         // A captured captain ends the game where the capture is played, below.
         if let Some(Outcome { winner, reason }) =
@@ -283,40 +352,52 @@ pub fn play(
         let side = game.turn();
         let engine = if side == Color::Red { &mut *red } else { &mut *blue };
         let position = GuiCommand::Position { fen: start_fen.clone(), moves: moves.clone() };
-        let mv = match ask(engine, &position, &mut clocks, side, &game) {
-            Ok(mv) => mv,
+        let (mv, thought) = match ask(engine, &position, &mut clocks, side, &game) {
+            Ok(answer) => answer,
             Err(termination) => break GameResult::loss(side, termination),
         };
         match game.play(mv.from, mv.to) {
             Ok(played) => {
                 moves.push(mv);
+                thoughts.push(thought);
                 if played.game_over {
                     break GameResult {
                         winner: Some(side),
                         termination: Termination::CaptainCaptured,
                     };
                 }
+                match adjudicator.after_move(side, thought.score, moves.len()) {
+                    Some(Verdict::Resign { loser, rule: ResignRule { score, moves } }) => {
+                        break GameResult::loss(loser, Termination::Resign { score, moves });
+                    }
+                    Some(Verdict::Draw(DrawRule { score, moves, .. })) => {
+                        let termination = Termination::DrawScore { score, moves };
+                        break GameResult { winner: None, termination };
+                    }
+                    None => {}
+                }
             }
             Err(reason) => break GameResult::loss(side, Termination::IllegalMove { mv, reason }),
         }
     };
-    Some(GameRecord { opening: setup.opening.clone(), moves, result })
+    Ok(Some(GameRecord { opening: setup.opening.clone(), moves, thoughts, result }))
 }
 
-/// Asks `engine`, playing `side`, for its move: the move, or the fault that loses the game.
+/// Asks `engine`, playing `side`, for its move: the move and what the engine said about it,
+/// or the fault that loses the game.
 fn ask(
     engine: &mut EngineProcess,
     position: &GuiCommand,
     clocks: &mut Clocks,
     side: Color,
     game: &Game,
-) -> Result<Move, Termination> {
+) -> Result<(Move, Thought), Termination> {
     let crash = |engine: &mut EngineProcess| Termination::Crash { status: engine.exit_status() };
     engine.drain();
     if engine.send(position).is_err() {
         return Err(crash(engine));
     }
-    let mut go = clocks.go();
+    let mut go = clocks.go_for(side);
     go.depth = engine.depth.or(go.depth);
     go.nodes = engine.nodes.or(go.nodes);
     let Ok(sent) = engine.send(&GuiCommand::Go(go)) else {
@@ -324,6 +405,7 @@ fn ask(
     };
     let allowed = clocks.allowed(side);
     let deadline = sent + allowed;
+    let mut thought = Thought::default();
     loop {
         let line = match engine.next_line(deadline) {
             Next::Line(line) => line,
@@ -335,6 +417,17 @@ fn ask(
         };
         let best = match line.text.parse::<EngineMessage>() {
             Ok(EngineMessage::BestMove { best, .. }) => best,
+            Ok(EngineMessage::Info(info)) => {
+                // The first principal variation's score is the engine's opinion of its move.
+                if info.score.is_some() && info.multipv.is_none_or(|pv| pv == 1) {
+                    thought.score = info.score;
+                    thought.depth = info.depth;
+                } else if thought.score.is_none() && info.depth.is_some() {
+                    thought.depth = info.depth;
+                }
+                thought.nodes = info.nodes.or(thought.nodes);
+                continue;
+            }
             Ok(_) => continue,
             Err(_) if line.text.split_whitespace().next() == Some("bestmove") => {
                 let shown = arbiter_scan::Shown(&line.text).to_string();
@@ -348,8 +441,11 @@ fn ask(
             let (elapsed, allowed) = (flag.elapsed, flag.allowed);
             return Err(Termination::TimeForfeit { elapsed, allowed, answered: true });
         }
+        // Whole milliseconds, as the record keeps them.
+        thought.time = whole_millis(elapsed);
+        thought.clock = clocks.remaining(side).map(whole_millis);
         return match best {
-            Some(mv) => Ok(mv),
+            Some(mv) => Ok((mv, thought)),
             // The side to move always has a move here: the runner adjudicates before asking.
             None => {
                 debug_assert!(game.position().has_moves());
@@ -357,4 +453,9 @@ fn ask(
             }
         };
     }
+}
+
+/// `duration` cut to whole milliseconds.
+fn whole_millis(duration: Duration) -> Duration {
+    Duration::from_millis(u64::try_from(duration.as_millis()).unwrap_or(u64::MAX))
 }

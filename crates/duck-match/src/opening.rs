@@ -50,7 +50,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use arbiter_duck::{EndReason, Fen, Game, Invalid, Move, MoveError, Position, UciMove};
+use arbiter_duck::{
+    EndReason, Fen, Game, Invalid, Move, MoveError, Position, ReplayError, UciMove,
+};
 use arbiter_scan::{Found, ScanError, Shown, place_at};
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::SplitMix64;
@@ -81,14 +83,20 @@ impl Opening {
         }
     }
 
-    /// The game after the opening's moves, ready for the engines.
-    pub fn game(&self) -> Game {
-        let mut game = Game::from_position(self.start());
-        for mv in &self.moves {
-            // Checked when the opening was made.
-            let _ = game.play(mv.from, mv.to);
-        }
-        game
+    /// The game after the opening's moves, ready for the engines; an error naming the opening
+    /// and its first move the rules refuse (or its FEN, if that is no position).
+    ///
+    /// ```
+    /// use arbiter_duck_match::opening::Opening;
+    ///
+    /// let moves = ["e1e2", "e1e3"].iter().map(|m| m.parse().unwrap()).collect();
+    /// let error = Opening { fen: None, moves }.game().unwrap_err();
+    /// assert_eq!(error.to_string(), "opening `startpos moves e1e2 e1e3`: move 2 `e1e3` is not \
+    ///     valid: (0,4) is empty");
+    /// ```
+    pub fn game(&self) -> Result<Game, InvalidOpening> {
+        Game::replay(self.fen.as_ref(), self.moves.iter().copied())
+            .map_err(|error| InvalidOpening { opening: self.to_string(), error })
     }
 
     /// `plies` random valid moves from the starting position, the same for the same `seed` and
@@ -137,6 +145,17 @@ impl fmt::Display for Opening {
         }
         Ok(())
     }
+}
+
+/// An opening whose moves cannot be played: the opening (as UCI's `position` arguments) and
+/// why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("opening `{opening}`: {error}")]
+pub struct InvalidOpening {
+    /// The opening, as UCI's `position` arguments.
+    pub opening: String,
+    /// The move refused, or the FEN that is no position.
+    pub error: ReplayError,
 }
 
 /// A line that is not an opening: where it goes wrong (in characters from the start of the
@@ -408,7 +427,7 @@ mod tests {
                 "fen 4c4/9/9/9/9/9/9/9/9/4C4 b - - 3 7",
             ]
         );
-        assert_eq!(openings[2].game().position().turn(), arbiter_duck::Color::Red);
+        assert_eq!(openings[2].game().unwrap().position().turn(), arbiter_duck::Color::Red);
         // What an opening writes is a line that reads back as the same opening.
         let written = shown.join("\n");
         assert_eq!(parse_openings(&written).unwrap(), openings);
@@ -465,7 +484,7 @@ mod tests {
         for number in 0..50 {
             let opening = Opening::random(1, number, 12);
             assert_eq!(opening.moves.len(), 12);
-            let game = opening.game();
+            let game = opening.game().unwrap();
             assert_eq!(game.position().outcome(), None);
             assert_eq!(game.history().count(), 12, "every move was valid");
             // Written and read back, it is the same opening.

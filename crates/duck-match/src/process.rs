@@ -28,6 +28,9 @@ use std::time::{Duration, Instant};
 
 use arbiter_duck_protocol::{EngineMessage, GuiCommand, IdField, OptionDecl};
 
+use super::clock::TimeControl;
+use super::machine;
+
 /// The longest line read from an engine, in bytes; the rest of a longer line is dropped.
 pub const MAX_LINE: usize = 64 * 1024;
 
@@ -50,6 +53,8 @@ pub struct EngineSpec {
     pub depth: Option<u32>,
     /// A node limit for this engine alone, in place of the match's (`go nodes`).
     pub nodes: Option<u64>,
+    /// A time control for this engine alone, in place of the match's (time odds).
+    pub clock: Option<TimeControl>,
 }
 
 /// An engine command that cannot be split into words.
@@ -73,7 +78,14 @@ impl FromStr for EngineSpec {
         if command.is_empty() {
             return Err(error("a command to start the engine"));
         }
-        Ok(EngineSpec { command, options: Vec::new(), name: None, depth: None, nodes: None })
+        Ok(EngineSpec {
+            command,
+            options: Vec::new(),
+            name: None,
+            depth: None,
+            nodes: None,
+            clock: None,
+        })
     }
 }
 
@@ -157,6 +169,8 @@ pub struct EngineProcess {
     pub depth: Option<u32>,
     /// The spec's own node limit.
     pub nodes: Option<u64>,
+    /// The spec's own time control.
+    pub clock: Option<TimeControl>,
 }
 
 impl EngineProcess {
@@ -168,9 +182,24 @@ impl EngineProcess {
         stderr: Option<File>,
         timeout: Duration,
     ) -> Result<EngineProcess, EngineError> {
+        EngineProcess::start_on(spec, stderr, timeout, None)
+    }
+
+    /// [`start`](EngineProcess::start), the process pinned to `core` if one is given (see
+    /// [`machine`](super::machine)).
+    pub fn start_on(
+        spec: &EngineSpec,
+        stderr: Option<File>,
+        timeout: Duration,
+        core: Option<usize>,
+    ) -> Result<EngineProcess, EngineError> {
         let mut command = Command::new(&spec.command[0]);
         command.args(&spec.command[1..]).stdin(Stdio::piped()).stdout(Stdio::piped());
         command.stderr(stderr.map_or_else(Stdio::null, Stdio::from));
+        if let Some(core) = core {
+            machine::pin(&mut command, core)
+                .map_err(|source| EngineError::Spawn { command: spec.to_string(), source })?;
+        }
         let mut child = command
             .spawn()
             .map_err(|source| EngineError::Spawn { command: spec.to_string(), source })?;
@@ -190,6 +219,7 @@ impl EngineProcess {
             undeclared: Vec::new(),
             depth: spec.depth,
             nodes: spec.nodes,
+            clock: spec.clock,
         };
         engine.handshake(spec, timeout)?;
         if let Some(name) = &spec.name {
@@ -309,6 +339,19 @@ impl EngineProcess {
                 _ => return "closed its output".to_owned(),
             }
         }
+    }
+
+    /// Asks the engine to quit: whether it exited within `grace` (it is killed otherwise).
+    pub fn quits_within(mut self, grace: Duration) -> bool {
+        let _ = self.send(&GuiCommand::Quit);
+        let deadline = Instant::now() + grace;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        false
     }
 
     /// Asks the engine to quit, and kills it if it has not after a moment.

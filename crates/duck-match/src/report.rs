@@ -74,6 +74,18 @@ pub enum Model {
 }
 
 impl Report {
+    /// The report of a pairing before any game: `games` planned, the test not started.
+    pub fn new(names: [String; 2], games: u64, sprt: Option<Sprt>) -> Report {
+        Report {
+            names,
+            tally: Tally::default(),
+            games,
+            sprt: sprt.map(|test| SprtState { test, llr: 0.0, decision: None }),
+            endings: BTreeMap::new(),
+            faults: [BTreeMap::new(), BTreeMap::new()],
+        }
+    }
+
     /// The Elo estimate: from the complete pairs when there are any, else game by game.
     pub fn estimate(&self) -> Option<(Estimate, Model)> {
         match Estimate::pentanomial(self.tally.pairs) {
@@ -83,7 +95,7 @@ impl Report {
     }
 
     /// The first engine's score in percent of the games played.
-    fn percent(&self) -> f64 {
+    pub fn percent(&self) -> f64 {
         100.0 * self.tally.points() / self.tally.games.total().max(1) as f64
     }
 
@@ -111,6 +123,11 @@ impl Report {
 
     /// The report as one JSON object.
     pub fn to_json(&self) -> String {
+        self.json().to_string()
+    }
+
+    /// The report as a JSON value.
+    pub fn json(&self) -> serde_json::Value {
         let games = self.tally.games;
         let estimate = self.estimate();
         let number = |value: f64| if value.is_finite() { json!(value) } else { json!(null) };
@@ -159,7 +176,6 @@ impl Report {
                 self.names[1].clone(): self.faults[1],
             },
         })
-        .to_string()
     }
 }
 

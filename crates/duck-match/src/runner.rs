@@ -1,32 +1,40 @@
-//! A match: game pairs between two engines, played a few at a time, counted, tested, saved.
+//! A match: game pairs between engines, played a few at a time, counted, tested, saved.
 //!
-//! Games are numbered from 1 and come in pairs: games 2k−1 and 2k share opening k, the first
-//! engine playing red in the first and blue in the second. Each of the `concurrency` workers owns
-//! one process of each engine, started once and reused from game to game (`ucinewgame`, then
-//! `isready`); an engine that lost a game by a fault (a crash, a hang, a refused or unreadable
-//! move, a lost flag) is killed and started afresh before its next game, so that nothing it was
-//! still doing leaks into the next one. Workers take the next game number as they become free,
-//! so games finish out of order; the runner counts each game as it finishes, and each pair once
-//! both its games have.
+//! Two engines play one pairing; more play a gauntlet (the first engine against each other) or
+//! a round robin (every pair of engines), each pairing `games` games. Games are numbered from 1
+//! and come in pairs: games 2k−1 and 2k share an opening, the pairing's first engine playing red
+//! in the first and blue in the second. Pairs go round the pairings in turn (pair 1 to the first
+//! pairing, pair 2 to the second, ...), so that a match stopped early has played every pairing
+//! about as much, and the k-th pair of every pairing has the k-th opening. Each of the
+//! `concurrency` workers owns one process of each engine, started once and reused from game to
+//! game (`ucinewgame`, then `isready`); an engine that lost a game by a fault (a crash, a hang, a
+//! refused or unreadable move, a lost flag) is killed and started afresh before its next game, so
+//! that nothing it was still doing leaks into the next one. Workers take the next game number as
+//! they become free, so games finish out of order; the runner counts each game as it finishes,
+//! and each pair once both its games have.
 //!
-//! With an SPRT, the test is updated with every complete pair, and the match stops as soon as
-//! it accepts a hypothesis: the games still running are abandoned between two moves and count
-//! nowhere, so the totals reported are those the decision was taken on.
+//! With an SPRT (two engines only), the test is updated with every complete pair, and the match
+//! stops as soon as it accepts a hypothesis: the games still running are abandoned between two
+//! moves and count nowhere, so the totals reported are those the decision was taken on.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread;
 
+use super::adjudication::Adjudication;
 use super::clock::Limits;
 use super::game::{self, Finished, GameRecord, GameResult, Setup, Termination};
-use super::opening::Opening;
+use super::machine;
+use super::opening::{InvalidOpening, Opening};
 use super::process::{EngineError, EngineProcess, EngineSpec};
-use super::report::{Report, SprtState};
-use super::save::{ResultLine, Saver};
+use super::report::Report;
+use super::save::{ResultLine, SavedResult, Saver};
+use super::schedule::Schedule;
 use super::sprt::Sprt;
-use super::tally::{Points, Tally};
+use super::standings::Standings;
+use super::tally::Points;
 
 /// Where the games start.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,9 +67,13 @@ impl Openings {
 /// Everything a match is played with.
 #[derive(Debug, Clone)]
 pub struct MatchConfig {
-    /// The first engine (the one tested) and the second (the reference).
-    pub engines: [EngineSpec; 2],
-    /// How many games, an even number (every opening is played with both colours).
+    /// The engines, two or more: with two, the first is the one tested and the second the
+    /// reference.
+    pub engines: Vec<EngineSpec>,
+    /// Which engines meet, when there are more than two.
+    pub schedule: Schedule,
+    /// How many games each pairing plays, an even number (every opening is played with both
+    /// colours).
     pub games: u64,
     /// Where they start.
     pub openings: Openings,
@@ -69,12 +81,19 @@ pub struct MatchConfig {
     pub limits: Limits,
     /// The ply cap (see [`game::MAX_PLIES`]).
     pub max_plies: u32,
+    /// When the engines' scores end a game (none by default).
+    pub adjudication: Adjudication,
     /// How many games are played at once.
     pub concurrency: usize,
     /// The test that may stop the match early.
     pub sprt: Option<Sprt>,
     /// Where to save the games, the results and the engines' standard error.
     pub save: Option<PathBuf>,
+    /// Pin each engine process to a core of its own (see [`machine`](super::machine)).
+    pub affinity: bool,
+    /// Go on with the match saved in [`save`](MatchConfig::save): its games are counted as they
+    /// were, and only the others are played.
+    pub resume: bool,
 }
 
 /// What the runner reports as the match goes.
@@ -82,8 +101,8 @@ pub struct MatchConfig {
 pub enum Event<'a> {
     /// The engines of the first worker are ready: their names, and warnings about them.
     Ready {
-        /// The two names (made distinct).
-        names: &'a [String; 2],
+        /// The names (made distinct), in the order of the engines.
+        names: &'a [String],
         /// Things worth telling, e.g. options an engine did not declare.
         warnings: &'a [String],
     },
@@ -93,7 +112,7 @@ pub enum Event<'a> {
         game: &'a Finished,
         /// Its line in the results.
         line: &'a ResultLine,
-        /// The totals so far.
+        /// The totals so far of the game's pairing.
         report: &'a Report,
     },
 }
@@ -104,12 +123,23 @@ pub enum MatchError {
     /// An engine could not be started or did not shake hands.
     #[error("engine {} (`{command}`) failed to start: {error}", engine + 1)]
     Start {
-        /// 0 for the first engine, 1 for the second.
+        /// The engine's index: 0 for the first.
         engine: usize,
         /// Its command.
         command: String,
         /// What went wrong.
         error: EngineError,
+    },
+    /// An opening's moves cannot be played.
+    #[error(transparent)]
+    Opening(#[from] InvalidOpening),
+    /// A saved match to resume does not match this one.
+    #[error("cannot resume from {}: {reason}", dir.display())]
+    Resume {
+        /// The directory.
+        dir: PathBuf,
+        /// What does not match.
+        reason: String,
     },
     /// The save directory could not be written.
     #[error("cannot save to {}: {error}", dir.display())]
@@ -123,50 +153,97 @@ pub enum MatchError {
 
 /// What a worker tells the runner.
 enum Message {
-    Started { names: [String; 2], warnings: Vec<String> },
+    Started { names: Vec<String>, warnings: Vec<String> },
     Finished(Box<Finished>),
     Failed(MatchError),
 }
 
-/// Plays the match, telling `on_event` as it goes; the final report.
-pub fn run(
+/// Plays a match of two engines, telling `on_event` as it goes; the final report (of the first
+/// pairing, when there are more engines: see [`run_all`]).
+pub fn run(config: &MatchConfig, on_event: impl FnMut(Event<'_>)) -> Result<Report, MatchError> {
+    let standings = run_all(config, on_event)?;
+    Ok(standings
+        .pairings
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| Report::new([String::new(), String::new()], config.games, config.sprt)))
+}
+
+/// Plays the match, with any number of engines, telling `on_event` as it goes; the final
+/// standings.
+pub fn run_all(
     config: &MatchConfig,
     mut on_event: impl FnMut(Event<'_>),
-) -> Result<Report, MatchError> {
+) -> Result<Standings, MatchError> {
+    // A bad opening ends the match before any engine starts, not in the middle of it.
+    if let Openings::List(openings) = &config.openings {
+        for opening in openings {
+            opening.game()?;
+        }
+    }
+    let pairings = config.schedule.pairings(config.engines.len());
+    let total = config.games * pairings.len() as u64;
     let save_error =
         |error| MatchError::Save { dir: config.save.clone().unwrap_or_default(), error };
-    let mut saver = match &config.save {
-        Some(dir) => Some(Saver::create(dir, config.games).map_err(save_error)?),
-        None => None,
+    let (mut saver, saved) = match &config.save {
+        Some(dir) if config.resume => {
+            let (saver, saved) = Saver::resume(dir, total).map_err(save_error)?;
+            (Some(saver), saved)
+        }
+        Some(dir) => (Some(Saver::create(dir, total).map_err(save_error)?), Vec::new()),
+        None => (None, Vec::new()),
     };
-    let mut report = Report {
-        names: [String::new(), String::new()],
-        tally: Tally::default(),
-        games: config.games,
-        sprt: config.sprt.map(|test| SprtState { test, llr: 0.0, decision: None }),
-        endings: BTreeMap::new(),
-        faults: [BTreeMap::new(), BTreeMap::new()],
+    // The test needs one pairing: with more, what it decided would be unclear.
+    let sprt = if pairings.len() == 1 { config.sprt } else { None };
+    let mut standings = Standings {
+        names: vec![String::new(); config.engines.len()],
+        pairings: pairings
+            .iter()
+            .map(|_| Report::new([String::new(), String::new()], config.games, sprt))
+            .collect(),
+        engines: pairings.clone(),
+        schedule: config.schedule,
+        games: total,
     };
+    let mut first_games: HashMap<u64, Points> = HashMap::new();
+    let mut done = HashSet::new();
+    for result in sorted_by_game(saved) {
+        let resume_error = |reason: String| MatchError::Resume {
+            dir: config.save.clone().unwrap_or_default(),
+            reason: format!("game {}: {reason}", result.game),
+        };
+        let counted = restore(&result, &pairings, total).map_err(resume_error)?;
+        if !done.insert(result.game - 1) {
+            return Err(resume_error("counted twice".to_owned()));
+        }
+        count(&mut standings.pairings[counted.pairing], &mut first_games, &counted);
+    }
+    let decided = standings.pairings.iter().any(|r| r.sprt.is_some_and(|s| s.decision.is_some()));
     let next = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let workers = config.concurrency.clamp(1, config.games.max(1) as usize);
+    let stop = AtomicBool::new(decided);
+    let workers = config.concurrency.clamp(1, total.max(1) as usize);
     let mut failure = None;
     thread::scope(|scope| {
         let (send, receive) = mpsc::channel();
         for worker in 0..workers {
             let send = send.clone();
-            let (next, stop) = (&next, &stop);
-            scope.spawn(move || Worker { config, id: worker, next, stop, send }.run());
+            let (next, stop, pairings, done) = (&next, &stop, &pairings, &done);
+            scope.spawn(move || {
+                Worker { config, pairings, done, id: worker, next, stop, send }.run();
+            });
         }
         drop(send);
-        let mut first_games: HashMap<u64, Points> = HashMap::new();
         let mut started = false;
         for message in receive {
             match message {
                 Message::Started { names, warnings } if !started => {
                     started = true;
-                    report.names = distinct(names);
-                    on_event(Event::Ready { names: &report.names, warnings: &warnings });
+                    standings.names = distinct(names);
+                    for (report, [first, second]) in standings.pairings.iter_mut().zip(&pairings) {
+                        report.names =
+                            [standings.names[*first].clone(), standings.names[*second].clone()];
+                    }
+                    on_event(Event::Ready { names: &standings.names, warnings: &warnings });
                 }
                 Message::Started { .. } => {}
                 Message::Failed(error) => {
@@ -176,40 +253,114 @@ pub fn run(
                 // After a decision or a failure, games still ending count nowhere.
                 Message::Finished(_) if stop.load(Ordering::Relaxed) => {}
                 Message::Finished(finished) => {
-                    count(&mut report, &mut first_games, &finished);
+                    let report = &mut standings.pairings[finished.pairing];
+                    count(report, &mut first_games, &Counted::of(&finished));
                     if report.sprt.is_some_and(|sprt| sprt.decision.is_some()) {
                         stop.store(true, Ordering::Relaxed);
                     }
-                    let line = ResultLine::new(&finished, &report.names);
+                    let line = ResultLine::new(&finished, &standings.names);
                     if let Some(saver) = &mut saver
                         && let Err(error) = saver.save(&finished, &line)
                     {
                         stop.store(true, Ordering::Relaxed);
                         failure.get_or_insert(save_error(error));
                     }
-                    on_event(Event::Finished { game: &finished, line: &line, report: &report });
+                    let report = &standings.pairings[finished.pairing];
+                    on_event(Event::Finished { game: &finished, line: &line, report });
                 }
             }
         }
     });
     match failure {
         Some(error) => Err(error),
-        None => Ok(report),
+        None => Ok(standings),
     }
 }
 
-/// Counts a finished game, and its pair if its partner has finished.
-fn count(report: &mut Report, first_games: &mut HashMap<u64, Points>, finished: &Finished) {
-    let points = finished.points();
-    report.tally.add_game(points);
-    let termination = &finished.record.result.termination;
-    *report.endings.entry(termination.code()).or_default() += 1;
-    if let Some(engine) = finished.faulty_engine() {
-        *report.faults[engine].entry(termination.code()).or_default() += 1;
+/// A game as the totals count it.
+struct Counted {
+    pair: u64,
+    pairing: usize,
+    points: Points,
+    code: &'static str,
+    /// The engine of the pairing (0 or 1) that lost by a fault.
+    faulty: Option<usize>,
+}
+
+impl Counted {
+    fn of(finished: &Finished) -> Counted {
+        Counted {
+            pair: finished.pair,
+            pairing: finished.pairing,
+            points: finished.points(),
+            code: finished.record.result.termination.code(),
+            faulty: finished.faulty_engine(),
+        }
     }
-    match first_games.remove(&finished.pair) {
+}
+
+/// The saved games in the order they were numbered, so that pairs complete as they did.
+fn sorted_by_game(mut saved: Vec<SavedResult>) -> Vec<SavedResult> {
+    saved.sort_by_key(|result| result.game);
+    saved
+}
+
+/// A saved game as the totals count it, checked against the match's schedule: the game must be
+/// one of the match's, between the engines the schedule gives it.
+fn restore(result: &SavedResult, pairings: &[[usize; 2]], total: u64) -> Result<Counted, String> {
+    if result.game == 0 || result.game > total {
+        return Err(format!("not one of the match's {total} games"));
+    }
+    let pair = (result.game - 1) / 2;
+    let pairing = (pair % pairings.len() as u64) as usize;
+    let players = pairings[pairing];
+    let red = ((result.game - 1) % 2) as usize;
+    let blue_engine = result.blue_engine.unwrap_or(3 - result.red_engine);
+    if [result.red_engine, blue_engine] != [players[red] + 1, players[1 - red] + 1] {
+        return Err(format!(
+            "engines {} (red) and {blue_engine} (blue), where this match plays {} and {}",
+            result.red_engine,
+            players[red] + 1,
+            players[1 - red] + 1
+        ));
+    }
+    let Some(&(code, fault)) =
+        Termination::CODES.iter().find(|(code, _)| *code == result.termination)
+    else {
+        return Err(format!("unknown ending `{}`", result.termination));
+    };
+    let red_won = match result.winner.as_deref() {
+        Some("red") => Some(true),
+        Some("blue") => Some(false),
+        None => None,
+        Some(other) => return Err(format!("unknown winner `{other}`")),
+    };
+    // From the pairing's first engine's side, which played red in the odd games.
+    let points = match red_won {
+        None => Points::Draw,
+        Some(red_won) if red_won == (red == 0) => Points::Win,
+        Some(_) => Points::Loss,
+    };
+    let loser = match red_won {
+        Some(true) => 1 - red,
+        Some(false) => red,
+        None => 0,
+    };
+    let faulty = (fault && red_won.is_some()).then_some(loser);
+    Ok(Counted { pair: result.pair, pairing, points, code, faulty })
+}
+
+/// Counts a finished game, and its pair if its partner has finished.
+fn count(report: &mut Report, first_games: &mut HashMap<u64, Points>, game: &Counted) {
+    let points = game.points;
+    report.tally.add_game(points);
+    *report.endings.entry(game.code).or_default() += 1;
+    if let Some(engine) = game.faulty {
+        *report.faults[engine].entry(game.code).or_default() += 1;
+    }
+    match first_games.remove(&game.pair) {
         None => {
-            first_games.insert(finished.pair, points);
+            first_games.insert(game.pair, points);
         }
         Some(partner) => {
             report.tally.complete_pair(partner, points);
@@ -221,19 +372,26 @@ fn count(report: &mut Report, first_games: &mut HashMap<u64, Points>, finished: 
     }
 }
 
-/// The names, the second marked when both engines have the same.
-fn distinct([first, second]: [String; 2]) -> [String; 2] {
-    if first == second {
-        let second = format!("{second} (2)");
-        [first, second]
-    } else {
-        [first, second]
+/// The names, each marked with its engine's number when an earlier engine has the same (the
+/// second of two `arbiter 0.1.0` is `arbiter 0.1.0 (2)`).
+fn distinct(names: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(names.len());
+    for (index, name) in names.into_iter().enumerate() {
+        if out.contains(&name) {
+            out.push(format!("{name} ({})", index + 1));
+        } else {
+            out.push(name);
+        }
     }
+    out
 }
 
-/// One worker: two engine processes, and the games they play one after another.
+/// One worker: a process of each engine, and the games they play one after another.
 struct Worker<'a> {
     config: &'a MatchConfig,
+    pairings: &'a [[usize; 2]],
+    /// The games (from 0) an earlier run played.
+    done: &'a HashSet<u64>,
     id: usize,
     next: &'a AtomicU64,
     stop: &'a AtomicBool,
@@ -242,15 +400,17 @@ struct Worker<'a> {
 
 impl Worker<'_> {
     fn run(self) {
-        let mut engines: [Option<EngineProcess>; 2] = [None, None];
-        for (index, slot) in engines.iter_mut().enumerate() {
+        let mut engines: Vec<Option<EngineProcess>> = Vec::new();
+        for index in 0..self.config.engines.len() {
             match self.start(index) {
-                Ok(engine) => *slot = Some(engine),
+                Ok(engine) => engines.push(Some(engine)),
                 Err(error) => return self.fail(error),
             }
         }
-        let names =
-            engines.each_ref().map(|e| e.as_ref().map_or_else(String::new, |e| e.name.clone()));
+        let names = engines
+            .iter()
+            .map(|e| e.as_ref().map_or_else(String::new, |e| e.name.clone()))
+            .collect();
         let warnings = engines
             .iter()
             .enumerate()
@@ -269,8 +429,11 @@ impl Worker<'_> {
         let _ = self.send.send(Message::Started { names, warnings });
         while !self.stop.load(Ordering::Relaxed) {
             let index = self.next.fetch_add(1, Ordering::Relaxed);
-            if index >= self.config.games {
+            if index >= self.config.games * self.pairings.len() as u64 {
                 break;
+            }
+            if self.done.contains(&index) {
+                continue;
             }
             let finished = match self.play(&mut engines, index) {
                 Ok(Some(finished)) => finished,
@@ -278,7 +441,7 @@ impl Worker<'_> {
                 Err(error) => return self.fail(error),
             };
             if let Some(engine) = finished.faulty_engine() {
-                engines[engine] = None;
+                engines[finished.engines[engine]] = None;
             }
             if self.send.send(Message::Finished(Box::new(finished))).is_err() {
                 break;
@@ -302,23 +465,39 @@ impl Worker<'_> {
             ),
             None => None,
         };
-        EngineProcess::start(spec, stderr, self.config.limits.timeout)
+        let core = if self.config.affinity {
+            machine::core_of(&machine::cores(), self.config.engines.len(), self.id, index)
+        } else {
+            None
+        };
+        EngineProcess::start_on(spec, stderr, self.config.limits.timeout, core)
             .map_err(|error| MatchError::Start { engine: index, command: spec.to_string(), error })
     }
 
     /// Plays game `index` (from 0); `None` if the match stopped meanwhile.
     fn play(
         &self,
-        engines: &mut [Option<EngineProcess>; 2],
+        engines: &mut [Option<EngineProcess>],
         index: u64,
     ) -> Result<Option<Finished>, MatchError> {
         let pair = index / 2;
+        let pairing = (pair % self.pairings.len() as u64) as usize;
+        let pair_of_pairing = pair / self.pairings.len() as u64;
+        let players = self.pairings[pairing];
         let red = (index % 2) as usize;
-        let opening = self.config.openings.get(pair);
-        let finished = |record| Finished { number: index + 1, pair: pair + 1, red, record };
+        let opening = self.config.openings.get(pair_of_pairing);
+        let finished = |record| Finished {
+            number: index + 1,
+            pair: pair + 1,
+            pairing,
+            engines: players,
+            red,
+            record,
+        };
+        let [red_index, blue_index] = [players[red], players[1 - red]];
         // Red first, then blue: an engine that is not ready loses the game.
         for (side, engine_index) in
-            [(arbiter_duck::Color::Red, red), (arbiter_duck::Color::Blue, 1 - red)]
+            [(arbiter_duck::Color::Red, red_index), (arbiter_duck::Color::Blue, blue_index)]
         {
             if engines[engine_index].is_none() {
                 engines[engine_index] = Some(self.start(engine_index)?);
@@ -330,20 +509,26 @@ impl Worker<'_> {
                     winner: Some(!side),
                     termination: Termination::NotReady { reason },
                 };
-                let record = GameRecord { moves: opening.moves.clone(), opening, result };
+                let moves = opening.moves.clone();
+                let record = GameRecord { moves, thoughts: Vec::new(), opening, result };
                 return Ok(Some(finished(record)));
             }
         }
-        let [Some(first), Some(second)] = engines else {
+        let (Some(mut red_engine), Some(mut blue_engine)) =
+            (engines[red_index].take(), engines[blue_index].take())
+        else {
             unreachable!("both engines were started above");
         };
-        let (red_engine, blue_engine) = if red == 0 { (first, second) } else { (second, first) };
         let setup = Setup {
             opening: &opening,
             limits: &self.config.limits,
             max_plies: self.config.max_plies,
+            adjudication: &self.config.adjudication,
             stop: self.stop,
         };
-        Ok(game::play(red_engine, blue_engine, &setup).map(finished))
+        let played = game::play(&mut red_engine, &mut blue_engine, &setup);
+        engines[red_index] = Some(red_engine);
+        engines[blue_index] = Some(blue_engine);
+        Ok(played?.map(finished))
     }
 }

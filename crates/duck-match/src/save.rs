@@ -17,6 +17,9 @@
 //!   move, which the judge answers `Invalid command`. When the opening is a FEN, the moves start
 //!   from that position instead, which the command format cannot express: `game-N.fen` beside
 //!   it holds the FEN, and the results file says so (`"fen"`).
+//! - `game-N.record`: the same game move by move, each engine move with its score, depth,
+//!   nodes, time taken and clock left (see [`record`](super::record)), which
+//!   [`Record`]'s `FromStr` reads back.
 //! - `results.jsonl`: one line per game, in the order the games finished (see [`ResultLine`]).
 //! - `engine1.worker1.stderr` ...: the standard error of each engine (1 or 2) of each worker
 //!   (one per concurrent game), appended across restarts.
@@ -30,6 +33,7 @@ use arbiter_duck::{Color, Move, UciMove};
 use serde::Serialize;
 
 use super::game::Finished;
+use super::record::Record;
 
 /// The official command format for `moves`, and the refused move that ended the game if any.
 pub fn commands(moves: &[Move], illegal: Option<Move>) -> String {
@@ -52,8 +56,10 @@ pub struct ResultLine {
     pub red: String,
     /// The name of the engine playing blue.
     pub blue: String,
-    /// Which engine played red: 1 or 2, in the order given.
+    /// Which engine played red: 1 for the first given, 2 for the second, and so on.
     pub red_engine: usize,
+    /// Which engine played blue, numbered as `red_engine`.
+    pub blue_engine: usize,
     /// The opening, as the arguments of UCI's `position`.
     pub opening: String,
     /// The FEN the game started from, when the opening is one.
@@ -75,15 +81,19 @@ pub struct ResultLine {
 }
 
 impl ResultLine {
-    /// The line for a finished game between engines named `names`.
-    pub fn new(finished: &Finished, names: &[String; 2]) -> ResultLine {
+    /// The line for a finished game of a match between engines named `names`.
+    pub fn new(finished: &Finished, names: &[String]) -> ResultLine {
         let record = &finished.record;
+        let red = finished.engines[finished.red];
+        let blue = finished.engines[1 - finished.red];
+        let name = |engine: usize| names.get(engine).cloned().unwrap_or_default();
         ResultLine {
             game: finished.number,
             pair: finished.pair,
-            red: names[finished.red].clone(),
-            blue: names[1 - finished.red].clone(),
-            red_engine: finished.red + 1,
+            red: name(red),
+            blue: name(blue),
+            red_engine: red + 1,
+            blue_engine: blue + 1,
             opening: record.opening.to_string(),
             fen: record.opening.fen.as_ref().map(ToString::to_string),
             result: record.result.score(),
@@ -110,7 +120,47 @@ pub struct Saver {
     results: BufWriter<File>,
 }
 
+/// A game of an earlier run of the match, as its results line tells it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct SavedResult {
+    /// The game's number, from 1.
+    pub game: u64,
+    /// Its pair's number, from 1.
+    pub pair: u64,
+    /// The engine that played red, from 1.
+    pub red_engine: usize,
+    /// The engine that played blue, from 1 (absent from files of two-engine matches written
+    /// before there could be more: then the other one).
+    #[serde(default)]
+    pub blue_engine: Option<usize>,
+    /// `red`, `blue`, or none for a draw.
+    pub winner: Option<String>,
+    /// How the game ended.
+    pub termination: String,
+}
+
 impl Saver {
+    /// Opens `dir` to go on with a match saved there: the games of its results file, which is
+    /// kept (less a last line cut short by a stop) and written on after them.
+    pub fn resume(dir: &Path, games: u64) -> io::Result<(Saver, Vec<SavedResult>)> {
+        let path = dir.join("results.jsonl");
+        let text = fs::read_to_string(&path)?;
+        // A match killed while writing leaves a line without its end: that game is played again.
+        let whole = &text[..text.rfind('\n').map_or(0, |end| end + 1)];
+        let mut done = Vec::new();
+        for (number, line) in whole.lines().enumerate() {
+            let result: SavedResult = serde_json::from_str(line).map_err(|error| {
+                let message = format!("{}:{}: {error}", path.display(), number + 1);
+                io::Error::new(io::ErrorKind::InvalidData, message)
+            })?;
+            done.push(result);
+        }
+        fs::write(&path, whole)?;
+        let results = BufWriter::new(OpenOptions::new().append(true).open(&path)?);
+        let saver = Saver { dir: dir.to_owned(), digits: games.max(1).to_string().len(), results };
+        Ok((saver, done))
+    }
+
     /// Creates `dir` if needed and starts a new results file in it; game files are numbered
     /// with enough digits for `games`.
     pub fn create(dir: &Path, games: u64) -> io::Result<Saver> {
@@ -138,6 +188,16 @@ impl Saver {
         if let Some(fen) = &record.opening.fen {
             fs::write(path.with_extension("fen"), format!("{fen}\n"))?;
         }
+        let played = Record {
+            opening: record.opening.clone(),
+            moves: record.moves[record.opening.moves.len()..].to_vec(),
+            thoughts: record.thoughts.clone(),
+            illegal: record.illegal_move(),
+            result: record.result.score().to_owned(),
+            termination: record.result.termination.code().to_owned(),
+        };
+        let header = format!("# game {}: {} (red) vs {} (blue)\n", line.game, line.red, line.blue);
+        fs::write(path.with_extension("record"), header + &played.to_string())?;
         writeln!(self.results, "{}", line.to_json())?;
         self.results.flush()
     }

@@ -8,15 +8,18 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use arbiter_duck::{Color, judge};
+use arbiter_duck_match::adjudication::{Adjudication, DrawRule, ResignRule};
 use arbiter_duck_match::clock::{Limits, TimeControl};
 use arbiter_duck_match::game::{MAX_PLIES, Termination};
 use arbiter_duck_match::opening::{Opening, parse_openings};
 use arbiter_duck_match::process::EngineError;
+use arbiter_duck_match::record::Record;
 use arbiter_duck_match::sprt::{Decision, Sprt};
 use arbiter_duck_match::tally::Pentanomial;
 use arbiter_duck_match::{
-    EngineSpec, Event, Finished, MatchConfig, MatchError, Openings, Report, run,
+    EngineSpec, Event, Finished, MatchConfig, MatchError, Openings, Report, Schedule, run,
 };
+use arbiter_duck_protocol::Score;
 
 /// The Python interpreter itself: `python3` on the `PATH` may be a launcher script (pyenv's
 /// takes a quarter of a second), and the tests start many engines.
@@ -47,15 +50,19 @@ const WINS: &str = "red=a1a2,a2d2,d2d10,d10e10 blue=a10a9,a9d9,d9d1,d1e1";
 
 fn config(first: &str, second: &str) -> MatchConfig {
     MatchConfig {
-        engines: [fake(first), fake(second)],
+        engines: vec![fake(first), fake(second)],
+        schedule: Schedule::default(),
         games: 2,
         openings: Openings::Start,
         // No clock: a slow machine makes no scripted engine lose on time.
         limits: Limits { depth: Some(1), ..Limits::default() },
         max_plies: MAX_PLIES,
+        adjudication: Adjudication::default(),
         concurrency: 1,
         sprt: None,
         save: None,
+        affinity: false,
+        resume: false,
     }
 }
 
@@ -229,6 +236,80 @@ fn info_and_other_lines_before_the_move_are_skipped() {
 }
 
 #[test]
+fn a_move_with_tabs_and_a_dangling_ponder_is_played() {
+    // `bestmove<TAB>a1a2<TAB>ponder<TAB>`: the move stands, nothing is lost on time or as garbage.
+    let (report, games) = play(&config(&format!("{WINS_AS_RED} ponder=1"), WINS_AS_RED));
+    assert_eq!(report.tally.pairs, Pentanomial([0, 0, 1, 0, 0]));
+    assert!(
+        games.iter().all(|game| game.record.result.termination == Termination::CaptainCaptured)
+    );
+}
+
+#[test]
+fn an_opening_with_an_invalid_move_is_an_error_naming_it() {
+    // Built in code, not read from a file, so no parser has checked it: the match refuses it
+    // before any game rather than playing on from a position the line does not describe.
+    let moves = ["i1i2", "i10i9", "i2i9"].iter().map(|m| m.parse().unwrap()).collect();
+    let bad = Opening { fen: None, moves };
+    let config = MatchConfig {
+        openings: Openings::List(vec![Opening::default(), bad]),
+        ..config(WINS_AS_RED, WINS_AS_RED)
+    };
+    let error = run(&config, |_| panic!("no game is played")).unwrap_err();
+    assert!(matches!(error, MatchError::Opening(_)), "{error:?}");
+    assert_eq!(
+        error.to_string(),
+        "opening `startpos moves i1i2 i10i9 i2i9`: move 3 `i2i9` is not valid: \
+         car path (2,8) is occupied by red duck"
+    );
+}
+
+#[test]
+fn a_side_scoring_itself_lost_resigns() {
+    let config = MatchConfig {
+        adjudication: Adjudication {
+            resign: Some(ResignRule { score: 500, moves: 3 }),
+            draw: None,
+        },
+        ..config(&format!("{SHUFFLES} score=-600"), &format!("{SHUFFLES} score=600"))
+    };
+    let (report, games) = play(&config);
+    assert_eq!(report.tally.games.losses, 2);
+    for game in &games {
+        let result = &game.record.result;
+        assert_eq!(result.termination, Termination::Resign { score: 500, moves: 3 });
+        // The first engine's third move: ply 5 as red, 6 as blue.
+        assert_eq!(game.record.plies(), 5 + game.red);
+        let loser = if game.red == 0 { Color::Red } else { Color::Blue };
+        assert_eq!(
+            result.reason(),
+            format!("{loser} resigns: its score at or below -5.00 for 3 moves in a row")
+        );
+        assert_eq!(game.faulty_engine(), None, "resigning is no fault");
+    }
+}
+
+#[test]
+fn a_level_game_is_drawn_by_score() {
+    let draw = |after| MatchConfig {
+        adjudication: Adjudication {
+            resign: Some(ResignRule { score: 500, moves: 1 }),
+            draw: Some(DrawRule { score: 10, moves: 2, after }),
+        },
+        ..config(&format!("{SHUFFLES} score=10"), &format!("{SHUFFLES} score=-10"))
+    };
+    let (report, games) = play(&draw(4));
+    assert_eq!(report.tally.games.draws, 2);
+    for game in &games {
+        assert_eq!(game.record.result.termination, Termination::DrawScore { score: 10, moves: 2 });
+        assert_eq!(game.record.plies(), 8, "plies 5 to 8 count");
+        assert_eq!(game.record.result.reason(), "both scores within ±0.10 for 2 moves each");
+    }
+    let (_, games) = play(&draw(0));
+    assert_eq!(games[0].record.plies(), 4);
+}
+
+#[test]
 fn a_failed_handshake_is_an_error_naming_the_engine() {
     let limits = Limits { timeout: Duration::from_secs(2), ..Limits::default() };
     let silent = MatchConfig { limits, ..config(WINS_AS_RED, "fault=silent-uci") };
@@ -253,7 +334,7 @@ fn a_failed_handshake_is_an_error_naming_the_engine() {
     );
 
     let missing = MatchConfig {
-        engines: ["/nonexistent/engine".parse().unwrap(), fake(WINS_AS_RED)],
+        engines: vec!["/nonexistent/engine".parse().unwrap(), fake(WINS_AS_RED)],
         ..config(WINS_AS_RED, WINS_AS_RED)
     };
     let error = run(&missing, |_| {}).unwrap_err().to_string();
@@ -294,6 +375,51 @@ fn the_sprt_stops_the_match_on_a_decision() {
     assert!(games.len() < 1000);
     assert_eq!(report.tally.games.total() as usize, games.len());
     assert_eq!(report.tally.pairs.0[4] * 2, report.tally.games.wins);
+}
+
+#[test]
+fn saved_records_hold_each_move_with_what_the_engine_said() {
+    let dir = scratch_dir("saved_records_hold_each_move");
+    let moves: Opening = "i1i2 i10i9".parse().unwrap();
+    let config = MatchConfig {
+        games: 2,
+        openings: Openings::List(vec![moves]),
+        limits: Limits { clock: Some("30+0.5".parse().unwrap()), ..Limits::default() },
+        save: Some(dir.clone()),
+        ..config(&format!("{WINS_AS_RED} noise=1"), "red=c1c10 blue=a10a9,a9a10,a10a9")
+    };
+    let (_, games) = play(&config);
+    let text = std::fs::read_to_string(dir.join("game-1.record")).unwrap();
+    let record: Record = text.parse().unwrap();
+    let game = &games[0].record;
+    assert!(
+        text.starts_with(
+            "# game 1: fake (red) vs fake (2) (blue)\nopening startpos moves i1i2 i10i9\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(record.opening, game.opening);
+    assert_eq!(record.moves, game.moves[2..]);
+    assert_eq!(record.thoughts, game.thoughts);
+    assert_eq!((record.result.as_str(), record.termination.as_str()), ("1-0", "captain-captured"));
+    // The first engine's `info depth 1 score cp 12 nodes 3`; the second says nothing.
+    let red = record.thoughts[0];
+    assert_eq!((red.score, red.depth, red.nodes), (Some(Score::Centipawns(12)), Some(1), Some(3)));
+    let blue = record.thoughts[1];
+    assert_eq!((blue.score, blue.depth, blue.nodes), (None, None, None));
+    // Each clock: 30 s, less the move's time, plus the increment (to the millisecond).
+    for thought in &record.thoughts[..2] {
+        let total = (thought.clock.unwrap() + thought.time).as_millis();
+        assert!((30_499..=30_500).contains(&total), "{thought}");
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[2].starts_with("a1a2 {+0.12/1 3N "), "{text}");
+    assert_eq!(lines.last(), Some(&"result 1-0 captain-captured"));
+    // The refused move of game 2 is kept after the valid ones.
+    let second: Record =
+        std::fs::read_to_string(dir.join("game-2.record")).unwrap().parse().unwrap();
+    assert_eq!(second.illegal, games[1].record.illegal_move());
+    assert_eq!(second.termination, "illegal-move");
 }
 
 #[test]

@@ -125,7 +125,7 @@ pub enum EngineMessage {
     Option(OptionDecl),
     /// `info ...`.
     Info(Info),
-    /// `bestmove MOVE [ponder MOVE]`; `bestmove (none)` when there is no move to play.
+    /// `bestmove MOVE [ponder [MOVE]]`; `bestmove (none)` when there is no move to play.
     BestMove {
         /// The move, or `None` for `(none)` (also read from `0000`).
         best: Option<Move>,
@@ -616,6 +616,8 @@ impl FromStr for EngineMessage {
                     _ => Some(tokens.mv()?),
                 };
                 let ponder = match tokens.next() {
+                    // Some engines write `ponder` with no move when they have none to suggest.
+                    Some("ponder") if tokens.peek().is_none() => None,
                     Some("ponder") => Some(tokens.mv()?),
                     Some(_) => return Err(tokens.error_back("`ponder` or the end of the line")),
                     None => None,
@@ -1002,6 +1004,20 @@ mod tests {
         };
         assert!(matches!(option.kind, OptionKind::Combo { ref vars, .. } if vars.len() == 3));
         assert_eq!(message("bestmove 0000"), EngineMessage::BestMove { best: None, ponder: None });
+        // Tabs, trailing blanks and a dangling `ponder` without its move.
+        let d1e2 = "d1e2".parse::<UciMove>().unwrap().0;
+        let alone = EngineMessage::BestMove { best: Some(d1e2), ponder: None };
+        for line in ["bestmove\td1e2\t", "bestmove d1e2 ponder", "bestmove d1e2\tponder \t "] {
+            assert_eq!(message(line), alone, "{line:?}");
+        }
+        assert_eq!(
+            message("bestmove\td1e2\tponder\te10e9\t"),
+            EngineMessage::BestMove {
+                best: Some(d1e2),
+                ponder: Some("e10e9".parse::<UciMove>().unwrap().0)
+            }
+        );
+        assert!("bestmove d1e2 ponder e1".parse::<EngineMessage>().is_err());
         assert!("bestmove e1".parse::<EngineMessage>().is_err());
         assert!("Fairy-Stockfish 11.1 LB by Fabian Fichter".parse::<EngineMessage>().is_err());
     }
