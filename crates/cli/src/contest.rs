@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use arbiter_arena::rules::{Rules, RulesError};
 use arbiter_contest::check::{self, Unusable};
 use arbiter_contest::count;
-use arbiter_contest::game::Game;
 use arbiter_contest::runner::Program;
+use arbiter_contest::setup::Setup;
 use arbiter_contest::stress::{self, Judgement, Kind, Settings};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -68,11 +68,11 @@ impl OptionArgs for Rules {
 }
 
 /// The arguments of game `G`'s own options.
-type ArgsOf<G> = <<G as Game>::Options as OptionArgs>::Args;
+type ArgsOf<G> = <<G as Setup>::Options as OptionArgs>::Args;
 
 /// The three contest subcommands of a game.
 #[derive(Debug, clap::Subcommand)]
-pub enum Command<G: Game<Options: OptionArgs>> {
+pub enum Command<G: Setup<Options: OptionArgs>> {
     /// Print one random valid input, the same for the same seed; profiles aim at the corners of
     /// the rules (listed under --profile).
     Gen(GenArgs<G>),
@@ -89,7 +89,7 @@ pub enum Command<G: Game<Options: OptionArgs>> {
 
 /// What to generate.
 #[derive(Debug, Clone, clap::Args)]
-pub struct Choice<G: Game<Options: OptionArgs>> {
+pub struct Choice<G: Setup<Options: OptionArgs>> {
     /// Which corners of the rules the inputs aim at.
     #[arg(long, value_name = "PROFILE", default_value = "mixed", value_parser = profile_parser::<G>())]
     profile: G::Profile,
@@ -99,7 +99,7 @@ pub struct Choice<G: Game<Options: OptionArgs>> {
     extra: ArgsOf<G>,
 }
 
-impl<G: Game<Options: OptionArgs>> Choice<G> {
+impl<G: Setup<Options: OptionArgs>> Choice<G> {
     /// The problem chosen.
     fn problem(&self) -> G {
         G::choose(self.profile, self.size, &G::Options::from_args(&self.extra))
@@ -107,7 +107,7 @@ impl<G: Game<Options: OptionArgs>> Choice<G> {
 }
 
 /// The `--profile` parser: the game's names, each with its description in `--help`.
-fn profile_parser<G: Game<Options: OptionArgs>>() -> impl TypedValueParser<Value = G::Profile> {
+fn profile_parser<G: Setup<Options: OptionArgs>>() -> impl TypedValueParser<Value = G::Profile> {
     let values: Vec<PossibleValue> =
         G::PROFILES.iter().map(|(_, name, help)| PossibleValue::new(name).help(help)).collect();
     PossibleValuesParser::new(values).try_map(|name: String| {
@@ -119,13 +119,13 @@ fn profile_parser<G: Game<Options: OptionArgs>>() -> impl TypedValueParser<Value
     })
 }
 
-fn parse_size<G: Game<Options: OptionArgs>>(text: &str) -> Result<G::Size, String> {
+fn parse_size<G: Setup<Options: OptionArgs>>(text: &str) -> Result<G::Size, String> {
     text.parse().map_err(|e: <G::Size as FromStr>::Err| e.to_string())
 }
 
 /// Arguments of `gen`.
 #[derive(Debug, Clone, clap::Args)]
-pub struct GenArgs<G: Game<Options: OptionArgs>> {
+pub struct GenArgs<G: Setup<Options: OptionArgs>> {
     #[command(flatten)]
     choice: Choice<G>,
     /// Seed; the same seed and profile always give the same input. Drawn at random (and said on
@@ -136,7 +136,7 @@ pub struct GenArgs<G: Game<Options: OptionArgs>> {
 
 /// Arguments of `test`.
 #[derive(Debug, Clone, clap::Args)]
-pub struct TestArgs<G: Game<Options: OptionArgs>> {
+pub struct TestArgs<G: Setup<Options: OptionArgs>> {
     #[command(flatten)]
     choice: Choice<G>,
     /// How many cases to run at most.
@@ -166,7 +166,7 @@ pub struct TestArgs<G: Game<Options: OptionArgs>> {
 
 /// Arguments of `check`.
 #[derive(Debug, Clone, clap::Args)]
-pub struct CheckArgs<G: Game<Options: OptionArgs>> {
+pub struct CheckArgs<G: Setup<Options: OptionArgs>> {
     #[command(flatten)]
     extra: ArgsOf<G>,
     /// INPUT OUTPUT [ANSWER]: the test's input, the program's output, and optionally the
@@ -176,7 +176,7 @@ pub struct CheckArgs<G: Game<Options: OptionArgs>> {
 }
 
 /// Runs a contest subcommand of game `G`.
-pub fn run<G: Game<Options: OptionArgs>>(command: Command<G>) -> Result<(), CliError> {
+pub fn run<G: Setup<Options: OptionArgs>>(command: Command<G>) -> Result<(), CliError> {
     match command {
         Command::Gen(args) => generate::<G>(args),
         Command::Test(args) => test::<G>(args),
@@ -192,7 +192,7 @@ fn random_seed() -> u64 {
     arbiter_contest::rng::case_seed(nanos, u64::from(std::process::id())) % 1_000_000_000
 }
 
-fn generate<G: Game<Options: OptionArgs>>(args: GenArgs<G>) -> Result<(), CliError> {
+fn generate<G: Setup<Options: OptionArgs>>(args: GenArgs<G>) -> Result<(), CliError> {
     let seed = args.seed.unwrap_or_else(|| {
         let seed = random_seed();
         eprintln!("seed {seed}");
@@ -209,7 +209,7 @@ fn generate<G: Game<Options: OptionArgs>>(args: GenArgs<G>) -> Result<(), CliErr
     Ok(())
 }
 
-fn test<G: Game<Options: OptionArgs>>(args: TestArgs<G>) -> Result<(), CliError> {
+fn test<G: Setup<Options: OptionArgs>>(args: TestArgs<G>) -> Result<(), CliError> {
     let game = G::NAME;
     let program = Program::new(args.program.iter().cloned())
         .map_err(|e| CliError::Message(format!("arbiter {game} test: {e}")))?;
@@ -268,7 +268,7 @@ fn test<G: Game<Options: OptionArgs>>(args: TestArgs<G>) -> Result<(), CliError>
 /// The report as one JSON object: `{"game", "seed", "profile", "cases", "passed", "failure"}`,
 /// the failure with its case number and seed, verdict, sizes, input, expected and got lines,
 /// explanation and the program's output and standard error.
-fn json_report<G: Game<Options: OptionArgs>>(
+fn json_report<G: Setup<Options: OptionArgs>>(
     problem: &G,
     report: &stress::TestRun<G::Case>,
     args: &TestArgs<G>,
@@ -343,7 +343,7 @@ fn save<C>(dir: &Path, failure: &stress::Failure<C>) -> Result<PathBuf, CliError
 const SHOWN_LINES: usize = 40;
 
 /// The report of a failure, as printed on standard output.
-fn failure_report<G: Game<Options: OptionArgs>>(
+fn failure_report<G: Setup<Options: OptionArgs>>(
     problem: &G,
     failure: &stress::Failure<G::Case>,
     args: &TestArgs<G>,
@@ -555,7 +555,7 @@ fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
 /// The UTF-8 byte-order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-fn checker<G: Game<Options: OptionArgs>>(args: CheckArgs<G>) -> Result<(), CliError> {
+fn checker<G: Setup<Options: OptionArgs>>(args: CheckArgs<G>) -> Result<(), CliError> {
     let verdict = check_files::<G>(&args);
     let mut stderr = io::stderr().lock();
     let _ = writeln!(stderr, "{verdict}");
@@ -565,8 +565,8 @@ fn checker<G: Game<Options: OptionArgs>>(args: CheckArgs<G>) -> Result<(), CliEr
     std::process::exit(i32::from(verdict.exit_code()));
 }
 
-fn check_files<G: Game<Options: OptionArgs>>(args: &CheckArgs<G>) -> check::Verdict {
-    let unusable = |message: String| check::Verdict::Failure(Unusable::Files(message));
+fn check_files<G: Setup<Options: OptionArgs>>(args: &CheckArgs<G>) -> check::Ruling {
+    let unusable = |message: String| check::Ruling::Failure(Unusable::Files(message));
     let [input, output, answer @ ..] = &args.files[..] else {
         return unusable(format!(
             "expected INPUT OUTPUT [ANSWER], found {}",
@@ -589,7 +589,7 @@ fn check_files<G: Game<Options: OptionArgs>>(args: &CheckArgs<G>) -> check::Verd
     let output_bytes = match read_bytes(output) {
         Ok(bytes) => bytes,
         Err(error) => {
-            return check::Verdict::PresentationError(format!(
+            return check::Ruling::PresentationError(format!(
                 "OUTPUT {}: cannot read: {error}",
                 output.display()
             ));
@@ -605,7 +605,7 @@ fn check_files<G: Game<Options: OptionArgs>>(args: &CheckArgs<G>) -> check::Verd
     let problem = G::for_check(&G::Options::from_args(&args.extra));
     match check::check(&problem, &input_text, &output_bytes, answer.as_deref()) {
         // The input is named as the command line gave it.
-        check::Verdict::Failure(Unusable::Input(error)) => {
+        check::Ruling::Failure(Unusable::Input(error)) => {
             unusable(format!("INPUT {input_name}:{error}"))
         }
         verdict => verdict,

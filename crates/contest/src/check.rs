@@ -1,12 +1,12 @@
 //! The checker: a program's output against arbiter's answer, with testlib's verdicts.
 //!
 //! ```
-//! use arbiter_contest::check::{Verdict, check};
+//! use arbiter_contest::check::{Ruling, check};
 //! use arbiter_contest::duck::{DuckProblem, DuckProfile};
 //!
 //! let problem = DuckProblem::new(DuckProfile::Mixed, None);
 //! let input = "1\n0 1 1 3\n";
-//! assert_eq!(check(&problem, input, b"Invalid command\n", None), Verdict::Accepted("1 line".into()));
+//! assert_eq!(check(&problem, input, b"Invalid command\n", None), Ruling::Accepted("1 line".into()));
 //! let verdict = check(&problem, input, b"red horse;NA;no;no\n", None);
 //! assert_eq!(verdict.exit_code(), 1);
 //! assert_eq!(verdict.to_string(), "wrong answer line 1: expected `Invalid command`, found \
@@ -35,9 +35,9 @@ use crate::compare::{Difference, compare};
 use crate::count;
 use crate::problem::{InputError, Problem};
 
-/// A checker's verdict with its message.
+/// A checker's ruling on an output: testlib's verdict with its message.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Ruling {
     /// The output holds arbiter's answer.
     Accepted(String),
     /// The output differs from the answer.
@@ -63,49 +63,44 @@ pub enum Unusable {
     Files(String),
 }
 
-impl Verdict {
+impl Ruling {
     /// testlib's exit status: 0, 1, 2 or 3.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Verdict::Accepted(_) => 0,
-            Verdict::WrongAnswer(_) => 1,
-            Verdict::PresentationError(_) => 2,
-            Verdict::Failure(_) => 3,
+            Ruling::Accepted(_) => 0,
+            Ruling::WrongAnswer(_) => 1,
+            Ruling::PresentationError(_) => 2,
+            Ruling::Failure(_) => 3,
         }
     }
 }
 
-impl fmt::Display for Verdict {
+impl fmt::Display for Ruling {
     /// testlib's result line: `ok ...`, `wrong answer ...`, `wrong output format ...`, `FAIL ...`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Verdict::Accepted(message) => write!(f, "ok {message}"),
-            Verdict::WrongAnswer(message) => write!(f, "wrong answer {message}"),
-            Verdict::PresentationError(message) => write!(f, "wrong output format {message}"),
-            Verdict::Failure(message) => write!(f, "FAIL {message}"),
+            Ruling::Accepted(message) => write!(f, "ok {message}"),
+            Ruling::WrongAnswer(message) => write!(f, "wrong answer {message}"),
+            Ruling::PresentationError(message) => write!(f, "wrong output format {message}"),
+            Ruling::Failure(message) => write!(f, "FAIL {message}"),
         }
     }
 }
 
 /// Checks `output` against arbiter's answer to `input`; `answer`, the problem's reference answer
 /// file, is checked to hold that same answer.
-pub fn check<P: Problem>(
-    problem: &P,
-    input: &str,
-    output: &[u8],
-    answer: Option<&[u8]>,
-) -> Verdict {
+pub fn check<P: Problem>(problem: &P, input: &str, output: &[u8], answer: Option<&[u8]>) -> Ruling {
     let expected = match problem.answer(input) {
         Ok(expected) => expected,
-        Err(error) => return Verdict::Failure(Unusable::Input(error)),
+        Err(error) => return Ruling::Failure(Unusable::Input(error)),
     };
     if let Some(answer) = answer
         && let Some(difference) = compare(&expected, answer)
     {
-        return Verdict::Failure(Unusable::Answer(describe(&difference)));
+        return Ruling::Failure(Unusable::Answer(describe(&difference)));
     }
     let Some(difference) = compare(&expected, output) else {
-        return Verdict::Accepted(count(expected.lines().count(), "lines"));
+        return Ruling::Accepted(count(expected.lines().count(), "lines"));
     };
     let mut message = describe(&difference);
     if difference.expected.is_some()
@@ -116,7 +111,7 @@ pub fn check<P: Problem>(
     }
     let malformed = std::str::from_utf8(output).is_err()
         || difference.got.as_deref().is_some_and(|line| !problem.is_answer_line(line));
-    if malformed { Verdict::PresentationError(message) } else { Verdict::WrongAnswer(message) }
+    if malformed { Ruling::PresentationError(message) } else { Ruling::WrongAnswer(message) }
 }
 
 /// `line N: expected `...`, found `...``.
@@ -146,10 +141,7 @@ mod tests {
 
     #[test]
     fn verdicts_and_exit_codes() {
-        assert_eq!(
-            check(&duck(), INPUT, ANSWER, Some(ANSWER)),
-            Verdict::Accepted("2 lines".into())
-        );
+        assert_eq!(check(&duck(), INPUT, ANSWER, Some(ANSWER)), Ruling::Accepted("2 lines".into()));
         let wrong = check(&duck(), INPUT, b"red guard;NA;no;no\nInvalid command\n", None);
         assert_eq!(wrong.exit_code(), 1, "{wrong}");
         assert!(wrong.to_string().starts_with(
@@ -178,7 +170,7 @@ mod tests {
     fn bad_inputs_and_answers_are_failures() {
         let bad = check(&duck(), "2\n0 3 1 4\n", ANSWER, None);
         assert_eq!(bad.exit_code(), 3, "{bad}");
-        assert!(matches!(bad, Verdict::Failure(Unusable::Input(_))), "{bad}");
+        assert!(matches!(bad, Ruling::Failure(Unusable::Input(_))), "{bad}");
         assert!(
             bad.to_string().starts_with("FAIL input: 3:1: expected the source row x1 of command 2"),
             "{bad}"
@@ -186,7 +178,7 @@ mod tests {
         let wrong_answer_file =
             check(&duck(), INPUT, ANSWER, Some(b"Invalid command\nInvalid command\n"));
         assert_eq!(wrong_answer_file.exit_code(), 3, "{wrong_answer_file}");
-        assert!(matches!(wrong_answer_file, Verdict::Failure(Unusable::Answer(_))));
+        assert!(matches!(wrong_answer_file, Ruling::Failure(Unusable::Answer(_))));
     }
 
     #[test]

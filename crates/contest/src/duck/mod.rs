@@ -22,10 +22,10 @@ use std::str::FromStr;
 
 use arbiter_duck::judge::{self, JudgeError};
 
-use crate::game::Game;
 use crate::problem::{
     Explanation, InputError, Problem, UnknownProfile, normalized, profile_name, profile_named,
 };
+use crate::setup::Setup;
 use crate::shrink::{Oracle, ddmin};
 
 pub use generate::generate;
@@ -172,7 +172,7 @@ impl DuckProblem {
     }
 }
 
-impl Game for DuckProblem {
+impl Setup for DuckProblem {
     type Profile = DuckProfile;
     type Size = usize;
     type Options = ();
