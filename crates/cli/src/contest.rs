@@ -535,25 +535,58 @@ impl stress::Progress for Bar {
     }
 }
 
-/// Reads one of the checker's files as bytes (OUTPUT may not be text); `-` is standard input. A
-/// UTF-8 byte-order mark at the start is dropped, as every command of arbiter drops it from its
-/// input: an answer saved by an editor that writes one is still the same answer.
-fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
-    let mut bytes = if path == Path::new("-") {
-        let mut bytes = Vec::new();
-        io::stdin().lock().read_to_end(&mut bytes)?;
-        bytes
+/// The largest INPUT the checker reads: the largest test the statements allow is about 0.5 MiB
+/// (the arena at T = 20, N = M = 100, K = 200, R = 1000); eight times that keeps the answer and
+/// the checker's memory within tens of MiB whatever the file holds.
+const INPUT_LIMIT: u64 = 4 << 20;
+
+/// Opens one of the checker's files (`-` is standard input) and drops a UTF-8 byte-order mark
+/// at its start, as every command of arbiter drops it from its input: an answer saved by an
+/// editor that writes one is still the same answer.
+fn open(path: &Path) -> io::Result<impl Read> {
+    let mut reader: Box<dyn Read> = if path == Path::new("-") {
+        Box::new(io::stdin())
     } else {
-        std::fs::read(path)?
+        Box::new(std::fs::File::open(path)?)
     };
-    if bytes.starts_with(BOM) {
-        bytes.drain(..BOM.len());
+    let mut start = [0u8; BOM.len()];
+    let mut filled = 0;
+    while filled < start.len() {
+        match reader.read(&mut start[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
     }
-    Ok(bytes)
+    let skip = if start[..filled] == *BOM { filled } else { 0 };
+    let mut head = io::Cursor::new(start);
+    head.set_position(skip as u64);
+    Ok(head.take((filled - skip) as u64).chain(reader))
 }
 
 /// The UTF-8 byte-order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Why INPUT cannot be read.
+#[derive(Debug, thiserror::Error)]
+enum InputReadError {
+    #[error("cannot read: {0}")]
+    Io(#[from] io::Error),
+    #[error("larger than {} MiB, beyond any test of the problem", INPUT_LIMIT >> 20)]
+    TooLarge,
+}
+
+/// Reads INPUT whole (the judges answer a text), refusing one beyond [`INPUT_LIMIT`].
+fn read_input(path: &Path) -> Result<String, InputReadError> {
+    let mut bytes = Vec::new();
+    open(path)?.take(INPUT_LIMIT + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > INPUT_LIMIT {
+        return Err(InputReadError::TooLarge);
+    }
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned()))
+}
 
 fn checker<G: Setup<Options: OptionArgs>>(args: CheckArgs<G>) -> Result<(), CliError> {
     let verdict = check_files::<G>(&args);
@@ -579,35 +612,41 @@ fn check_files<G: Setup<Options: OptionArgs>>(args: &CheckArgs<G>) -> check::Rul
             args.files.len()
         ));
     }
-    // A checker's input is a test of the problem, small by the statement's limits: read whole.
     let input_name =
         if input == Path::new("-") { "<stdin>".to_owned() } else { input.display().to_string() };
-    let input_text = match read_bytes(input) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(error) => return unusable(format!("INPUT {input_name}: cannot read: {error}")),
+    let input_text = match read_input(input) {
+        Ok(text) => text,
+        Err(error) => return unusable(format!("INPUT {input_name}: {error}")),
     };
-    let output_bytes = match read_bytes(output) {
-        Ok(bytes) => bytes,
-        Err(error) => {
+    // A missing OUTPUT is the contestant's (no output written); any other failure to read it is
+    // the machine's.
+    let output_name = output.display();
+    let output_stream = match open(output) {
+        Ok(stream) => stream,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
             return check::Ruling::PresentationError(format!(
-                "OUTPUT {}: cannot read: {error}",
-                output.display()
+                "OUTPUT {output_name}: cannot read: {error}"
             ));
         }
+        Err(error) => return unusable(format!("OUTPUT {output_name}: cannot read: {error}")),
     };
-    let answer =
-        match answer.first().map(|path| read_bytes(path).map_err(|e| (path, e))).transpose() {
-            Ok(answer) => answer,
-            Err((path, error)) => {
-                return unusable(format!("ANSWER {}: cannot read: {error}", path.display()));
-            }
-        };
+    let answer_name = answer.first().map_or_else(String::new, |p| p.display().to_string());
+    let answer_stream = match answer.first().map(|path| open(path)).transpose() {
+        Ok(stream) => stream,
+        Err(error) => return unusable(format!("ANSWER {answer_name}: cannot read: {error}")),
+    };
     let problem = G::for_check(&G::Options::from_args(&args.extra));
-    match check::check(&problem, &input_text, &output_bytes, answer.as_deref()) {
+    match check::check_streams(&problem, &input_text, output_stream, answer_stream) {
         // The input is named as the command line gave it.
-        check::Ruling::Failure(Unusable::Input(error)) => {
+        Ok(check::Ruling::Failure(Unusable::Input(error))) => {
             unusable(format!("INPUT {input_name}:{error}"))
         }
-        verdict => verdict,
+        Ok(ruling) => ruling,
+        Err(check::Unreadable::Output(error)) => {
+            unusable(format!("OUTPUT {output_name}: cannot read: {error}"))
+        }
+        Err(check::Unreadable::Answer(error)) => {
+            unusable(format!("ANSWER {answer_name}: cannot read: {error}"))
+        }
     }
 }

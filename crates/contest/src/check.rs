@@ -22,16 +22,21 @@
 //!
 //! A presentation error is an output whose first differing line does not have the form of any
 //! answer line of the game (`Invalid command` or `piece;captured;yes|no;yes|no` for Duck Chess,
-//! `Yes` or `No` for chess records, integers for the arena), or that is not UTF-8 text. An output
-//! that ends early or goes on after the answer is a wrong answer, as in testlib's `wcmp`. The
-//! answer file, when given, must hold arbiter's answer: a problem whose reference answers
-//! disagree with arbiter is a failure of the setup, not of the contestant.
+//! `Yes` or `No` for chess records, integers for the arena), that is not UTF-8 text or holds a NUL
+//! byte, or an output that goes on past [`output_bound`] bytes without the difference's line
+//! ending (an endless or binary file). An output that ends early or goes on after the answer is a
+//! wrong answer, as in testlib's `wcmp`. Reading stops at the first difference: what follows it is
+//! not looked at. A file that cannot be read to that point is a failure ([`Unreadable`]), never
+//! the contestant's fault. The answer file, when given, must hold arbiter's answer: a problem
+//! whose reference answers disagree with arbiter is a failure of the setup, not of the
+//! contestant.
 
 use std::fmt;
+use std::io::{self, Read};
 
 use arbiter_scan::Shown;
 
-use crate::compare::{Difference, compare};
+use crate::compare::{Difference, compare_stream, output_bound};
 use crate::count;
 use crate::problem::{InputError, Problem};
 
@@ -90,17 +95,48 @@ impl fmt::Display for Ruling {
 /// Checks `output` against arbiter's answer to `input`; `answer`, the problem's reference answer
 /// file, is checked to hold that same answer.
 pub fn check<P: Problem>(problem: &P, input: &str, output: &[u8], answer: Option<&[u8]>) -> Ruling {
+    match check_streams(problem, input, output, answer) {
+        Ok(ruling) => ruling,
+        // Reading a slice cannot fail.
+        Err(error) => Ruling::Failure(Unusable::Files(error.to_string())),
+    }
+}
+
+/// A file the checker could not read to its end: a failure of the machine (an I/O error, no
+/// memory), never of the contestant.
+#[derive(Debug, thiserror::Error)]
+pub enum Unreadable {
+    /// The program's output.
+    #[error("OUTPUT: cannot read: {0}")]
+    Output(io::Error),
+    /// The reference answer.
+    #[error("ANSWER: cannot read: {0}")]
+    Answer(io::Error),
+}
+
+/// [`check`] on streams: each is read only up to its first difference from arbiter's answer, and
+/// never past [`output_bound`] bytes, so that an endless or binary file costs little time and
+/// constant memory.
+pub fn check_streams<P: Problem>(
+    problem: &P,
+    input: &str,
+    output: impl Read,
+    answer: Option<impl Read>,
+) -> Result<Ruling, Unreadable> {
     let expected = match problem.answer(input) {
         Ok(expected) => expected,
-        Err(error) => return Ruling::Failure(Unusable::Input(error)),
+        Err(error) => return Ok(Ruling::Failure(Unusable::Input(error))),
     };
+    let bound = output_bound(&expected);
     if let Some(answer) = answer
-        && let Some(difference) = compare(&expected, answer)
+        && let Some(difference) =
+            compare_stream(&expected, answer, bound).map_err(Unreadable::Answer)?
     {
-        return Ruling::Failure(Unusable::Answer(describe(&difference)));
+        return Ok(Ruling::Failure(Unusable::Answer(describe(&difference))));
     }
-    let Some(difference) = compare(&expected, output) else {
-        return Ruling::Accepted(count(expected.lines().count(), "lines"));
+    let Some(difference) = compare_stream(&expected, output, bound).map_err(Unreadable::Output)?
+    else {
+        return Ok(Ruling::Accepted(count(expected.lines().count(), "lines")));
     };
     let mut message = describe(&difference);
     if difference.expected.is_some()
@@ -109,9 +145,14 @@ pub fn check<P: Problem>(problem: &P, input: &str, output: &[u8], answer: Option
         message.push_str("; input ");
         message.push_str(&explanation.to_string());
     }
-    let malformed = std::str::from_utf8(output).is_err()
-        || difference.got.as_deref().is_some_and(|line| !problem.is_answer_line(line));
-    if malformed { Ruling::PresentationError(message) } else { Ruling::WrongAnswer(message) }
+    // Bytes that are not text (replaced by U+FFFD) or NUL never make an answer line either; they
+    // are named here so that no game's line test has to know of them.
+    let malformed = difference.cut.is_some()
+        || difference
+            .got
+            .as_deref()
+            .is_some_and(|line| line.contains(['\u{fffd}', '\0']) || !problem.is_answer_line(line));
+    Ok(if malformed { Ruling::PresentationError(message) } else { Ruling::WrongAnswer(message) })
 }
 
 /// `line N: expected `...`, found `...``.
@@ -120,9 +161,15 @@ pub fn describe(difference: &Difference) -> String {
         Some(line) => format!("`{line}`"),
         None => "the end of the output".to_owned(),
     };
-    let found = match &difference.got {
-        Some(line) => format!("`{}`", Shown(line)),
-        None => "the end of the output".to_owned(),
+    let found = match (&difference.got, difference.cut) {
+        (Some(line), None) => format!("`{}`", Shown(line)),
+        (None, None) => "the end of the output".to_owned(),
+        (Some(line), Some(bound)) => {
+            format!("`{}`, in an output that goes on past {bound} bytes", Shown(line))
+        }
+        (None, Some(bound)) => {
+            format!("only whitespace, in an output that goes on past {bound} bytes")
+        }
     };
     format!("line {}: expected {expected}, found {found}", difference.line)
 }
@@ -185,5 +232,36 @@ mod tests {
     fn bytes_that_are_not_text_are_a_presentation_error() {
         let verdict = check(&duck(), INPUT, b"red guard;NA;no;no\n\xff\xfe\n", None);
         assert_eq!(verdict.exit_code(), 2, "{verdict}");
+        let verdict = check(&duck(), INPUT, b"red guard;NA;no;no\nblue\0 captain;NA;no;no\n", None);
+        assert_eq!(verdict.exit_code(), 2, "{verdict}");
+    }
+
+    #[test]
+    fn endless_files_are_read_only_to_their_bound() {
+        let endless = || io::repeat(0);
+        let ruling = check_streams(&duck(), INPUT, endless(), None::<&[u8]>).unwrap();
+        assert_eq!(ruling.exit_code(), 2, "{ruling}");
+        assert!(ruling.to_string().contains("in an output that goes on past"), "{ruling}");
+        // An endless answer file is the setup's failure, whatever the output.
+        let ruling = check_streams(&duck(), INPUT, ANSWER, Some(endless())).unwrap();
+        assert!(matches!(ruling, Ruling::Failure(Unusable::Answer(_))), "{ruling}");
+        // The right answer, then blank lines without end.
+        let ruling =
+            check_streams(&duck(), INPUT, ANSWER.chain(io::repeat(b'\n')), None::<&[u8]>).unwrap();
+        assert_eq!(ruling.exit_code(), 2, "{ruling}");
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_read_is_a_failure_of_the_machine() {
+        struct Broken;
+        impl Read for Broken {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                Err(io::ErrorKind::OutOfMemory.into())
+            }
+        }
+        let error = check_streams(&duck(), INPUT, Broken, None::<&[u8]>).unwrap_err();
+        assert!(matches!(error, Unreadable::Output(_)), "{error}");
+        let error = check_streams(&duck(), INPUT, ANSWER, Some(Broken)).unwrap_err();
+        assert!(matches!(error, Unreadable::Answer(_)), "{error}");
     }
 }
