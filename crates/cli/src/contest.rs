@@ -198,15 +198,54 @@ fn generate<G: Setup<Options: OptionArgs>>(args: GenArgs<G>) -> Result<(), CliEr
         eprintln!("seed {seed}");
         seed
     });
-    let choice = args.choice;
-    let problem = choice.problem();
-    let case = problem.generate(seed);
-    let mut text = Vec::new();
-    problem.write_input(&case, &mut text);
-    let mut stdout = io::stdout().lock();
-    stdout.write_all(&text)?;
+    let problem = args.choice.problem();
+    let mut bar = GenBar::new();
+    let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let written = problem.write_generated(seed, &mut stdout, &mut |done, total| {
+        bar.show(done, total, G::UNIT);
+    });
+    bar.clear();
+    written?;
     stdout.flush()?;
     Ok(())
+}
+
+/// The progress of a long `gen` on a terminal: shown only once a run has taken half a second,
+/// so that the usual small inputs print nothing on standard error.
+struct GenBar {
+    start: Instant,
+    bar: Option<ProgressBar>,
+    terminal: bool,
+}
+
+impl GenBar {
+    fn new() -> GenBar {
+        GenBar { start: Instant::now(), bar: None, terminal: io::stderr().is_terminal() }
+    }
+
+    fn show(&mut self, done: u64, total: u64, unit: &str) {
+        if !self.terminal || self.start.elapsed() < Duration::from_millis(500) {
+            return;
+        }
+        let bar = self.bar.get_or_insert_with(|| {
+            let bar = ProgressBar::new(total);
+            if let Ok(style) =
+                ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {percent}% {msg}")
+            {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar.set_message(format!("{unit} written"));
+            bar
+        });
+        bar.set_length(total);
+        bar.set_position(done);
+    }
+
+    fn clear(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 fn test<G: Setup<Options: OptionArgs>>(args: TestArgs<G>) -> Result<(), CliError> {

@@ -144,3 +144,21 @@ fn an_unreadable_output_is_a_failure_not_the_contestants() {
     let _ = run.stdout;
     let _ = run.elapsed;
 }
+
+#[test]
+fn gen_sizes_have_a_bound_and_the_largest_streams() {
+    let dir = scratch("gen-size");
+    let run = bounded(&dir, &["duck", "gen", "--size", "18446744073709551615"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("is not a number of commands from 0 to 100000"), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    let run =
+        bounded(&dir, &["duck", "gen", "--profile", "long", "--size", "100000", "--seed", "1"]);
+    assert_in_time(&run, "gen --size 100000");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stdout.starts_with("100000\n"));
+    assert_eq!(run.stdout.lines().count(), 100_001);
+    assert!(run.elapsed < Duration::from_secs(30), "{:?}", run.elapsed);
+    // No progress bar when standard error is not a terminal.
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+}

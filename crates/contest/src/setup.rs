@@ -2,12 +2,12 @@
 //! which together make its [`Problem`].
 //!
 //! ```
-//! use arbiter_contest::duck::{DuckProblem, DuckProfile};
+//! use arbiter_contest::duck::{DuckProblem, DuckProfile, DuckSize};
 //! use arbiter_contest::setup::Setup;
 //!
 //! let (profile, name, _) = DuckProblem::PROFILES[0];
 //! assert_eq!(name, "mixed");
-//! assert_eq!(DuckProblem::choose(profile, Some(3), &()), DuckProblem::new(profile, Some(3)));
+//! assert_eq!(DuckProblem::choose(profile, Some(DuckSize(3)), &()), DuckProblem::new(profile, Some(3)));
 //! ```
 
 use std::fmt::{Debug, Display};
