@@ -470,8 +470,11 @@ fn failure_report<G: Setup<Options: OptionArgs>>(
                 args.time_limit
             );
         }
-        Judgement::OutputLimit => {
-            let _ = writeln!(text, "\nthe program wrote more than 64 MiB and was killed");
+        Judgement::OutputLimit(bytes) => {
+            let _ = writeln!(
+                text,
+                "\nthe program wrote more than {bytes} bytes (twice arbiter's answer and 64 KiB) and was killed"
+            );
         }
         Judgement::RuntimeError(status) => {
             let _ = writeln!(text, "\nthe program {}", exit_words(*status));

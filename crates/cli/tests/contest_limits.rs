@@ -162,3 +162,23 @@ fn gen_sizes_have_a_bound_and_the_largest_streams() {
     // No progress bar when standard error is not a terminal.
     assert!(run.stderr.is_empty(), "{}", run.stderr);
 }
+
+#[test]
+fn a_program_that_floods_its_output_is_stopped_early() {
+    let dir = scratch("test-flood");
+    let args = ["test", "--cases", "6", "--jobs", "2", "--seed", "1", "--", "yes", "1 2 3"];
+    for game in ["duck", "arena"] {
+        let mut all = vec![game];
+        all.extend(args);
+        let run = bounded(&dir, &all);
+        assert_in_time(&run, game);
+        assert_eq!(run.code, Some(1), "{}", run.stderr);
+        assert!(
+            run.stdout.starts_with("case 1 of 6 failed: output limit exceeded"),
+            "{}",
+            run.stdout
+        );
+        assert!(run.stdout.contains("(twice arbiter's answer and 64 KiB) and was killed"));
+        assert!(run.elapsed < Duration::from_secs(30), "{:?}", run.elapsed);
+    }
+}

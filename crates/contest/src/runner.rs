@@ -94,7 +94,7 @@ pub enum Termination {
     Exited(ExitStatus),
     /// The time limit passed; the program was killed.
     TimedOut,
-    /// The program wrote more than [`OUTPUT_LIMIT`] bytes; it was killed.
+    /// The program wrote more than its output limit ([`Limits::output`]); it was killed.
     OutputLimit,
 }
 
@@ -107,8 +107,24 @@ pub struct Outcome {
     pub elapsed: Duration,
 }
 
-/// The most output kept from one run: far above any answer of these games.
+/// The most output kept from one run by default: far above any answer of these games.
 pub const OUTPUT_LIMIT: usize = 64 << 20;
+
+/// What one run may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock time from start to exit.
+    pub time: Duration,
+    /// Bytes of standard output: past them the program is killed, and no more is read.
+    pub output: usize,
+}
+
+impl Limits {
+    /// A time limit, with the default output limit [`OUTPUT_LIMIT`].
+    pub fn time(time: Duration) -> Limits {
+        Limits { time, output: OUTPUT_LIMIT }
+    }
+}
 
 /// The most of standard error kept by [`run_capturing`].
 pub const ERROR_LIMIT: usize = 64 << 10;
@@ -122,7 +138,7 @@ pub fn run(
     limit: Duration,
     output: &mut Vec<u8>,
 ) -> io::Result<Outcome> {
-    run_with(program, input, limit, output, None)
+    run_limited(program, input, &Limits::time(limit), output, None)
 }
 
 /// [`run`], keeping the start of standard error in `errors` (at most [`ERROR_LIMIT`] bytes).
@@ -133,13 +149,14 @@ pub fn run_capturing(
     output: &mut Vec<u8>,
     errors: &mut Vec<u8>,
 ) -> io::Result<Outcome> {
-    run_with(program, input, limit, output, Some(errors))
+    run_limited(program, input, &Limits::time(limit), output, Some(errors))
 }
 
-fn run_with(
+/// [`run`] within `limits`, keeping the start of standard error in `errors` when given.
+pub fn run_limited(
     program: &Program,
     input: &[u8],
-    limit: Duration,
+    limits: &Limits,
     output: &mut Vec<u8>,
     mut errors: Option<&mut Vec<u8>>,
 ) -> io::Result<Outcome> {
@@ -148,7 +165,7 @@ fn run_with(
         errors.clear();
     }
     let start = Instant::now();
-    let deadline = start + limit;
+    let deadline = start + limits.time;
     let mut child = Command::new(&program.path)
         .args(&program.args)
         .stdin(Stdio::piped())
@@ -157,7 +174,7 @@ fn run_with(
         .process_group(0)
         .spawn()?;
     let mut watch = Watch::new(&mut child)?;
-    let result = watch.pump(input, deadline, output, errors);
+    let result = watch.pump(input, deadline, limits.output, output, errors);
     // The leader has exited or is to be killed: nothing of its group may outlive the run. The
     // leader is not reaped yet, so its pid still names this group.
     if !watch.exited {
@@ -213,6 +230,7 @@ impl Watch {
         &mut self,
         input: &[u8],
         deadline: Instant,
+        output_limit: usize,
         output: &mut Vec<u8>,
         mut errors: Option<&mut Vec<u8>>,
     ) -> io::Result<Pumped> {
@@ -237,11 +255,13 @@ impl Watch {
             if stdin_ready {
                 self.feed(input, &mut written);
             }
-            if stdout_ready && drain(&mut self.stdout, output, OUTPUT_LIMIT)? {
+            if stdout_ready && drain(&mut self.stdout, output, output_limit)? {
                 return Ok(Pumped::OutputLimit);
             }
             if stderr_ready {
                 match errors.as_deref_mut() {
+                    // Past its limit, standard error is read and dropped: closing it would kill
+                    // the program with SIGPIPE, a verdict of its own.
                     Some(errors) => {
                         drain(&mut self.stderr, errors, ERROR_LIMIT)?;
                     }
@@ -308,7 +328,7 @@ impl Watch {
 }
 
 /// Reads what `pipe` holds into `into`, closing it at end of file; past `limit` bytes, the
-/// output is cut there and `true` says so (for standard error, further bytes are dropped).
+/// output is cut there and `true` says so (what was read past it is dropped).
 fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Vec<u8>, limit: usize) -> io::Result<bool> {
     let Some(reader) = pipe.as_mut() else {
         return Ok(false);
@@ -324,7 +344,7 @@ fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Vec<u8>, limit: usize) -> io:
                 let room = limit.saturating_sub(into.len());
                 into.extend_from_slice(&chunk[..n.min(room)]);
                 if n > room {
-                    return Ok(limit == OUTPUT_LIMIT);
+                    return Ok(true);
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(false),

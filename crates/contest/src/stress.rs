@@ -23,10 +23,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::compare::{Difference, compare};
+use crate::compare::{Difference, compare, output_bound};
 use crate::problem::{Explanation, Problem};
 use crate::rng::case_seed;
-use crate::runner::{self, Outcome, Program, Termination};
+use crate::runner::{self, Limits, Outcome, Program, Termination};
 use crate::shrink::Oracle;
 
 /// How to test.
@@ -51,8 +51,10 @@ pub enum Kind {
     WrongAnswer,
     /// The program ran past the time limit.
     TimeLimit,
-    /// The program exited with a non-zero status, was killed by a signal, or wrote far too much.
+    /// The program exited with a non-zero status or was killed by a signal.
     RuntimeError,
+    /// The program wrote more than any answer could be.
+    OutputLimit,
 }
 
 impl std::fmt::Display for Kind {
@@ -62,6 +64,7 @@ impl std::fmt::Display for Kind {
             Kind::WrongAnswer => "wrong answer",
             Kind::TimeLimit => "time limit exceeded",
             Kind::RuntimeError => "runtime error",
+            Kind::OutputLimit => "output limit exceeded",
         })
     }
 }
@@ -77,8 +80,8 @@ pub enum Judgement {
     TimeLimit,
     /// Exited with this status (non-zero, or a signal).
     RuntimeError(ExitStatus),
-    /// Killed after writing more than [`runner::OUTPUT_LIMIT`] bytes.
-    OutputLimit,
+    /// Killed after writing more than this many bytes ([`output_bound`] of the answer).
+    OutputLimit(u64),
 }
 
 impl Judgement {
@@ -86,7 +89,7 @@ impl Judgement {
     pub fn of(expected: &str, outcome: &Outcome, output: &[u8]) -> Judgement {
         match outcome.termination {
             Termination::TimedOut => Judgement::TimeLimit,
-            Termination::OutputLimit => Judgement::OutputLimit,
+            Termination::OutputLimit => Judgement::OutputLimit(output_bound(expected)),
             Termination::Exited(status) if !status.success() => Judgement::RuntimeError(status),
             Termination::Exited(_) => match compare(expected, output) {
                 None => Judgement::Accepted,
@@ -101,7 +104,8 @@ impl Judgement {
             Judgement::Accepted => Kind::Accepted,
             Judgement::WrongAnswer(_) => Kind::WrongAnswer,
             Judgement::TimeLimit => Kind::TimeLimit,
-            Judgement::RuntimeError(_) | Judgement::OutputLimit => Kind::RuntimeError,
+            Judgement::RuntimeError(_) => Kind::RuntimeError,
+            Judgement::OutputLimit(_) => Kind::OutputLimit,
         }
     }
 }
@@ -277,9 +281,17 @@ fn run_case<P: Problem>(
     problem.write_input(case, input);
     let text = std::str::from_utf8(input).map_err(|e| CaseError::Input(e.to_string()))?;
     let expected = problem.answer(text).map_err(|e| CaseError::Input(e.to_string()))?;
-    let outcome = runner::run(program, input, limit, output).map_err(CaseError::Start)?;
+    let outcome = runner::run_limited(program, input, &limits(limit, &expected), output, None)
+        .map_err(CaseError::Start)?;
     let judgement = Judgement::of(&expected, &outcome, output);
     Ok((judgement.kind(), judgement))
+}
+
+/// The limits of a run whose answer is `expected`: no more output is read than any layout of
+/// that answer needs, so a program that floods its output costs little memory.
+fn limits(time: Duration, expected: &str) -> Limits {
+    let output = usize::try_from(output_bound(expected)).unwrap_or(usize::MAX);
+    Limits { time, output }
 }
 
 /// Shrinks the failing case and runs the result once more to report on it.
@@ -308,8 +320,8 @@ fn shrink_failure<P: Problem>(
     let expected = problem
         .answer(&input)
         .map_err(|e| StressError::Generated { seed, error: e.to_string() })?;
-    let outcome =
-        runner::run_capturing(program, &text, settings.time_limit, &mut output, &mut errors)?;
+    let limits = limits(settings.time_limit, &expected);
+    let outcome = runner::run_limited(program, &text, &limits, &mut output, Some(&mut errors))?;
     let judgement = Judgement::of(&expected, &outcome, &output);
     let (shrunk, input, expected, output, judgement, reproduced) = if judgement.kind() == found.kind
     {
