@@ -182,3 +182,34 @@ fn a_program_that_floods_its_output_is_stopped_early() {
         assert!(run.elapsed < Duration::from_secs(30), "{:?}", run.elapsed);
     }
 }
+
+/// Whether a process whose command line holds `marker` is running.
+fn running(marker: &str) -> bool {
+    Command::new("pgrep").args(["-f", marker]).output().is_ok_and(|out| out.status.success())
+}
+
+#[test]
+fn a_helper_that_leaves_the_session_dies_with_the_run() {
+    let dir = scratch("test-setsid");
+    let script = "setsid sleep 1000.5151 & while :; do :; done";
+    let run = bounded(
+        &dir,
+        &[
+            "duck",
+            "test",
+            "--cases",
+            "3",
+            "--jobs",
+            "2",
+            "--time-limit",
+            "300",
+            "--",
+            "sh",
+            "-c",
+            script,
+        ],
+    );
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stdout.starts_with("case 1 of 3 failed: time limit exceeded"), "{}", run.stdout);
+    assert!(!running("sleep 1000.5151"), "a helper outlived `test`");
+}

@@ -16,7 +16,7 @@
 //! Modules, one concept each: [`rng`] (seeded draws), [`problem`] (what a game provides),
 //! [`setup`] (what a contestant chooses of a game's inputs),
 //! [`duck`], [`chess`] and [`arena`] (the three games: generators with profiles, explanations,
-//! shrinking), [`runner`] (running a program with a time limit), [`compare`] (token comparison),
+//! shrinking), [`runner`] (running a program within limits, with `orphans` killing what it leaves behind), [`compare`] (token comparison),
 //! [`shrink`] (delta debugging), [`stress`] (the test loop), [`check`] (the checker).
 //!
 //! Rules are never written here: answers come from the judges of the rule crates, and every
@@ -29,6 +29,7 @@ pub mod check;
 pub mod chess;
 pub mod compare;
 pub mod duck;
+mod orphans;
 pub mod problem;
 pub mod rng;
 pub mod runner;

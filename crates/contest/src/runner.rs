@@ -14,10 +14,11 @@
 //!
 //! Each run starts the program in a process group of its own. When the time is up, or when the
 //! program exits, the whole group is killed, so that a program that starts helpers (a shell
-//! script, say) leaves none running. Input and output go through non-blocking pipes watched with
-//! `poll`, together with a pidfd (Linux) that says when the program has exited, so a run costs
-//! one process start and a few system calls, and a program that neither reads its input nor
-//! exits cannot make the runner wait past the limit.
+//! script, say) leaves none running; helpers that left the group are adopted and killed by the
+//! `orphans` module (a child subreaper). Input and output go through non-blocking pipes watched
+//! with `poll`, together with a pidfd (Linux) that says when the program has exited, so a run
+//! costs one process start and a few system calls, and a program that neither reads its input
+//! nor exits cannot make the runner wait past the limit.
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
@@ -29,6 +30,8 @@ use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::process::{Pid, Signal, kill_process_group};
+
+use crate::orphans;
 
 /// A program to run, its path resolved once.
 #[derive(Debug, Clone)]
@@ -166,14 +169,24 @@ pub fn run_limited(
     }
     let start = Instant::now();
     let deadline = start + limits.time;
-    let mut child = Command::new(&program.path)
-        .args(&program.args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(if errors.is_some() { Stdio::piped() } else { Stdio::null() })
-        .process_group(0)
-        .spawn()?;
-    let mut watch = Watch::new(&mut child)?;
+    let mut child = orphans::spawn(
+        Command::new(&program.path)
+            .args(&program.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(if errors.is_some() { Stdio::piped() } else { Stdio::null() })
+            .process_group(0),
+    )?;
+    let mut watch = match Watch::new(&mut child) {
+        Ok(watch) => watch,
+        Err(error) => {
+            // Not watched, so not run: it goes at once, with its group.
+            let _ = kill_process_group(Pid::from_child(&child), Signal::KILL);
+            let _ = child.wait();
+            orphans::finished(Pid::from_child(&child));
+            return Err(error);
+        }
+    };
     let result = watch.pump(input, deadline, limits.output, output, errors);
     // The leader has exited or is to be killed: nothing of its group may outlive the run. The
     // leader is not reaped yet, so its pid still names this group.
@@ -181,7 +194,11 @@ pub fn run_limited(
         let _ = kill_process_group(watch.pid, Signal::KILL);
     }
     drop(watch);
-    let status = child.wait()?;
+    let status = child.wait();
+    orphans::finished(Pid::from_child(&child));
+    // Whatever left the group and outlived its parent is arbiter's now: it goes too.
+    orphans::sweep();
+    let status = status?;
     let elapsed = start.elapsed();
     let termination = match result? {
         Pumped::Done => Termination::Exited(status),
@@ -435,6 +452,25 @@ mod tests {
         assert!(matches!(outcome.termination, Termination::Exited(s) if s.success()));
         assert_eq!(output, b"early\n");
         assert!(outcome.elapsed < Duration::from_secs(10));
+    }
+
+    /// Whether a process whose command line holds `marker` is running.
+    fn running(marker: &str) -> bool {
+        Command::new("pgrep").args(["-f", marker]).output().is_ok_and(|out| out.status.success())
+    }
+
+    #[test]
+    fn a_helper_that_leaves_the_session_is_killed_too() {
+        // At the time limit, and at a normal exit.
+        let scripts = [
+            ("setsid sleep 1000.4242 & while :; do :; done", "sleep 1000.4242"),
+            ("setsid sleep 1000.4243 & sleep 0.1; echo done", "sleep 1000.4243"),
+        ];
+        for (script, marker) in scripts {
+            let mut output = Vec::new();
+            let _ = run(&sh(script), b"", Duration::from_millis(500), &mut output).unwrap();
+            assert!(!running(marker), "{script}");
+        }
     }
 
     #[test]
