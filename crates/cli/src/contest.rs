@@ -152,6 +152,10 @@ pub struct TestArgs<G: Setup<Options: OptionArgs>> {
     /// Runs at a time [default: the number of cores].
     #[arg(long, value_name = "J")]
     jobs: Option<usize>,
+    /// Memory limit of one run, in MiB of peak resident memory (memory limit exceeded past it);
+    /// the program's address space is also limited to four times it and 256 MiB more.
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    memory_limit: Option<u64>,
     /// Write the shrunk failing case to DIR/failing.in, arbiter's answer to DIR/expected.ans and
     /// the program's output to DIR/got.out.
     #[arg(long, value_name = "DIR")]
@@ -262,6 +266,7 @@ fn test<G: Setup<Options: OptionArgs>>(args: TestArgs<G>) -> Result<(), CliError
         seed,
         time_limit: Duration::from_millis(args.time_limit),
         jobs,
+        memory_limit: args.memory_limit.map(|mib| mib << 20),
     };
     let choice = &args.choice;
     let problem = choice.problem();
@@ -345,6 +350,8 @@ fn json_report<G: Setup<Options: OptionArgs>>(
             "output": String::from_utf8_lossy(&failure.output),
             "errors": String::from_utf8_lossy(&failure.errors),
             "exit": exit,
+            "time_ms": failure.elapsed.as_millis() as u64,
+            "peak_memory_kib": failure.peak_memory.map(|bytes| bytes / 1024),
             "line": line,
             "expected": expected,
             "got": got,
@@ -478,6 +485,14 @@ fn failure_report<G: Setup<Options: OptionArgs>>(
         }
         Judgement::RuntimeError(status) => {
             let _ = writeln!(text, "\nthe program {}", exit_words(*status));
+        }
+        Judgement::MemoryLimit(peak) => {
+            let _ = writeln!(
+                text,
+                "\nthe program's peak resident memory was {:.1} MiB, past the limit of {} MiB",
+                *peak as f64 / f64::from(1 << 20),
+                args.memory_limit.unwrap_or(0)
+            );
         }
         Judgement::Accepted => {}
     }

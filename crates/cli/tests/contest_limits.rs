@@ -213,3 +213,55 @@ fn a_helper_that_leaves_the_session_dies_with_the_run() {
     assert!(run.stdout.starts_with("case 1 of 3 failed: time limit exceeded"), "{}", run.stdout);
     assert!(!running("sleep 1000.5151"), "a helper outlived `test`");
 }
+
+#[test]
+fn memory_limits_judge_the_peak_resident_memory() {
+    let dir = scratch("test-memory");
+    // Allocates and touches 300 MB.
+    let hungry = "b = b'x' * (300 << 20)";
+    let run = bounded(
+        &dir,
+        &[
+            "duck",
+            "test",
+            "--cases",
+            "2",
+            "--jobs",
+            "2",
+            "--time-limit",
+            "20000",
+            "--memory-limit",
+            "64",
+            "--json",
+            "--",
+            "python3",
+            "-c",
+            hungry,
+        ],
+    );
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let failure = &report["failure"];
+    assert_eq!(failure["verdict"], "memory limit exceeded", "{report}");
+    assert!(failure["peak_memory_kib"].as_u64().unwrap() > 64 << 10, "{report}");
+    assert!(failure["time_ms"].as_u64().is_some(), "{report}");
+    // arbiter's own judge is a solution of the problem: well within 64 MiB.
+    let run = bounded(
+        &dir,
+        &[
+            "duck",
+            "test",
+            "--cases",
+            "50",
+            "--seed",
+            "1",
+            "--memory-limit",
+            "64",
+            "--",
+            ARBITER,
+            "duck",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.starts_with("all 50 cases passed"), "{}", run.stdout);
+}

@@ -29,7 +29,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
-use rustix::process::{Pid, Signal, kill_process_group};
+use rustix::process::{Pid, Resource, Rlimit, Signal, kill_process_group};
 
 use crate::orphans;
 
@@ -99,6 +99,8 @@ pub enum Termination {
     TimedOut,
     /// The program wrote more than its output limit ([`Limits::output`]); it was killed.
     OutputLimit,
+    /// The program's peak resident memory passed its memory limit ([`Limits::memory`]).
+    MemoryLimit,
 }
 
 /// What a run gives besides the output.
@@ -108,6 +110,9 @@ pub struct Outcome {
     pub termination: Termination,
     /// Wall-clock time from start to exit (or kill).
     pub elapsed: Duration,
+    /// The program's peak resident memory in bytes, as the kernel reports it for the reaped
+    /// process (`wait4`'s `ru_maxrss`); `None` where it is not known.
+    pub peak_memory: Option<u64>,
 }
 
 /// The most output kept from one run by default: far above any answer of these games.
@@ -120,13 +125,27 @@ pub struct Limits {
     pub time: Duration,
     /// Bytes of standard output: past them the program is killed, and no more is read.
     pub output: usize,
+    /// Bytes of peak resident memory; past them the run is [`Termination::MemoryLimit`]. The
+    /// program's address space is also limited to [`address_space`] of it, so that a runaway
+    /// program stops.
+    pub memory: Option<u64>,
 }
 
 impl Limits {
-    /// A time limit, with the default output limit [`OUTPUT_LIMIT`].
+    /// A time limit, with the default output limit [`OUTPUT_LIMIT`] and no memory limit.
     pub fn time(time: Duration) -> Limits {
-        Limits { time, output: OUTPUT_LIMIT }
+        Limits { time, output: OUTPUT_LIMIT, memory: None }
     }
+}
+
+/// The address space (`RLIMIT_AS`) a program with memory limit `memory` gets: four times the
+/// limit and 256 MiB more. An address space counts virtual memory, which runs far ahead of the
+/// resident memory the limit is about: thread stacks, the allocator's arenas (64 MiB reserved
+/// per thread by glibc), runtimes that reserve large ranges up front, shared libraries. The
+/// margin lets a correct program map what it never touches, while a runaway program stops at a
+/// bounded size instead of taking the machine's memory.
+pub fn address_space(memory: u64) -> u64 {
+    memory.saturating_mul(4).saturating_add(256 << 20)
 }
 
 /// The most of standard error kept by [`run_capturing`].
@@ -169,20 +188,31 @@ pub fn run_limited(
     }
     let start = Instant::now();
     let deadline = start + limits.time;
-    let mut child = orphans::spawn(
-        Command::new(&program.path)
-            .args(&program.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(if errors.is_some() { Stdio::piped() } else { Stdio::null() })
-            .process_group(0),
-    )?;
+    let mut command = Command::new(&program.path);
+    command
+        .args(&program.args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(if errors.is_some() { Stdio::piped() } else { Stdio::null() })
+        .process_group(0);
+    if let Some(memory) = limits.memory {
+        let most = address_space(memory);
+        // SAFETY: the closure runs in the child between fork and exec, where only
+        // async-signal-safe calls may be made: `setrlimit` is one, and nothing is allocated.
+        unsafe {
+            command.pre_exec(move || {
+                let limit = Rlimit { current: Some(most), maximum: Some(most) };
+                rustix::process::setrlimit(Resource::As, limit).map_err(io::Error::from)
+            });
+        }
+    }
+    let mut child = orphans::spawn(&mut command)?;
     let mut watch = match Watch::new(&mut child) {
         Ok(watch) => watch,
         Err(error) => {
             // Not watched, so not run: it goes at once, with its group.
             let _ = kill_process_group(Pid::from_child(&child), Signal::KILL);
-            let _ = child.wait();
+            let _ = reap(&child);
             orphans::finished(Pid::from_child(&child));
             return Err(error);
         }
@@ -194,18 +224,22 @@ pub fn run_limited(
         let _ = kill_process_group(watch.pid, Signal::KILL);
     }
     drop(watch);
-    let status = child.wait();
+    let reaped = reap(&child);
     orphans::finished(Pid::from_child(&child));
     // Whatever left the group and outlived its parent is arbiter's now: it goes too.
     orphans::sweep();
-    let status = status?;
+    let (status, peak_memory) = reaped?;
     let elapsed = start.elapsed();
+    let over_memory = limits.memory.zip(peak_memory).is_some_and(|(limit, peak)| peak > limit);
     let termination = match result? {
+        // Memory first: a program stopped by its address space fails in its own way (an abort,
+        // a signal), and a program that went past its limit has failed whatever it printed.
+        _ if over_memory => Termination::MemoryLimit,
         Pumped::Done => Termination::Exited(status),
         Pumped::TimedOut => Termination::TimedOut,
         Pumped::OutputLimit => Termination::OutputLimit,
     };
-    Ok(Outcome { termination, elapsed })
+    Ok(Outcome { termination, elapsed, peak_memory })
 }
 
 /// How the pumping loop ended.
@@ -369,6 +403,30 @@ fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Vec<u8>, limit: usize) -> io:
             Err(e) => return Err(e),
         }
     }
+}
+
+/// Waits for `child` to end: its exit status and peak resident memory in bytes.
+fn reap(child: &Child) -> io::Result<(ExitStatus, Option<u64>)> {
+    use std::os::unix::process::ExitStatusExt;
+    let pid = Pid::from_child(child).as_raw_nonzero().get();
+    let mut status = 0;
+    // SAFETY: a zeroed `rusage` is a valid value for `wait4` to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: `pid` is a child of this process that nothing else waits for (the `Child` is
+        // never waited through std), and both pointers are valid for writes.
+        let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if waited == pid {
+            break;
+        }
+        let error = io::Error::last_os_error();
+        if error.kind() != io::ErrorKind::Interrupted {
+            return Err(error);
+        }
+    }
+    // `ru_maxrss` is in KiB on Linux (and in bytes on macOS, which arbiter does not target).
+    let peak = u64::try_from(usage.ru_maxrss).ok().filter(|&kib| kib > 0).map(|kib| kib * 1024);
+    Ok((ExitStatus::from_raw(status), peak))
 }
 
 #[cfg(target_os = "linux")]
