@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use arbiter_arena::rules::{Rules, RulesError};
 use arbiter_contest::check::{self, Unusable};
 use arbiter_contest::count;
-use arbiter_contest::game::Game;
 use arbiter_contest::runner::Program;
+use arbiter_contest::setup::Setup;
 use arbiter_contest::stress::{self, Judgement, Kind, Settings};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -68,11 +68,11 @@ impl OptionArgs for Rules {
 }
 
 /// The arguments of game `G`'s own options.
-type ArgsOf<G> = <<G as Game>::Options as OptionArgs>::Args;
+type ArgsOf<G> = <<G as Setup>::Options as OptionArgs>::Args;
 
 /// The three contest subcommands of a game.
 #[derive(Debug, clap::Subcommand)]
-pub enum Command<G: Game<Options: OptionArgs>> {
+pub enum Command<G: Setup<Options: OptionArgs>> {
     /// Print one random valid input, the same for the same seed; profiles aim at the corners of
     /// the rules (listed under --profile).
     Gen(GenArgs<G>),
@@ -89,7 +89,7 @@ pub enum Command<G: Game<Options: OptionArgs>> {
 
 /// What to generate.
 #[derive(Debug, Clone, clap::Args)]
-pub struct Choice<G: Game<Options: OptionArgs>> {
+pub struct Choice<G: Setup<Options: OptionArgs>> {
     /// Which corners of the rules the inputs aim at.
     #[arg(long, value_name = "PROFILE", default_value = "mixed", value_parser = profile_parser::<G>())]
     profile: G::Profile,
@@ -99,7 +99,7 @@ pub struct Choice<G: Game<Options: OptionArgs>> {
     extra: ArgsOf<G>,
 }
 
-impl<G: Game<Options: OptionArgs>> Choice<G> {
+impl<G: Setup<Options: OptionArgs>> Choice<G> {
     /// The problem chosen.
     fn problem(&self) -> G {
         G::choose(self.profile, self.size, &G::Options::from_args(&self.extra))
@@ -107,7 +107,7 @@ impl<G: Game<Options: OptionArgs>> Choice<G> {
 }
 
 /// The `--profile` parser: the game's names, each with its description in `--help`.
-fn profile_parser<G: Game<Options: OptionArgs>>() -> impl TypedValueParser<Value = G::Profile> {
+fn profile_parser<G: Setup<Options: OptionArgs>>() -> impl TypedValueParser<Value = G::Profile> {
     let values: Vec<PossibleValue> =
         G::PROFILES.iter().map(|(_, name, help)| PossibleValue::new(name).help(help)).collect();
     PossibleValuesParser::new(values).try_map(|name: String| {
@@ -119,13 +119,13 @@ fn profile_parser<G: Game<Options: OptionArgs>>() -> impl TypedValueParser<Value
     })
 }
 
-fn parse_size<G: Game<Options: OptionArgs>>(text: &str) -> Result<G::Size, String> {
+fn parse_size<G: Setup<Options: OptionArgs>>(text: &str) -> Result<G::Size, String> {
     text.parse().map_err(|e: <G::Size as FromStr>::Err| e.to_string())
 }
 
 /// Arguments of `gen`.
 #[derive(Debug, Clone, clap::Args)]
-pub struct GenArgs<G: Game<Options: OptionArgs>> {
+pub struct GenArgs<G: Setup<Options: OptionArgs>> {
     #[command(flatten)]
     choice: Choice<G>,
     /// Seed; the same seed and profile always give the same input. Drawn at random (and said on
@@ -136,7 +136,7 @@ pub struct GenArgs<G: Game<Options: OptionArgs>> {
 
 /// Arguments of `test`.
 #[derive(Debug, Clone, clap::Args)]
-pub struct TestArgs<G: Game<Options: OptionArgs>> {
+pub struct TestArgs<G: Setup<Options: OptionArgs>> {
     #[command(flatten)]
     choice: Choice<G>,
     /// How many cases to run at most.
@@ -152,6 +152,10 @@ pub struct TestArgs<G: Game<Options: OptionArgs>> {
     /// Runs at a time [default: the number of cores].
     #[arg(long, value_name = "J")]
     jobs: Option<usize>,
+    /// Memory limit of one run, in MiB of peak resident memory (memory limit exceeded past it);
+    /// the program's address space is also limited to four times it and 256 MiB more.
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    memory_limit: Option<u64>,
     /// Write the shrunk failing case to DIR/failing.in, arbiter's answer to DIR/expected.ans and
     /// the program's output to DIR/got.out.
     #[arg(long, value_name = "DIR")]
@@ -166,7 +170,7 @@ pub struct TestArgs<G: Game<Options: OptionArgs>> {
 
 /// Arguments of `check`.
 #[derive(Debug, Clone, clap::Args)]
-pub struct CheckArgs<G: Game<Options: OptionArgs>> {
+pub struct CheckArgs<G: Setup<Options: OptionArgs>> {
     #[command(flatten)]
     extra: ArgsOf<G>,
     /// INPUT OUTPUT [ANSWER]: the test's input, the program's output, and optionally the
@@ -176,7 +180,7 @@ pub struct CheckArgs<G: Game<Options: OptionArgs>> {
 }
 
 /// Runs a contest subcommand of game `G`.
-pub fn run<G: Game<Options: OptionArgs>>(command: Command<G>) -> Result<(), CliError> {
+pub fn run<G: Setup<Options: OptionArgs>>(command: Command<G>) -> Result<(), CliError> {
     match command {
         Command::Gen(args) => generate::<G>(args),
         Command::Test(args) => test::<G>(args),
@@ -192,24 +196,63 @@ fn random_seed() -> u64 {
     arbiter_contest::rng::case_seed(nanos, u64::from(std::process::id())) % 1_000_000_000
 }
 
-fn generate<G: Game<Options: OptionArgs>>(args: GenArgs<G>) -> Result<(), CliError> {
+fn generate<G: Setup<Options: OptionArgs>>(args: GenArgs<G>) -> Result<(), CliError> {
     let seed = args.seed.unwrap_or_else(|| {
         let seed = random_seed();
         eprintln!("seed {seed}");
         seed
     });
-    let choice = args.choice;
-    let problem = choice.problem();
-    let case = problem.generate(seed);
-    let mut text = Vec::new();
-    problem.write_input(&case, &mut text);
-    let mut stdout = io::stdout().lock();
-    stdout.write_all(&text)?;
+    let problem = args.choice.problem();
+    let mut bar = GenBar::new();
+    let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let written = problem.write_generated(seed, &mut stdout, &mut |done, total| {
+        bar.show(done, total, G::UNIT);
+    });
+    bar.clear();
+    written?;
     stdout.flush()?;
     Ok(())
 }
 
-fn test<G: Game<Options: OptionArgs>>(args: TestArgs<G>) -> Result<(), CliError> {
+/// The progress of a long `gen` on a terminal: shown only once a run has taken half a second,
+/// so that the usual small inputs print nothing on standard error.
+struct GenBar {
+    start: Instant,
+    bar: Option<ProgressBar>,
+    terminal: bool,
+}
+
+impl GenBar {
+    fn new() -> GenBar {
+        GenBar { start: Instant::now(), bar: None, terminal: io::stderr().is_terminal() }
+    }
+
+    fn show(&mut self, done: u64, total: u64, unit: &str) {
+        if !self.terminal || self.start.elapsed() < Duration::from_millis(500) {
+            return;
+        }
+        let bar = self.bar.get_or_insert_with(|| {
+            let bar = ProgressBar::new(total);
+            if let Ok(style) =
+                ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {percent}% {msg}")
+            {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar.set_message(format!("{unit} written"));
+            bar
+        });
+        bar.set_length(total);
+        bar.set_position(done);
+    }
+
+    fn clear(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn test<G: Setup<Options: OptionArgs>>(args: TestArgs<G>) -> Result<(), CliError> {
     let game = G::NAME;
     let program = Program::new(args.program.iter().cloned())
         .map_err(|e| CliError::Message(format!("arbiter {game} test: {e}")))?;
@@ -223,6 +266,7 @@ fn test<G: Game<Options: OptionArgs>>(args: TestArgs<G>) -> Result<(), CliError>
         seed,
         time_limit: Duration::from_millis(args.time_limit),
         jobs,
+        memory_limit: args.memory_limit.map(|mib| mib << 20),
     };
     let choice = &args.choice;
     let problem = choice.problem();
@@ -268,7 +312,7 @@ fn test<G: Game<Options: OptionArgs>>(args: TestArgs<G>) -> Result<(), CliError>
 /// The report as one JSON object: `{"game", "seed", "profile", "cases", "passed", "failure"}`,
 /// the failure with its case number and seed, verdict, sizes, input, expected and got lines,
 /// explanation and the program's output and standard error.
-fn json_report<G: Game<Options: OptionArgs>>(
+fn json_report<G: Setup<Options: OptionArgs>>(
     problem: &G,
     report: &stress::TestRun<G::Case>,
     args: &TestArgs<G>,
@@ -306,6 +350,8 @@ fn json_report<G: Game<Options: OptionArgs>>(
             "output": String::from_utf8_lossy(&failure.output),
             "errors": String::from_utf8_lossy(&failure.errors),
             "exit": exit,
+            "time_ms": failure.elapsed.as_millis() as u64,
+            "peak_memory_kib": failure.peak_memory.map(|bytes| bytes / 1024),
             "line": line,
             "expected": expected,
             "got": got,
@@ -343,7 +389,7 @@ fn save<C>(dir: &Path, failure: &stress::Failure<C>) -> Result<PathBuf, CliError
 const SHOWN_LINES: usize = 40;
 
 /// The report of a failure, as printed on standard output.
-fn failure_report<G: Game<Options: OptionArgs>>(
+fn failure_report<G: Setup<Options: OptionArgs>>(
     problem: &G,
     failure: &stress::Failure<G::Case>,
     args: &TestArgs<G>,
@@ -431,11 +477,22 @@ fn failure_report<G: Game<Options: OptionArgs>>(
                 args.time_limit
             );
         }
-        Judgement::OutputLimit => {
-            let _ = writeln!(text, "\nthe program wrote more than 64 MiB and was killed");
+        Judgement::OutputLimit(bytes) => {
+            let _ = writeln!(
+                text,
+                "\nthe program wrote more than {bytes} bytes (twice arbiter's answer and 64 KiB) and was killed"
+            );
         }
         Judgement::RuntimeError(status) => {
             let _ = writeln!(text, "\nthe program {}", exit_words(*status));
+        }
+        Judgement::MemoryLimit(peak) => {
+            let _ = writeln!(
+                text,
+                "\nthe program's peak resident memory was {:.1} MiB, past the limit of {} MiB",
+                *peak as f64 / f64::from(1 << 20),
+                args.memory_limit.unwrap_or(0)
+            );
         }
         Judgement::Accepted => {}
     }
@@ -535,27 +592,60 @@ impl stress::Progress for Bar {
     }
 }
 
-/// Reads one of the checker's files as bytes (OUTPUT may not be text); `-` is standard input. A
-/// UTF-8 byte-order mark at the start is dropped, as every command of arbiter drops it from its
-/// input: an answer saved by an editor that writes one is still the same answer.
-fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
-    let mut bytes = if path == Path::new("-") {
-        let mut bytes = Vec::new();
-        io::stdin().lock().read_to_end(&mut bytes)?;
-        bytes
+/// The largest INPUT the checker reads: the largest test the statements allow is about 0.5 MiB
+/// (the arena at T = 20, N = M = 100, K = 200, R = 1000); eight times that keeps the answer and
+/// the checker's memory within tens of MiB whatever the file holds.
+const INPUT_LIMIT: u64 = 4 << 20;
+
+/// Opens one of the checker's files (`-` is standard input) and drops a UTF-8 byte-order mark
+/// at its start, as every command of arbiter drops it from its input: an answer saved by an
+/// editor that writes one is still the same answer.
+fn open(path: &Path) -> io::Result<impl Read> {
+    let mut reader: Box<dyn Read> = if path == Path::new("-") {
+        Box::new(io::stdin())
     } else {
-        std::fs::read(path)?
+        Box::new(std::fs::File::open(path)?)
     };
-    if bytes.starts_with(BOM) {
-        bytes.drain(..BOM.len());
+    let mut start = [0u8; BOM.len()];
+    let mut filled = 0;
+    while filled < start.len() {
+        match reader.read(&mut start[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
     }
-    Ok(bytes)
+    let skip = if start[..filled] == *BOM { filled } else { 0 };
+    let mut head = io::Cursor::new(start);
+    head.set_position(skip as u64);
+    Ok(head.take((filled - skip) as u64).chain(reader))
 }
 
 /// The UTF-8 byte-order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-fn checker<G: Game<Options: OptionArgs>>(args: CheckArgs<G>) -> Result<(), CliError> {
+/// Why INPUT cannot be read.
+#[derive(Debug, thiserror::Error)]
+enum InputReadError {
+    #[error("cannot read: {0}")]
+    Io(#[from] io::Error),
+    #[error("larger than {} MiB, beyond any test of the problem", INPUT_LIMIT >> 20)]
+    TooLarge,
+}
+
+/// Reads INPUT whole (the judges answer a text), refusing one beyond [`INPUT_LIMIT`].
+fn read_input(path: &Path) -> Result<String, InputReadError> {
+    let mut bytes = Vec::new();
+    open(path)?.take(INPUT_LIMIT + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > INPUT_LIMIT {
+        return Err(InputReadError::TooLarge);
+    }
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned()))
+}
+
+fn checker<G: Setup<Options: OptionArgs>>(args: CheckArgs<G>) -> Result<(), CliError> {
     let verdict = check_files::<G>(&args);
     let mut stderr = io::stderr().lock();
     let _ = writeln!(stderr, "{verdict}");
@@ -565,8 +655,8 @@ fn checker<G: Game<Options: OptionArgs>>(args: CheckArgs<G>) -> Result<(), CliEr
     std::process::exit(i32::from(verdict.exit_code()));
 }
 
-fn check_files<G: Game<Options: OptionArgs>>(args: &CheckArgs<G>) -> check::Verdict {
-    let unusable = |message: String| check::Verdict::Failure(Unusable::Files(message));
+fn check_files<G: Setup<Options: OptionArgs>>(args: &CheckArgs<G>) -> check::Ruling {
+    let unusable = |message: String| check::Ruling::Failure(Unusable::Files(message));
     let [input, output, answer @ ..] = &args.files[..] else {
         return unusable(format!(
             "expected INPUT OUTPUT [ANSWER], found {}",
@@ -579,35 +669,41 @@ fn check_files<G: Game<Options: OptionArgs>>(args: &CheckArgs<G>) -> check::Verd
             args.files.len()
         ));
     }
-    // A checker's input is a test of the problem, small by the statement's limits: read whole.
     let input_name =
         if input == Path::new("-") { "<stdin>".to_owned() } else { input.display().to_string() };
-    let input_text = match read_bytes(input) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(error) => return unusable(format!("INPUT {input_name}: cannot read: {error}")),
+    let input_text = match read_input(input) {
+        Ok(text) => text,
+        Err(error) => return unusable(format!("INPUT {input_name}: {error}")),
     };
-    let output_bytes = match read_bytes(output) {
-        Ok(bytes) => bytes,
-        Err(error) => {
-            return check::Verdict::PresentationError(format!(
-                "OUTPUT {}: cannot read: {error}",
-                output.display()
+    // A missing OUTPUT is the contestant's (no output written); any other failure to read it is
+    // the machine's.
+    let output_name = output.display();
+    let output_stream = match open(output) {
+        Ok(stream) => stream,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            return check::Ruling::PresentationError(format!(
+                "OUTPUT {output_name}: cannot read: {error}"
             ));
         }
+        Err(error) => return unusable(format!("OUTPUT {output_name}: cannot read: {error}")),
     };
-    let answer =
-        match answer.first().map(|path| read_bytes(path).map_err(|e| (path, e))).transpose() {
-            Ok(answer) => answer,
-            Err((path, error)) => {
-                return unusable(format!("ANSWER {}: cannot read: {error}", path.display()));
-            }
-        };
+    let answer_name = answer.first().map_or_else(String::new, |p| p.display().to_string());
+    let answer_stream = match answer.first().map(|path| open(path)).transpose() {
+        Ok(stream) => stream,
+        Err(error) => return unusable(format!("ANSWER {answer_name}: cannot read: {error}")),
+    };
     let problem = G::for_check(&G::Options::from_args(&args.extra));
-    match check::check(&problem, &input_text, &output_bytes, answer.as_deref()) {
+    match check::check_streams(&problem, &input_text, output_stream, answer_stream) {
         // The input is named as the command line gave it.
-        check::Verdict::Failure(Unusable::Input(error)) => {
+        Ok(check::Ruling::Failure(Unusable::Input(error))) => {
             unusable(format!("INPUT {input_name}:{error}"))
         }
-        verdict => verdict,
+        Ok(ruling) => ruling,
+        Err(check::Unreadable::Output(error)) => {
+            unusable(format!("OUTPUT {output_name}: cannot read: {error}"))
+        }
+        Err(check::Unreadable::Answer(error)) => {
+            unusable(format!("ANSWER {answer_name}: cannot read: {error}"))
+        }
     }
 }

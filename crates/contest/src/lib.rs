@@ -3,20 +3,20 @@
 //! right answer, and a checker with testlib's interface.
 //!
 //! ```
-//! use arbiter_contest::check::{Verdict, check};
+//! use arbiter_contest::check::{Ruling, check};
 //! use arbiter_contest::duck::{DuckProblem, DuckProfile};
 //!
 //! let problem = DuckProblem::new(DuckProfile::Mixed, None);
 //! let input = "2\n0 3 1 4\n0 1 2 2\n";
 //! let verdict = check(&problem, input, b"red guard;NA;no;no\nblue horse;NA;no;no\n", None);
-//! let Verdict::WrongAnswer(message) = verdict else { panic!("{verdict:?}") };
+//! let Ruling::WrongAnswer(message) = verdict else { panic!("{verdict:?}") };
 //! assert!(message.starts_with("line 2: expected `Invalid command`, found `blue horse;NA;no;no`"));
 //! ```
 //!
 //! Modules, one concept each: [`rng`] (seeded draws), [`problem`] (what a game provides),
-//! [`game`] (what a contestant chooses of a game's inputs),
+//! [`setup`] (what a contestant chooses of a game's inputs),
 //! [`duck`], [`chess`] and [`arena`] (the three games: generators with profiles, explanations,
-//! shrinking), [`runner`] (running a program with a time limit), [`compare`] (token comparison),
+//! shrinking), [`runner`] (running a program within limits, with `orphans` killing what it leaves behind), [`compare`] (token comparison),
 //! [`shrink`] (delta debugging), [`stress`] (the test loop), [`check`] (the checker).
 //!
 //! Rules are never written here: answers come from the judges of the rule crates, and every
@@ -29,10 +29,11 @@ pub mod check;
 pub mod chess;
 pub mod compare;
 pub mod duck;
-pub mod game;
+mod orphans;
 pub mod problem;
 pub mod rng;
 pub mod runner;
+pub mod setup;
 pub mod shrink;
 pub mod stress;
 

@@ -17,6 +17,7 @@
 //! ```
 
 use std::fmt;
+use std::io;
 
 use arbiter_scan::Place;
 
@@ -41,6 +42,23 @@ pub trait Problem: Sync {
 
     /// Appends the input text of `case` to `out`.
     fn write_input(&self, case: &Self::Case, out: &mut Vec<u8>);
+
+    /// Writes the input text of the case for `seed` to `out` as it is generated, telling
+    /// `progress` how many [`Problem::UNIT`]s are done of about how many. A game whose inputs
+    /// can be long writes them in constant memory; the others build the case first.
+    fn write_generated(
+        &self,
+        seed: u64,
+        out: &mut dyn io::Write,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> io::Result<()> {
+        let case = self.generate(seed);
+        let mut text = Vec::new();
+        self.write_input(&case, &mut text);
+        let size = self.size(&case) as u64;
+        progress(size, size);
+        out.write_all(&text)
+    }
 
     /// The size of a case, in [`Problem::UNIT`]s.
     fn size(&self, case: &Self::Case) -> usize;

@@ -14,10 +14,11 @@
 //!
 //! Each run starts the program in a process group of its own. When the time is up, or when the
 //! program exits, the whole group is killed, so that a program that starts helpers (a shell
-//! script, say) leaves none running. Input and output go through non-blocking pipes watched with
-//! `poll`, together with a pidfd (Linux) that says when the program has exited, so a run costs
-//! one process start and a few system calls, and a program that neither reads its input nor
-//! exits cannot make the runner wait past the limit.
+//! script, say) leaves none running; helpers that left the group are adopted and killed by the
+//! `orphans` module (a child subreaper). Input and output go through non-blocking pipes watched
+//! with `poll`, together with a pidfd (Linux) that says when the program has exited, so a run
+//! costs one process start and a few system calls, and a program that neither reads its input
+//! nor exits cannot make the runner wait past the limit.
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
@@ -28,7 +29,9 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
-use rustix::process::{Pid, Signal, kill_process_group};
+use rustix::process::{Pid, Resource, Rlimit, Signal, kill_process_group};
+
+use crate::orphans;
 
 /// A program to run, its path resolved once.
 #[derive(Debug, Clone)]
@@ -94,8 +97,10 @@ pub enum Termination {
     Exited(ExitStatus),
     /// The time limit passed; the program was killed.
     TimedOut,
-    /// The program wrote more than [`OUTPUT_LIMIT`] bytes; it was killed.
+    /// The program wrote more than its output limit ([`Limits::output`]); it was killed.
     OutputLimit,
+    /// The program's peak resident memory passed its memory limit ([`Limits::memory`]).
+    MemoryLimit,
 }
 
 /// What a run gives besides the output.
@@ -105,10 +110,43 @@ pub struct Outcome {
     pub termination: Termination,
     /// Wall-clock time from start to exit (or kill).
     pub elapsed: Duration,
+    /// The program's peak resident memory in bytes, as the kernel reports it for the reaped
+    /// process (`wait4`'s `ru_maxrss`); `None` where it is not known.
+    pub peak_memory: Option<u64>,
 }
 
-/// The most output kept from one run: far above any answer of these games.
+/// The most output kept from one run by default: far above any answer of these games.
 pub const OUTPUT_LIMIT: usize = 64 << 20;
+
+/// What one run may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock time from start to exit.
+    pub time: Duration,
+    /// Bytes of standard output: past them the program is killed, and no more is read.
+    pub output: usize,
+    /// Bytes of peak resident memory; past them the run is [`Termination::MemoryLimit`]. The
+    /// program's address space is also limited to [`address_space`] of it, so that a runaway
+    /// program stops.
+    pub memory: Option<u64>,
+}
+
+impl Limits {
+    /// A time limit, with the default output limit [`OUTPUT_LIMIT`] and no memory limit.
+    pub fn time(time: Duration) -> Limits {
+        Limits { time, output: OUTPUT_LIMIT, memory: None }
+    }
+}
+
+/// The address space (`RLIMIT_AS`) a program with memory limit `memory` gets: four times the
+/// limit and 256 MiB more. An address space counts virtual memory, which runs far ahead of the
+/// resident memory the limit is about: thread stacks, the allocator's arenas (64 MiB reserved
+/// per thread by glibc), runtimes that reserve large ranges up front, shared libraries. The
+/// margin lets a correct program map what it never touches, while a runaway program stops at a
+/// bounded size instead of taking the machine's memory.
+pub fn address_space(memory: u64) -> u64 {
+    memory.saturating_mul(4).saturating_add(256 << 20)
+}
 
 /// The most of standard error kept by [`run_capturing`].
 pub const ERROR_LIMIT: usize = 64 << 10;
@@ -122,7 +160,7 @@ pub fn run(
     limit: Duration,
     output: &mut Vec<u8>,
 ) -> io::Result<Outcome> {
-    run_with(program, input, limit, output, None)
+    run_limited(program, input, &Limits::time(limit), output, None)
 }
 
 /// [`run`], keeping the start of standard error in `errors` (at most [`ERROR_LIMIT`] bytes).
@@ -133,13 +171,14 @@ pub fn run_capturing(
     output: &mut Vec<u8>,
     errors: &mut Vec<u8>,
 ) -> io::Result<Outcome> {
-    run_with(program, input, limit, output, Some(errors))
+    run_limited(program, input, &Limits::time(limit), output, Some(errors))
 }
 
-fn run_with(
+/// [`run`] within `limits`, keeping the start of standard error in `errors` when given.
+pub fn run_limited(
     program: &Program,
     input: &[u8],
-    limit: Duration,
+    limits: &Limits,
     output: &mut Vec<u8>,
     mut errors: Option<&mut Vec<u8>>,
 ) -> io::Result<Outcome> {
@@ -148,30 +187,59 @@ fn run_with(
         errors.clear();
     }
     let start = Instant::now();
-    let deadline = start + limit;
-    let mut child = Command::new(&program.path)
+    let deadline = start + limits.time;
+    let mut command = Command::new(&program.path);
+    command
         .args(&program.args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(if errors.is_some() { Stdio::piped() } else { Stdio::null() })
-        .process_group(0)
-        .spawn()?;
-    let mut watch = Watch::new(&mut child)?;
-    let result = watch.pump(input, deadline, output, errors);
+        .process_group(0);
+    if let Some(memory) = limits.memory {
+        let most = address_space(memory);
+        // SAFETY: the closure runs in the child between fork and exec, where only
+        // async-signal-safe calls may be made: `setrlimit` is one, and nothing is allocated.
+        unsafe {
+            command.pre_exec(move || {
+                let limit = Rlimit { current: Some(most), maximum: Some(most) };
+                rustix::process::setrlimit(Resource::As, limit).map_err(io::Error::from)
+            });
+        }
+    }
+    let mut child = orphans::spawn(&mut command)?;
+    let mut watch = match Watch::new(&mut child) {
+        Ok(watch) => watch,
+        Err(error) => {
+            // Not watched, so not run: it goes at once, with its group.
+            let _ = kill_process_group(Pid::from_child(&child), Signal::KILL);
+            let _ = reap(&child);
+            orphans::finished(Pid::from_child(&child));
+            return Err(error);
+        }
+    };
+    let result = watch.pump(input, deadline, limits.output, output, errors);
     // The leader has exited or is to be killed: nothing of its group may outlive the run. The
     // leader is not reaped yet, so its pid still names this group.
     if !watch.exited {
         let _ = kill_process_group(watch.pid, Signal::KILL);
     }
     drop(watch);
-    let status = child.wait()?;
+    let reaped = reap(&child);
+    orphans::finished(Pid::from_child(&child));
+    // Whatever left the group and outlived its parent is arbiter's now: it goes too.
+    orphans::sweep();
+    let (status, peak_memory) = reaped?;
     let elapsed = start.elapsed();
+    let over_memory = limits.memory.zip(peak_memory).is_some_and(|(limit, peak)| peak > limit);
     let termination = match result? {
+        // Memory first: a program stopped by its address space fails in its own way (an abort,
+        // a signal), and a program that went past its limit has failed whatever it printed.
+        _ if over_memory => Termination::MemoryLimit,
         Pumped::Done => Termination::Exited(status),
         Pumped::TimedOut => Termination::TimedOut,
         Pumped::OutputLimit => Termination::OutputLimit,
     };
-    Ok(Outcome { termination, elapsed })
+    Ok(Outcome { termination, elapsed, peak_memory })
 }
 
 /// How the pumping loop ended.
@@ -213,6 +281,7 @@ impl Watch {
         &mut self,
         input: &[u8],
         deadline: Instant,
+        output_limit: usize,
         output: &mut Vec<u8>,
         mut errors: Option<&mut Vec<u8>>,
     ) -> io::Result<Pumped> {
@@ -237,11 +306,13 @@ impl Watch {
             if stdin_ready {
                 self.feed(input, &mut written);
             }
-            if stdout_ready && drain(&mut self.stdout, output, OUTPUT_LIMIT)? {
+            if stdout_ready && drain(&mut self.stdout, output, output_limit)? {
                 return Ok(Pumped::OutputLimit);
             }
             if stderr_ready {
                 match errors.as_deref_mut() {
+                    // Past its limit, standard error is read and dropped: closing it would kill
+                    // the program with SIGPIPE, a verdict of its own.
                     Some(errors) => {
                         drain(&mut self.stderr, errors, ERROR_LIMIT)?;
                     }
@@ -308,7 +379,7 @@ impl Watch {
 }
 
 /// Reads what `pipe` holds into `into`, closing it at end of file; past `limit` bytes, the
-/// output is cut there and `true` says so (for standard error, further bytes are dropped).
+/// output is cut there and `true` says so (what was read past it is dropped).
 fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Vec<u8>, limit: usize) -> io::Result<bool> {
     let Some(reader) = pipe.as_mut() else {
         return Ok(false);
@@ -324,7 +395,7 @@ fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Vec<u8>, limit: usize) -> io:
                 let room = limit.saturating_sub(into.len());
                 into.extend_from_slice(&chunk[..n.min(room)]);
                 if n > room {
-                    return Ok(limit == OUTPUT_LIMIT);
+                    return Ok(true);
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(false),
@@ -332,6 +403,30 @@ fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Vec<u8>, limit: usize) -> io:
             Err(e) => return Err(e),
         }
     }
+}
+
+/// Waits for `child` to end: its exit status and peak resident memory in bytes.
+fn reap(child: &Child) -> io::Result<(ExitStatus, Option<u64>)> {
+    use std::os::unix::process::ExitStatusExt;
+    let pid = Pid::from_child(child).as_raw_nonzero().get();
+    let mut status = 0;
+    // SAFETY: a zeroed `rusage` is a valid value for `wait4` to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: `pid` is a child of this process that nothing else waits for (the `Child` is
+        // never waited through std), and both pointers are valid for writes.
+        let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if waited == pid {
+            break;
+        }
+        let error = io::Error::last_os_error();
+        if error.kind() != io::ErrorKind::Interrupted {
+            return Err(error);
+        }
+    }
+    // `ru_maxrss` is in KiB on Linux (and in bytes on macOS, which arbiter does not target).
+    let peak = u64::try_from(usage.ru_maxrss).ok().filter(|&kib| kib > 0).map(|kib| kib * 1024);
+    Ok((ExitStatus::from_raw(status), peak))
 }
 
 #[cfg(target_os = "linux")]
@@ -415,6 +510,25 @@ mod tests {
         assert!(matches!(outcome.termination, Termination::Exited(s) if s.success()));
         assert_eq!(output, b"early\n");
         assert!(outcome.elapsed < Duration::from_secs(10));
+    }
+
+    /// Whether a process whose command line holds `marker` is running.
+    fn running(marker: &str) -> bool {
+        Command::new("pgrep").args(["-f", marker]).output().is_ok_and(|out| out.status.success())
+    }
+
+    #[test]
+    fn a_helper_that_leaves_the_session_is_killed_too() {
+        // At the time limit, and at a normal exit.
+        let scripts = [
+            ("setsid sleep 1000.4242 & while :; do :; done", "sleep 1000.4242"),
+            ("setsid sleep 1000.4243 & sleep 0.1; echo done", "sleep 1000.4243"),
+        ];
+        for (script, marker) in scripts {
+            let mut output = Vec::new();
+            let _ = run(&sh(script), b"", Duration::from_millis(500), &mut output).unwrap();
+            assert!(!running(marker), "{script}");
+        }
     }
 
     #[test]

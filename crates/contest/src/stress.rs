@@ -9,7 +9,13 @@
 //!
 //! // A "solution" that says every command is invalid.
 //! let program = Program::new(["sh".into(), "-c".into(), "read q; yes 'Invalid command' | head -n $q".into()]).unwrap();
-//! let settings = Settings { cases: 20, seed: 1, time_limit: Duration::from_secs(10), jobs: 2 };
+//! let settings = Settings {
+//!     cases: 20,
+//!     seed: 1,
+//!     time_limit: Duration::from_secs(10),
+//!     jobs: 2,
+//!     memory_limit: None,
+//! };
 //! let report = stress(&DuckProblem::new(DuckProfile::Short, None), &program, &settings, &()).unwrap();
 //! let failure = report.failure.unwrap();
 //! assert_eq!(failure.judgement.kind(), Kind::WrongAnswer);
@@ -23,10 +29,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::compare::{Difference, compare};
+use crate::compare::{Difference, compare, output_bound};
 use crate::problem::{Explanation, Problem};
 use crate::rng::case_seed;
-use crate::runner::{self, Outcome, Program, Termination};
+use crate::runner::{self, Limits, Outcome, Program, Termination};
 use crate::shrink::Oracle;
 
 /// How to test.
@@ -40,6 +46,8 @@ pub struct Settings {
     pub time_limit: Duration,
     /// How many runs at a time.
     pub jobs: usize,
+    /// The peak resident memory of one run, in bytes; `None` for no limit.
+    pub memory_limit: Option<u64>,
 }
 
 /// A verdict without its details: what must stay the same while a case is shrunk.
@@ -51,8 +59,12 @@ pub enum Kind {
     WrongAnswer,
     /// The program ran past the time limit.
     TimeLimit,
-    /// The program exited with a non-zero status, was killed by a signal, or wrote far too much.
+    /// The program exited with a non-zero status or was killed by a signal.
     RuntimeError,
+    /// The program wrote more than any answer could be.
+    OutputLimit,
+    /// The program's peak resident memory passed the memory limit.
+    MemoryLimit,
 }
 
 impl std::fmt::Display for Kind {
@@ -62,6 +74,8 @@ impl std::fmt::Display for Kind {
             Kind::WrongAnswer => "wrong answer",
             Kind::TimeLimit => "time limit exceeded",
             Kind::RuntimeError => "runtime error",
+            Kind::OutputLimit => "output limit exceeded",
+            Kind::MemoryLimit => "memory limit exceeded",
         })
     }
 }
@@ -77,8 +91,10 @@ pub enum Judgement {
     TimeLimit,
     /// Exited with this status (non-zero, or a signal).
     RuntimeError(ExitStatus),
-    /// Killed after writing more than [`runner::OUTPUT_LIMIT`] bytes.
-    OutputLimit,
+    /// Killed after writing more than this many bytes ([`output_bound`] of the answer).
+    OutputLimit(u64),
+    /// Its peak resident memory, in bytes, passed the limit.
+    MemoryLimit(u64),
 }
 
 impl Judgement {
@@ -86,7 +102,8 @@ impl Judgement {
     pub fn of(expected: &str, outcome: &Outcome, output: &[u8]) -> Judgement {
         match outcome.termination {
             Termination::TimedOut => Judgement::TimeLimit,
-            Termination::OutputLimit => Judgement::OutputLimit,
+            Termination::OutputLimit => Judgement::OutputLimit(output_bound(expected)),
+            Termination::MemoryLimit => Judgement::MemoryLimit(outcome.peak_memory.unwrap_or(0)),
             Termination::Exited(status) if !status.success() => Judgement::RuntimeError(status),
             Termination::Exited(_) => match compare(expected, output) {
                 None => Judgement::Accepted,
@@ -101,7 +118,9 @@ impl Judgement {
             Judgement::Accepted => Kind::Accepted,
             Judgement::WrongAnswer(_) => Kind::WrongAnswer,
             Judgement::TimeLimit => Kind::TimeLimit,
-            Judgement::RuntimeError(_) | Judgement::OutputLimit => Kind::RuntimeError,
+            Judgement::RuntimeError(_) => Kind::RuntimeError,
+            Judgement::OutputLimit(_) => Kind::OutputLimit,
+            Judgement::MemoryLimit(_) => Kind::MemoryLimit,
         }
     }
 }
@@ -128,6 +147,10 @@ pub struct Failure<C> {
     pub output: Vec<u8>,
     /// The start of the program's standard error on it.
     pub errors: Vec<u8>,
+    /// The wall-clock time of the program's run on it.
+    pub elapsed: Duration,
+    /// The program's peak resident memory on it, in bytes, where known.
+    pub peak_memory: Option<u64>,
     /// The verdict on it.
     pub judgement: Judgement,
     /// arbiter's reason for the first line that differs, for a wrong answer.
@@ -182,6 +205,7 @@ struct Found<C> {
     kind: Kind,
     output: Vec<u8>,
     judgement: Judgement,
+    outcome: Outcome,
 }
 
 /// Runs `program` on up to `settings.cases` generated inputs; on the first failure, shrinks it.
@@ -209,15 +233,9 @@ pub fn stress<P: Problem>(
                     }
                     let seed = case_seed(settings.seed, index);
                     let case = problem.generate(seed);
-                    match run_case(
-                        problem,
-                        program,
-                        settings.time_limit,
-                        &case,
-                        &mut input,
-                        &mut output,
-                    ) {
-                        Ok((kind, judgement)) => {
+                    match run_case(problem, program, settings, &case, &mut input, &mut output) {
+                        Ok((judgement, outcome)) => {
+                            let kind = judgement.kind();
                             done.fetch_add(1, Ordering::Relaxed);
                             progress.case_done();
                             if kind != Kind::Accepted {
@@ -229,6 +247,7 @@ pub fn stress<P: Problem>(
                                         kind,
                                         output: output.clone(),
                                         judgement,
+                                        outcome,
                                     });
                                 }
                                 stop.store(true, Ordering::Relaxed);
@@ -264,22 +283,29 @@ enum CaseError {
     Input(String),
 }
 
-/// Runs one case: its kind and judgement; `output` holds what the program wrote.
+/// Runs one case: its judgement and how the run went; `output` holds what the program wrote.
 fn run_case<P: Problem>(
     problem: &P,
     program: &Program,
-    limit: Duration,
+    settings: &Settings,
     case: &P::Case,
     input: &mut Vec<u8>,
     output: &mut Vec<u8>,
-) -> Result<(Kind, Judgement), CaseError> {
+) -> Result<(Judgement, Outcome), CaseError> {
     input.clear();
     problem.write_input(case, input);
     let text = std::str::from_utf8(input).map_err(|e| CaseError::Input(e.to_string()))?;
     let expected = problem.answer(text).map_err(|e| CaseError::Input(e.to_string()))?;
-    let outcome = runner::run(program, input, limit, output).map_err(CaseError::Start)?;
-    let judgement = Judgement::of(&expected, &outcome, output);
-    Ok((judgement.kind(), judgement))
+    let outcome = runner::run_limited(program, input, &limits(settings, &expected), output, None)
+        .map_err(CaseError::Start)?;
+    Ok((Judgement::of(&expected, &outcome, output), outcome))
+}
+
+/// The limits of a run whose answer is `expected`: no more output is read than any layout of
+/// that answer needs, so a program that floods its output costs little memory.
+fn limits(settings: &Settings, expected: &str) -> Limits {
+    let output = usize::try_from(output_bound(expected)).unwrap_or(usize::MAX);
+    Limits { time: settings.time_limit, output, memory: settings.memory_limit }
 }
 
 /// Shrinks the failing case and runs the result once more to report on it.
@@ -308,12 +334,13 @@ fn shrink_failure<P: Problem>(
     let expected = problem
         .answer(&input)
         .map_err(|e| StressError::Generated { seed, error: e.to_string() })?;
-    let outcome =
-        runner::run_capturing(program, &text, settings.time_limit, &mut output, &mut errors)?;
+    let limits = limits(settings, &expected);
+    let outcome = runner::run_limited(program, &text, &limits, &mut output, Some(&mut errors))?;
     let judgement = Judgement::of(&expected, &outcome, &output);
-    let (shrunk, input, expected, output, judgement, reproduced) = if judgement.kind() == found.kind
+    let (shrunk, input, expected, output, judgement, outcome, reproduced) = if judgement.kind()
+        == found.kind
     {
-        (shrunk, input, expected, output, judgement, true)
+        (shrunk, input, expected, output, judgement, outcome, true)
     } else {
         let mut text = Vec::new();
         problem.write_input(&found.case, &mut text);
@@ -321,7 +348,7 @@ fn shrink_failure<P: Problem>(
         let expected = problem
             .answer(&input)
             .map_err(|e| StressError::Generated { seed, error: e.to_string() })?;
-        (found.case.clone(), input, expected, found.output, found.judgement, false)
+        (found.case.clone(), input, expected, found.output, found.judgement, found.outcome, false)
     };
     let explanation = match &judgement {
         Judgement::WrongAnswer(difference) if difference.expected.is_some() => {
@@ -342,6 +369,8 @@ fn shrink_failure<P: Problem>(
         judgement,
         explanation,
         reproduced,
+        elapsed: outcome.elapsed,
+        peak_memory: outcome.peak_memory,
     })
 }
 
@@ -364,9 +393,8 @@ impl<P: Problem> ProgramOracle<'_, P> {
     /// be started on.
     fn fails(&self, case: &P::Case, input: &mut Vec<u8>, output: &mut Vec<u8>) -> bool {
         self.runs.fetch_add(1, Ordering::Relaxed);
-        let result =
-            run_case(self.problem, self.program, self.settings.time_limit, case, input, output);
-        matches!(result, Ok((kind, _)) if kind == self.target)
+        let result = run_case(self.problem, self.program, self.settings, case, input, output);
+        matches!(result, Ok((judgement, _)) if judgement.kind() == self.target)
     }
 }
 

@@ -54,7 +54,7 @@ fn compile(code: &str) -> Program {
 }
 
 fn settings(cases: u64, seed: u64) -> Settings {
-    Settings { cases, seed, time_limit: Duration::from_secs(10), jobs: 2 }
+    Settings { cases, seed, time_limit: Duration::from_secs(10), jobs: 2, memory_limit: None }
 }
 
 fn test(program: &Program, profile: DuckProfile, cases: u64, seed: u64) -> TestRun<DuckCase> {

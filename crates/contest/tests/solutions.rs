@@ -183,7 +183,7 @@ fn program(solution: &str) -> Program {
 }
 
 fn settings(cases: u64) -> Settings {
-    Settings { cases, seed: 2018, time_limit: Duration::from_secs(20), jobs: 2 }
+    Settings { cases, seed: 2018, time_limit: Duration::from_secs(20), jobs: 2, memory_limit: None }
 }
 
 fn kind_of<P: Problem>(problem: &P, program: &Program, case: &P::Case) -> Kind {

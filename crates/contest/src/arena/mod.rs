@@ -27,10 +27,10 @@ use arbiter_arena::grid::{Dir, Pos};
 use arbiter_arena::rules::Rules;
 use arbiter_arena::skill::Skill;
 
-use crate::game::Game;
 use crate::problem::{
     Explanation, InputError, Problem, UnknownProfile, profile_name, profile_named,
 };
+use crate::setup::Setup;
 use crate::shrink::{Oracle, ddmin, lower, shortest_prefix};
 
 pub use generate::generate;
@@ -230,7 +230,7 @@ pub(crate) fn skill_text(skill: Skill) -> String {
     }
 }
 
-impl Game for ArenaProblem {
+impl Setup for ArenaProblem {
     type Profile = ArenaProfile;
     type Size = ArenaSize;
     type Options = Rules;

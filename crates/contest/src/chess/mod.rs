@@ -21,10 +21,10 @@ use arbiter_chess_record::shakmaty::{Chess, Color, Piece, Position, Role, Square
 use arbiter_chess_record::{Dialect, Shown, Verdict, check_record, read_move};
 use arbiter_scan::place_at;
 
-use crate::game::Game;
 use crate::problem::{
     Explanation, InputError, Problem, UnknownProfile, normalized, profile_name, profile_named,
 };
+use crate::setup::Setup;
 use crate::shrink::{Oracle, shortest_prefix};
 
 pub use generate::generate;
@@ -164,7 +164,7 @@ impl ChessProblem {
     }
 }
 
-impl Game for ChessProblem {
+impl Setup for ChessProblem {
     type Profile = ChessProfile;
     type Size = usize;
     type Options = ();

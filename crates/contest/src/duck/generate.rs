@@ -14,35 +14,72 @@ use crate::rng::Rng;
 /// The commands of one input of `profile`, the same for the same seed; `size` is Q (for
 /// profiles whose games end, the most commands).
 pub fn generate(profile: DuckProfile, size: Option<usize>, seed: u64) -> Vec<Command> {
-    let mut walk = Walk { game: Game::new(), commands: Vec::new(), rng: Rng::new(seed) };
-    let profile = match profile {
-        DuckProfile::Mixed => {
-            // Weights: the small corner profiles most of the time, an official-size game now and then.
-            const DRAWN: [(DuckProfile, u32); 7] = [
-                (DuckProfile::Short, 4),
-                (DuckProfile::Checks, 4),
-                (DuckProfile::Captains, 2),
-                (DuckProfile::Blocked, 4),
-                (DuckProfile::Invalid, 3),
-                (DuckProfile::Official, 1),
-                (DuckProfile::Long, 1),
-            ];
-            let weights = DRAWN.map(|(_, w)| w);
-            let i = walk.rng.weighted(&weights).unwrap_or(0);
-            DRAWN[i].0
-        }
-        profile => profile,
-    };
-    let mut limit = |low: usize, high: usize| {
-        size.unwrap_or_else(|| walk.rng.range(low as i64, high as i64) as usize)
-    };
-    let limit = match profile {
-        DuckProfile::Official | DuckProfile::Long => size.unwrap_or(1000),
-        DuckProfile::Short => limit(8, 60),
-        DuckProfile::Checks | DuckProfile::Captains => limit(20, 120),
-        DuckProfile::Blocked => limit(10, 80),
-        DuckProfile::Invalid | DuckProfile::OffBoard | DuckProfile::Mixed => limit(10, 60),
-    };
+    let mut commands = Vec::new();
+    generate_each(profile, size, seed, &mut |command| commands.push(command));
+    commands
+}
+
+/// What a seed decides before the first command: the profile (drawn for `mixed`), the limit on
+/// the number of commands, and the draws still to come.
+struct Plan {
+    profile: DuckProfile,
+    limit: usize,
+    rng: Rng,
+}
+
+impl Plan {
+    fn new(profile: DuckProfile, size: Option<usize>, seed: u64) -> Plan {
+        let mut rng = Rng::new(seed);
+        let profile = match profile {
+            DuckProfile::Mixed => {
+                // Weights: the small corner profiles most of the time, an official-size game now
+                // and then.
+                const DRAWN: [(DuckProfile, u32); 7] = [
+                    (DuckProfile::Short, 4),
+                    (DuckProfile::Checks, 4),
+                    (DuckProfile::Captains, 2),
+                    (DuckProfile::Blocked, 4),
+                    (DuckProfile::Invalid, 3),
+                    (DuckProfile::Official, 1),
+                    (DuckProfile::Long, 1),
+                ];
+                let weights = DRAWN.map(|(_, w)| w);
+                let i = rng.weighted(&weights).unwrap_or(0);
+                DRAWN[i].0
+            }
+            profile => profile,
+        };
+        let mut limit = |low: usize, high: usize| {
+            size.unwrap_or_else(|| rng.range(low as i64, high as i64) as usize)
+        };
+        let limit = match profile {
+            DuckProfile::Official | DuckProfile::Long => size.unwrap_or(1000),
+            DuckProfile::Short => limit(8, 60),
+            DuckProfile::Checks | DuckProfile::Captains => limit(20, 120),
+            DuckProfile::Blocked => limit(10, 80),
+            DuckProfile::Invalid | DuckProfile::OffBoard | DuckProfile::Mixed => limit(10, 60),
+        };
+        Plan { profile, limit, rng }
+    }
+}
+
+/// Q of the input for `seed` when it is known before generating: `official` and `long` write
+/// commands up to their limit whatever happens in the game; the others stop when it ends.
+pub fn known_count(profile: DuckProfile, size: Option<usize>, seed: u64) -> Option<usize> {
+    let plan = Plan::new(profile, size, seed);
+    matches!(plan.profile, DuckProfile::Official | DuckProfile::Long).then_some(plan.limit)
+}
+
+/// [`generate`], handing each command to `each` as it is made instead of keeping them: a long
+/// input costs constant memory.
+pub fn generate_each(
+    profile: DuckProfile,
+    size: Option<usize>,
+    seed: u64,
+    each: &mut dyn FnMut(Command),
+) {
+    let Plan { profile, limit, rng } = Plan::new(profile, size, seed);
+    let mut walk = Walk { game: Game::new(), each, made: 0, limit, rng };
     match profile {
         DuckProfile::Short => short(&mut walk, limit),
         DuckProfile::Checks => checks(&mut walk, limit),
@@ -53,20 +90,23 @@ pub fn generate(profile: DuckProfile, size: Option<usize>, seed: u64) -> Vec<Com
         DuckProfile::Long => long(&mut walk, limit),
         DuckProfile::OffBoard | DuckProfile::Mixed => off_board(&mut walk, limit),
     }
-    walk.commands.truncate(limit);
-    walk.commands
 }
 
 /// A game being played and the commands written so far.
-struct Walk {
+struct Walk<'a> {
     game: Game,
-    commands: Vec<Command>,
+    /// Takes each command written, up to the limit.
+    each: &'a mut dyn FnMut(Command),
+    /// Commands made so far, past the limit too: a profile may overshoot it by a few, which are
+    /// dropped.
+    made: usize,
+    limit: usize,
     rng: Rng,
 }
 
-impl Walk {
+impl Walk<'_> {
     fn full(&self, limit: usize) -> bool {
-        self.commands.len() >= limit
+        self.made >= limit
     }
 
     fn over(&self) -> bool {
@@ -84,7 +124,10 @@ impl Walk {
     /// Writes a command and plays it (an invalid one changes nothing).
     fn push(&mut self, command: Command) {
         let _ = self.game.play_coords(command.from(), command.to());
-        self.commands.push(command);
+        self.made += 1;
+        if self.made <= self.limit {
+            (self.each)(command);
+        }
     }
 
     fn play(&mut self, mv: Move) {

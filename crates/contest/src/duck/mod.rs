@@ -17,18 +17,18 @@ mod explain;
 mod generate;
 
 use std::fmt;
-use std::io::Write as _;
+use std::io::{self, Write as _};
 use std::str::FromStr;
 
 use arbiter_duck::judge::{self, JudgeError};
 
-use crate::game::Game;
 use crate::problem::{
     Explanation, InputError, Problem, UnknownProfile, normalized, profile_name, profile_named,
 };
+use crate::setup::Setup;
 use crate::shrink::{Oracle, ddmin};
 
-pub use generate::generate;
+pub use generate::{generate, generate_each, known_count};
 
 /// One command as written in the input: `x1 y1 x2 y2`, possibly off the board or beyond any
 /// machine integer (values past `i64` are read by the judge as its extremes).
@@ -172,17 +172,51 @@ impl DuckProblem {
     }
 }
 
-impl Game for DuckProblem {
+/// The largest Q the contest tools generate: a hundred times the official data's Q = 1000.
+/// Generating that many takes about a second, and `test` holds each case with its input, answer
+/// and output (a few tens of MB at most per job); a larger Q tests nothing the statement asks
+/// for.
+pub const MAX_COMMANDS: usize = 100_000;
+
+/// Q as `--size` gives it: at most [`MAX_COMMANDS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DuckSize(pub usize);
+
+/// A `--size` that is not a number of commands from 0 to [`MAX_COMMANDS`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not a number of commands from 0 to {MAX_COMMANDS} (a hundred times the official Q)"
+)]
+pub struct ParseSizeError(String);
+
+impl FromStr for DuckSize {
+    type Err = ParseSizeError;
+
+    fn from_str(text: &str) -> Result<DuckSize, ParseSizeError> {
+        match text.parse() {
+            Ok(q) if q <= MAX_COMMANDS => Ok(DuckSize(q)),
+            _ => Err(ParseSizeError(text.to_owned())),
+        }
+    }
+}
+
+impl fmt::Display for DuckSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Setup for DuckProblem {
     type Profile = DuckProfile;
-    type Size = usize;
+    type Size = DuckSize;
     type Options = ();
 
     const SIZE_NAME: &'static str = "Q";
-    const SIZE_HELP: &'static str = "Number of commands Q (the most commands for profiles whose games end) [default: per profile]";
+    const SIZE_HELP: &'static str = "Number of commands Q, at most 100000 (the most commands for profiles whose games end) [default: per profile]";
     const PROFILES: &'static [(DuckProfile, &'static str, &'static str)] = &DuckProfile::ALL;
 
-    fn choose(profile: DuckProfile, size: Option<usize>, _: &()) -> DuckProblem {
-        DuckProblem::new(profile, size)
+    fn choose(profile: DuckProfile, size: Option<DuckSize>, _: &()) -> DuckProblem {
+        DuckProblem::new(profile, size.map(|DuckSize(q)| q))
     }
 }
 
@@ -206,6 +240,40 @@ impl Problem for DuckProblem {
 
     fn size(&self, case: &DuckCase) -> usize {
         case.commands.len()
+    }
+
+    /// Q comes first in the input: where the profile fixes it (`official`, `long`, the long
+    /// inputs), the commands are written as they are made; otherwise a first pass over the same
+    /// seed counts them (such games end, so their inputs are short).
+    fn write_generated(
+        &self,
+        seed: u64,
+        out: &mut dyn io::Write,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> io::Result<()> {
+        let q = match known_count(self.profile, self.size, seed) {
+            Some(q) => q as u64,
+            None => {
+                let mut q = 0u64;
+                generate_each(self.profile, self.size, seed, &mut |_| q += 1);
+                q
+            }
+        };
+        writeln!(out, "{q}")?;
+        let (mut written, mut failed) = (0u64, None);
+        generate_each(self.profile, self.size, seed, &mut |command| {
+            if failed.is_none() {
+                written += 1;
+                if let Err(error) = writeln!(out, "{command}") {
+                    failed = Some(error);
+                }
+                if written.is_multiple_of(1024) {
+                    progress(written, q);
+                }
+            }
+        });
+        progress(q, q);
+        failed.map_or(Ok(()), Err)
     }
 
     fn answer(&self, input: &str) -> Result<String, InputError> {
@@ -249,6 +317,57 @@ impl Problem for DuckProblem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_inputs_are_written_as_they_are_made() {
+        use std::cell::Cell;
+        use std::rc::Rc;
+        /// Counts the lines written so far.
+        struct Lines(Rc<Cell<u64>>);
+        impl io::Write for Lines {
+            fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+                let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+                self.0.set(self.0.get() + lines);
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let lines = Rc::new(Cell::new(0));
+        let mut out = Lines(Rc::clone(&lines));
+        let problem = DuckProblem::new(DuckProfile::Long, Some(5000));
+        let mut reports = 0;
+        problem
+            .write_generated(1, &mut out, &mut |done, total| {
+                assert_eq!(total, 5000);
+                // Q, then every command made so far, are out before the next is made.
+                assert_eq!(lines.get(), done + 1);
+                reports += 1;
+            })
+            .unwrap();
+        assert!(reports >= 4, "{reports}");
+        // The same text as the case built in memory.
+        let (mut streamed, mut built) = (Vec::new(), Vec::new());
+        problem.write_generated(1, &mut streamed, &mut |_, _| {}).unwrap();
+        problem.write_input(&problem.generate(1), &mut built);
+        assert!(streamed == built);
+        for profile in [DuckProfile::Mixed, DuckProfile::Short, DuckProfile::Invalid] {
+            let problem = DuckProblem::new(profile, Some(200));
+            let (mut streamed, mut built) = (Vec::new(), Vec::new());
+            problem.write_generated(7, &mut streamed, &mut |_, _| {}).unwrap();
+            problem.write_input(&problem.generate(7), &mut built);
+            assert!(streamed == built, "{profile}");
+        }
+    }
+
+    #[test]
+    fn sizes_have_a_bound() {
+        assert_eq!("100000".parse::<DuckSize>(), Ok(DuckSize(MAX_COMMANDS)));
+        assert!("100001".parse::<DuckSize>().is_err());
+        assert!("18446744073709551615".parse::<DuckSize>().is_err());
+        assert!("-1".parse::<DuckSize>().is_err());
+    }
 
     #[test]
     fn answer_lines_have_the_official_forms() {

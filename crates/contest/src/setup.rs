@@ -2,12 +2,12 @@
 //! which together make its [`Problem`].
 //!
 //! ```
-//! use arbiter_contest::duck::{DuckProblem, DuckProfile};
-//! use arbiter_contest::game::Game;
+//! use arbiter_contest::duck::{DuckProblem, DuckProfile, DuckSize};
+//! use arbiter_contest::setup::Setup;
 //!
 //! let (profile, name, _) = DuckProblem::PROFILES[0];
 //! assert_eq!(name, "mixed");
-//! assert_eq!(DuckProblem::choose(profile, Some(3), &()), DuckProblem::new(profile, Some(3)));
+//! assert_eq!(DuckProblem::choose(profile, Some(DuckSize(3)), &()), DuckProblem::new(profile, Some(3)));
 //! ```
 
 use std::fmt::{Debug, Display};
@@ -15,8 +15,8 @@ use std::str::FromStr;
 
 use crate::problem::Problem;
 
-/// One of arbiter's games as the contest tools choose its problem.
-pub trait Game: Problem + Clone + Debug + Send + Sync + 'static {
+/// One of arbiter's games as a contestant sets it up: profile, size and options choose its problem.
+pub trait Setup: Problem + Clone + Debug + Send + Sync + 'static {
     /// What the inputs aim at.
     type Profile: Copy + Debug + Display + Send + Sync + 'static;
     /// How large the inputs are; written back as it is read.
