@@ -16,9 +16,18 @@ fn fetch(addr: &str, path: &str) -> (String, String) {
     (head.lines().next().unwrap_or_default().to_owned(), body.to_owned())
 }
 
+/// `arbiter`, with its default data directory (where live games are kept) inside this build's
+/// scratch space rather than the user's home.
+fn arbiter() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    command
+        .env("XDG_DATA_HOME", std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-data"));
+    command
+}
+
 #[test]
 fn serves_on_the_port_it_prints() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+    let mut child = arbiter()
         .args(["serve", "--port", "0"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -50,10 +59,7 @@ fn serves_on_the_port_it_prints() {
 fn a_taken_port_is_an_error() {
     let taken = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = taken.local_addr().unwrap().port().to_string();
-    let output = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["serve", "--port", &port])
-        .output()
-        .expect("arbiter runs");
+    let output = arbiter().args(["serve", "--port", &port]).output().expect("arbiter runs");
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -64,7 +70,7 @@ fn a_taken_port_is_an_error() {
 
 /// A running `arbiter serve --port 0` with `args`, and the address it prints.
 fn start(args: &[&str]) -> (std::process::Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+    let mut child = arbiter()
         .args(["serve", "--port", "0"])
         .args(args)
         .stdout(Stdio::piped())

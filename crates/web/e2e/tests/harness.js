@@ -28,7 +28,9 @@ export function binary() {
 /** Starts `arbiter serve` on a free port (or as `args` say); resolves to {url, stop, child}. */
 export function startServer(args = ['--port', '0']) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(binary(), ['serve', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // The default data directory (where live games are kept) is the test's, not the user's.
+    const env = { ...process.env, XDG_DATA_HOME: join(ARTIFACTS, 'data') };
+    const child = spawn(binary(), ['serve', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env });
     let output = '';
     const timer = setTimeout(() => reject(new Error(`arbiter serve did not start: ${output}`)), 20000);
     child.stdout.on('data', (chunk) => {

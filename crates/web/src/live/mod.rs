@@ -68,8 +68,14 @@ pub(crate) fn now_ms() -> u64 {
 /// The pages: a game and the archive.
 pub(crate) fn pages() -> Router {
     Router::new()
-        .route("/duck/game/{id}", get(|headers: HeaderMap| async move { assets::serve("game.html", &headers) }))
-        .route("/duck/games", get(|headers: HeaderMap| async move { assets::serve("games.html", &headers) }))
+        .route(
+            "/duck/game/{id}",
+            get(|headers: HeaderMap| async move { assets::serve("game.html", &headers) }),
+        )
+        .route(
+            "/duck/games",
+            get(|headers: HeaderMap| async move { assets::serve("games.html", &headers) }),
+        )
 }
 
 /// The live games' endpoints.
