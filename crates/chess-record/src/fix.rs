@@ -286,37 +286,62 @@ impl<P: Playable> Line<P> {
 
 /// Rewrites one game (see [`fix_pgn`]).
 pub fn fix_game(game: &GameText, dialect: Dialect) -> FixedGame {
+    let rewrite = rewrite_game(game, dialect);
+    let mut bytes = Vec::with_capacity(game.bytes.len() + 64);
+    // Writing into memory fails never.
+    let _ = rewrite.write(game, &mut bytes);
+    FixedGame { bytes, edits: rewrite.edits, problems: rewrite.problems }
+}
+
+/// One game's rewrite, without a copy of its text: the moves to replace, written over the
+/// game's own bytes by [`Rewrite::write`], so that rewriting a large game costs no second one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rewrite {
+    /// Each move rewritten, in the order of the text.
+    pub edits: Vec<Edit>,
+    /// The bytes of the game's text ([`GameText::text`]) each edit replaces.
+    pub spans: Vec<Range<usize>>,
+    /// What kept parts of the game as they were (see [`FixedGame::problems`]).
+    pub problems: Vec<Problem>,
+}
+
+impl Rewrite {
+    /// Writes `game` (the one rewritten) with its moves rewritten.
+    pub fn write(&self, game: &GameText, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        let text = game.text();
+        out.write_all(&game.bytes[..game.bytes.len() - text.len()])?;
+        let mut copied = 0;
+        for (edit, span) in self.edits.iter().zip(&self.spans) {
+            out.write_all(&text[copied..span.start])?;
+            out.write_all(edit.canonical.as_bytes())?;
+            copied = span.end;
+        }
+        out.write_all(&text[copied..])
+    }
+}
+
+/// Rewrites one game (see [`fix_pgn`]) without copying it: [`Rewrite::write`] writes it.
+pub fn rewrite_game(game: &GameText, dialect: Dialect) -> Rewrite {
     let text = game.text();
     let mut lexer = Lexer::new(text, game.at.line);
     let (tags, first) = Tags::read_section(&mut lexer);
-    let mut out = Vec::with_capacity(game.bytes.len() + 64);
-    out.extend_from_slice(&game.bytes[..game.bytes.len() - text.len()]);
-    let mut fixer =
-        Fixer { text, out, copied: 0, edits: Vec::new(), problems: Vec::new(), dialect };
+    let mut fixer = Fixer { text, rewrite: Rewrite::default(), dialect };
     let result = match tags.start() {
         Ok(Start::Chess(pos)) => fixer.fix(pos, first, lexer),
         Ok(Start::Variant(pos)) => fixer.fix(pos, first, lexer),
         Err(problem) => Err(problem),
     };
     match result {
-        Ok(()) => {
-            fixer.out.extend_from_slice(&text[fixer.copied..]);
-            FixedGame { bytes: fixer.out, edits: fixer.edits, problems: fixer.problems }
-        }
+        Ok(()) => fixer.rewrite,
         // The game cannot be read: it is kept whole, as written.
-        Err(problem) => {
-            FixedGame { bytes: game.bytes.clone(), edits: Vec::new(), problems: vec![problem] }
-        }
+        Err(problem) => Rewrite { problems: vec![problem], ..Rewrite::default() },
     }
 }
 
-/// A game being rewritten: its text, the output so far, and how much of the text it covers.
+/// A game being rewritten: its text and the rewrite so far.
 struct Fixer<'a> {
     text: &'a [u8],
-    out: Vec<u8>,
-    copied: usize,
-    edits: Vec<Edit>,
-    problems: Vec<Problem>,
+    rewrite: Rewrite,
     dialect: Dialect,
 }
 
@@ -324,10 +349,8 @@ impl<'a> Fixer<'a> {
     /// Replaces `span` of the text with `replacement`, the token at `at` (which may start
     /// after the span: blanks before a lone `e.p.` go with it).
     fn edit(&mut self, span: Range<usize>, at: Place, written: &[u8], replacement: &str) {
-        self.out.extend_from_slice(&self.text[self.copied..span.start]);
-        self.out.extend_from_slice(replacement.as_bytes());
-        self.copied = span.end;
-        self.edits.push(Edit {
+        self.rewrite.spans.push(span);
+        self.rewrite.edits.push(Edit {
             line: at.line,
             column: at.column,
             written: ShownBytes(written).to_string(),
@@ -391,7 +414,7 @@ impl<'a> Fixer<'a> {
                     };
                     let Ok(written) = std::str::from_utf8(written) else {
                         line.broken = true;
-                        self.problems.push(problem(Fault::NotAMove));
+                        self.rewrite.problems.push(problem(Fault::NotAMove));
                         continue;
                     };
                     if is_null_move(written) {
@@ -401,7 +424,7 @@ impl<'a> Fixer<'a> {
                             }
                             None => {
                                 line.broken = true;
-                                self.problems.push(problem(Fault::NullMove));
+                                self.rewrite.problems.push(problem(Fault::NullMove));
                             }
                         }
                         continue;
@@ -419,7 +442,7 @@ impl<'a> Fixer<'a> {
                         }
                         Err(fault) => {
                             line.broken = true;
-                            self.problems.push(problem(fault));
+                            self.rewrite.problems.push(problem(fault));
                         }
                     }
                 }

@@ -54,7 +54,7 @@ pub use lex::{MAX_DEPTH, SyntaxError};
 pub use listener::Listener;
 pub use mainline::{Mainline, PlayedMove, WrongMove};
 pub use report::{GameReport, Located, Mode, Problem};
-pub use split::{GameText, MAX_GAME_BYTES, PgnGames, Piece, Splitter};
+pub use split::{GameText, MAX_GAME_BYTES, NulByte, PgnGames, Piece, Splitter};
 pub(crate) use tags::Tags;
 
 /// Reads and checks every game of a PGN stream, compressed or not, one after the other; a game

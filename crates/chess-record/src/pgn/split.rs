@@ -106,6 +106,8 @@ struct Row {
     scan: bool,
     /// The line may start a tag pair that ends an open comment: how far its start matched.
     tag_pair: Option<TagPair>,
+    /// The characters read of it so far (bytes that do not continue a UTF-8 sequence).
+    chars: u32,
 }
 
 /// How far a line has matched the start of a tag pair, `[Name "`.
@@ -135,6 +137,8 @@ pub struct Splitter<R> {
     out: VecDeque<Piece>,
     game: Game,
     row: Row,
+    /// A NUL byte was met: reading stops there, once the pieces before it are out.
+    nul: Option<Place>,
 }
 
 /// The game being read.
@@ -190,6 +194,7 @@ impl<R: Read> Splitter<R> {
             out: VecDeque::new(),
             game: Game::new(0, 4096),
             row: Row::fresh(1),
+            nul: None,
         }
     }
 
@@ -255,13 +260,29 @@ impl<R: Read> Splitter<R> {
     /// Reads the next piece of a line from the buffer.
     fn step(&mut self) {
         let available = &self.buf[self.start..self.end];
-        let (len, ends) = match memchr::memchr(b'\n', available) {
+        let (len, ends) = match memchr::memchr2(b'\n', 0, available) {
+            Some(i) if available[i] == 0 => (i, false),
             Some(i) => (i + 1, true),
             None => (available.len(), false),
         };
         let piece = &self.buf[self.start..self.start + len];
+        self.row.chars = self.row.chars.saturating_add(chars(piece));
         let mut sink = Sink { out: &mut self.out, count: &mut self.count, raw: self.raw };
-        feed(&mut self.game, &mut self.row, &mut sink, piece, ends, self.limit);
+        if len > 0 {
+            feed(&mut self.game, &mut self.row, &mut sink, piece, ends, self.limit);
+        }
+        if len < available.len() && available[len] == 0 {
+            // No text holds a NUL byte: what follows is no PGN (e.g. /dev/zero, or a binary
+            // file), and reading it would find no end. The games before it are given; the one
+            // it interrupts is no game, and comes as raw bytes, as far as it was read.
+            let at = Place { line: self.row.line, column: self.row.chars.saturating_add(1) };
+            let bytes = std::mem::take(&mut self.game.bytes);
+            if self.raw && !bytes.is_empty() {
+                self.out.push_back(Piece::Raw(bytes));
+            }
+            self.nul = Some(at);
+            self.done = true;
+        }
         self.start += len;
         self.offset += len as u64;
         if ends {
@@ -280,6 +301,29 @@ impl<R: Read> Splitter<R> {
     }
 }
 
+/// The characters of `bytes`, in UTF-8 (any other byte counts as one).
+fn chars(bytes: &[u8]) -> u32 {
+    let n = bytes.iter().filter(|&&b| b & 0xc0 != 0x80).count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// A NUL byte in a PGN stream, where reading stops: text holds none, and a stream of them (as
+/// `/dev/zero` gives) would never end a line. Carried as the inner error of an
+/// [`io::ErrorKind::InvalidData`] error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{at}: expected PGN text, found a NUL byte")]
+pub struct NulByte {
+    /// Where it stands.
+    pub at: Place,
+}
+
+impl NulByte {
+    /// The NUL byte an error reading a stream is about, if it is one.
+    pub fn of(error: &io::Error) -> Option<NulByte> {
+        error.get_ref().and_then(|inner| inner.downcast_ref::<NulByte>()).copied()
+    }
+}
+
 /// Where the pieces go, the count of games that numbers them, and whether bytes that belong to
 /// no game are given too.
 struct Sink<'a> {
@@ -290,7 +334,16 @@ struct Sink<'a> {
 
 impl Row {
     fn fresh(line: u32) -> Row {
-        Row { fresh: true, line, first: None, blank: true, indent: 0, scan: false, tag_pair: None }
+        Row {
+            fresh: true,
+            line,
+            first: None,
+            blank: true,
+            indent: 0,
+            scan: false,
+            tag_pair: None,
+            chars: 0,
+        }
     }
 }
 
@@ -506,6 +559,9 @@ impl<R: Read> Iterator for Splitter<R> {
         loop {
             if let Some(piece) = self.out.pop_front() {
                 return Some(Ok(piece));
+            }
+            if let Some(at) = self.nul.take() {
+                return Some(Err(io::Error::new(io::ErrorKind::InvalidData, NulByte { at })));
             }
             if self.done {
                 return None;
