@@ -261,3 +261,15 @@ def test_a_game_over_the_limit_is_reported_and_skipped():
 def test_tags_that_are_not_utf8_are_escaped():
     (report,) = arbiter.check_pgn(b'[White "M\xfcller"]\n\n1. e4 *\n')
     assert report.white == "M\\xfcller" and report.ok
+
+
+def test_a_nul_byte_stops_reading_at_its_place():
+    # /dev/zero is no PGN: the first NUL byte ends the reading at once, with its place.
+    with pytest.raises(arbiter.InputError) as raised:
+        list(arbiter.check_pgn_file("/dev/zero"))
+    assert str(raised.value) == "1:1: expected PGN text, found a NUL byte"
+    reports = arbiter.check_pgn(b'[White "a"]\n\n1. e4 *\n\n1. d4\0')
+    assert next(reports).ok
+    with pytest.raises(arbiter.InputError) as raised:
+        next(reports)
+    assert str(raised.value) == "5:6: expected PGN text, found a NUL byte"

@@ -31,9 +31,23 @@ use crate::variant::{Playable, Start};
 /// written afresh (so `12.e4`, `12...` and missing numbers are fine), and results and `e.p.` are
 /// dropped. An illegal or ambiguous move is an error, since no spelling can be chosen for it.
 pub fn fix_record(record: &str, dialect: Dialect) -> Result<String, Mistake> {
+    // Asked never to stop, it always ends.
+    fix_record_while(record, dialect, || true).unwrap_or_else(|| Ok(String::new()))
+}
+
+/// [`fix_record`], asking `go_on` before each token whether to go on (so that a long record can
+/// be given up, e.g. on Ctrl-C): `None` once it says no.
+pub fn fix_record_while(
+    record: &str,
+    dialect: Dialect,
+    mut go_on: impl FnMut() -> bool,
+) -> Option<Result<String, Mistake>> {
     let mut pos = Chess::default();
     let mut out = RecordWriter::default();
     for token in words(record) {
+        if !go_on() {
+            return None;
+        }
         let text = strip_move_number(token);
         if text.is_empty() || matches!(text, "1-0" | "0-1" | "1/2-1/2" | "*" | "e.p.") {
             continue;
@@ -43,11 +57,11 @@ pub fn fix_record(record: &str, dialect: Dialect) -> Result<String, Mistake> {
             Ok(reading) => out.push(at, reading.canonical.as_str()),
             Err(fault) => {
                 let offset = (text.as_ptr() as usize).saturating_sub(record.as_ptr() as usize);
-                return Err(Mistake::new(at, text, Some(offset), fault));
+                return Some(Err(Mistake::new(at, text, Some(offset), fault)));
             }
         }
     }
-    Ok(out.finish())
+    Some(Ok(out.finish()))
 }
 
 /// `e4` from `12.e4`, `12...e4` or `e4`; `0-0` stays whole (its zeros are no move number).
@@ -224,9 +238,23 @@ pub struct FixedPgn {
 /// assert!(fixed.problems.is_empty());
 /// ```
 pub fn fix_pgn(text: &[u8], dialect: Dialect) -> FixedPgn {
+    // Asked never to stop, it always ends.
+    fix_pgn_while(text, dialect, || true).unwrap_or_default()
+}
+
+/// [`fix_pgn`], asking `go_on` before each game whether to go on (so that a long source can be
+/// given up, e.g. on Ctrl-C): `None` once it says no.
+pub fn fix_pgn_while(
+    text: &[u8],
+    dialect: Dialect,
+    mut go_on: impl FnMut() -> bool,
+) -> Option<FixedPgn> {
     let mut fixed = FixedPgn { text: Vec::with_capacity(text.len()), problems: Vec::new() };
     // Reading from memory never fails, and no game is too large.
     for piece in Splitter::new(text).with_limit(usize::MAX).with_raw().flatten() {
+        if !go_on() {
+            return None;
+        }
         match piece {
             Piece::Game(game) => {
                 let FixedGame { bytes, problems, .. } = fix_game(&game, dialect);
@@ -237,7 +265,7 @@ pub fn fix_pgn(text: &[u8], dialect: Dialect) -> FixedPgn {
             Piece::TooLarge { .. } => {}
         }
     }
-    fixed
+    Some(fixed)
 }
 
 /// One game rewritten.
