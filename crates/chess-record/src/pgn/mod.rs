@@ -76,8 +76,8 @@ pub fn check_games<'a, R: Read + Send + 'a>(
     let (_, reader) = decompressed(reader)?;
     Ok(Splitter::new(reader).with_limit(limit).filter_map(move |piece| match piece {
         Ok(Piece::Game(game)) => Some(Ok(game.check(mode))),
-        Ok(Piece::TooLarge { index, at, limit }) => {
-            Some(Ok(GameReport::too_large(index, at, limit)))
+        Ok(Piece::TooLarge { index, at, offset, limit }) => {
+            Some(Ok(GameReport::too_large(index, at, offset, limit)))
         }
         Ok(Piece::Raw(_)) => None,
         Err(error) => Some(Err(error)),

@@ -61,12 +61,23 @@ pub struct GameText {
     pub lead: usize,
     /// The blank lines before the game, then its tags and movetext.
     pub bytes: Vec<u8>,
+    /// It is the last game of the stream, ended by the stream's end (not by a blank line or the
+    /// next game's tags): if its movetext has no result, the stream may have been cut off.
+    pub last: bool,
 }
 
 impl GameText {
     /// The game's text, from the start of the line it starts on: tags and movetext.
     pub fn text(&self) -> &[u8] {
         &self.bytes[self.lead.min(self.bytes.len())..]
+    }
+
+    /// Where the game's first character (of its tags, or of its movetext) stands in the
+    /// stream, in bytes: where to seek to find it again.
+    pub fn start_offset(&self) -> u64 {
+        let text = self.text();
+        let indent = text.iter().take_while(|&&b| is_space(b)).count();
+        self.offset + (self.bytes.len() - text.len() + indent) as u64
     }
 }
 
@@ -81,6 +92,8 @@ pub enum Piece {
         index: usize,
         /// Where its first character stands.
         at: Place,
+        /// Where its first character stands in the stream, in bytes.
+        offset: u64,
         /// The limit it broke, in bytes.
         limit: usize,
     },
@@ -296,7 +309,7 @@ impl<R: Read> Splitter<R> {
         if !self.row.fresh {
             end_row(&mut self.game, &mut self.row, &mut sink);
         }
-        emit(&mut self.game, &mut sink);
+        emit_game(&mut self.game, &mut sink, true);
         self.done = true;
     }
 }
@@ -414,8 +427,10 @@ fn feed(
     if game.start.is_some() && !game.too_large && game.bytes.len() > limit {
         game.too_large = true;
         *sink.count += 1;
-        if let Some((_, at)) = game.start {
-            sink.out.push_back(Piece::TooLarge { index: *sink.count, at, limit });
+        if let Some((start, at)) = game.start {
+            // The line's blanks before its first character are ASCII: one byte each.
+            let offset = game.offset + start as u64 + u64::from(at.column - 1);
+            sink.out.push_back(Piece::TooLarge { index: *sink.count, at, offset, limit });
         }
     }
     if game.too_large {
@@ -475,6 +490,12 @@ fn cut_before_row(game: &mut Game, row: &Row, sink: &mut Sink<'_>) {
 
 /// Gives the game read so far, or its bytes when it is no game.
 fn emit(game: &mut Game, sink: &mut Sink<'_>) {
+    emit_game(game, sink, false);
+}
+
+/// Gives the game read so far (`last` when the stream's end ends it), or its bytes when it is
+/// no game.
+fn emit_game(game: &mut Game, sink: &mut Sink<'_>, last: bool) {
     let bytes = std::mem::take(&mut game.bytes);
     match game.start {
         Some((lead, at)) if !game.too_large => {
@@ -486,6 +507,7 @@ fn emit(game: &mut Game, sink: &mut Sink<'_>) {
                 offset: game.offset,
                 lead,
                 bytes,
+                last,
             }));
         }
         _ if sink.raw && !bytes.is_empty() => sink.out.push_back(Piece::Raw(bytes)),

@@ -286,7 +286,7 @@ pub fn run(args: FixArgs) -> Result<(), CliError> {
                     }
                 }
                 (Piece::Raw(bytes), _) if !args.json => out.write_all(bytes)?,
-                (Piece::TooLarge { index, at, limit }, _) => {
+                (Piece::TooLarge { index, at, limit, .. }, _) => {
                     problems += 1;
                     let problem = Problem::TooLarge { at: *at, limit: *limit };
                     if args.json {

@@ -75,8 +75,8 @@ pub fn run(args: PgnArgs) -> Result<(), CliError> {
                 .par_iter()
                 .filter_map(|piece| match piece {
                     Piece::Game(game) => Some(game.check(mode)),
-                    Piece::TooLarge { index, at, limit } => {
-                        Some(GameReport::too_large(*index, *at, *limit))
+                    Piece::TooLarge { index, at, offset, limit } => {
+                        Some(GameReport::too_large(*index, *at, *offset, *limit))
                     }
                     Piece::Raw(_) => None,
                 })
