@@ -251,7 +251,8 @@ pub fn fix_pgn_while(
 ) -> Option<FixedPgn> {
     let mut fixed = FixedPgn { text: Vec::with_capacity(text.len()), problems: Vec::new() };
     // Reading from memory never fails, and no game is too large.
-    for piece in Splitter::new(text).with_limit(usize::MAX).with_raw().flatten() {
+    let pieces = Splitter::new(text).with_limit(usize::MAX).with_raw().with_nul_bytes();
+    for piece in pieces.flatten() {
         if !go_on() {
             return None;
         }

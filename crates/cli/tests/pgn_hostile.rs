@@ -196,6 +196,9 @@ fn a_nul_byte_is_no_pgn_and_is_told_at_once() {
     assert_eq!(out, "[White \"é\"]\n\n1. e4 *\n\n1. d4 d5");
     assert_eq!(err, "<stdin>:5:9: expected PGN text, found a NUL byte\n");
     assert_eq!(status, Some(2));
+    // At the start of a line: the place is that line's.
+    let (_, err, _) = run_watched(&["chess", "pgn"], io::Cursor::new("1. e4 *\n\n\0"));
+    assert_eq!(err, "<stdin>:3:1: expected PGN text, found a NUL byte\n");
     // In a record, and after a record too long to rewrite.
     let (out, err, status) = run_watched(&["chess", "fix"], io::Cursor::new("1. é4\n e5\0"));
     assert_eq!(

@@ -152,6 +152,9 @@ pub struct Splitter<R> {
     row: Row,
     /// A NUL byte was met: reading stops there, once the pieces before it are out.
     nul: Option<Place>,
+    /// Whether a NUL byte stops the reading (a stream's may never end) or is read as any byte
+    /// (a text in memory, which ends).
+    nul_stops: bool,
 }
 
 /// The game being read.
@@ -208,12 +211,20 @@ impl<R: Read> Splitter<R> {
             game: Game::new(0, 4096),
             row: Row::fresh(1),
             nul: None,
+            nul_stops: true,
         }
     }
 
     /// Games larger than `limit` bytes are [`Piece::TooLarge`].
     pub fn with_limit(mut self, limit: usize) -> Splitter<R> {
         self.limit = limit.max(1);
+        self
+    }
+
+    /// Reads a NUL byte as any other instead of stopping there: for a text held in memory,
+    /// which ends however many it holds.
+    pub fn with_nul_bytes(mut self) -> Splitter<R> {
+        self.nul_stops = false;
         self
     }
 
@@ -273,7 +284,11 @@ impl<R: Read> Splitter<R> {
     /// Reads the next piece of a line from the buffer.
     fn step(&mut self) {
         let available = &self.buf[self.start..self.end];
-        let (len, ends) = match memchr::memchr2(b'\n', 0, available) {
+        let found = match self.nul_stops {
+            true => memchr::memchr2(b'\n', 0, available),
+            false => memchr::memchr(b'\n', available),
+        };
+        let (len, ends) = match found {
             Some(i) if available[i] == 0 => (i, false),
             Some(i) => (i + 1, true),
             None => (available.len(), false),
@@ -284,7 +299,7 @@ impl<R: Read> Splitter<R> {
         if len > 0 {
             feed(&mut self.game, &mut self.row, &mut sink, piece, ends, self.limit);
         }
-        if len < available.len() && available[len] == 0 {
+        if !ends && len < available.len() {
             // No text holds a NUL byte: what follows is no PGN (e.g. /dev/zero, or a binary
             // file), and reading it would find no end. The games before it are given; the one
             // it interrupts is no game, and comes as raw bytes, as far as it was read.
@@ -628,7 +643,7 @@ pub struct PgnGames<'a> {
 impl<'a> PgnGames<'a> {
     /// Reads games from the whole text of a PGN source.
     pub fn new(text: &'a [u8]) -> PgnGames<'a> {
-        PgnGames { pieces: Splitter::new(text).with_limit(usize::MAX) }
+        PgnGames { pieces: Splitter::new(text).with_limit(usize::MAX).with_nul_bytes() }
     }
 }
 
