@@ -30,7 +30,9 @@ MAX_GAME_BYTES: int
 _Dialect = Literal["contest", "standard"]
 _Mode = Literal["strict", "lenient"]
 _Side = Literal["white", "black"]
-_ProblemKind = Literal["move", "syntax", "fen", "variant", "no_result", "too_large"]
+_ProblemKind = Literal[
+    "move", "syntax", "fen", "variant", "no_result", "too_large", "result", "truncated", "clock"
+]
 _Fault = Literal[
     "move_number",
     "missing_black_move",
@@ -124,7 +126,11 @@ class Problem:
 
     @property
     def kind(self) -> _ProblemKind:
-        """``move``, ``syntax``, ``fen``, ``variant``, ``no_result`` or ``too_large``."""
+        """``move``, ``syntax``, ``fen``, ``variant``, ``no_result`` or ``too_large``; for the
+        warnings on a game's consistency ``result`` (the result written disagrees with the
+        ``Result`` tag, or with a mate or stalemate on the board), ``truncated`` (the last game
+        stops without a result in the middle of a line) or ``clock`` (a clock comment that is
+        not ``[%clk H:MM:SS]``)."""
     @property
     def game(self) -> Optional[int]:
         """The number of its game in the PGN source, from 1; None in a record."""
@@ -180,6 +186,14 @@ class GameReport:
     @property
     def column(self) -> int:
         """The column of its first character, from 1."""
+    @property
+    def offset(self) -> int:
+        """Where its first character (of its tags, or of its movetext) stands in the source, in
+        bytes of the text read (decompressed): where to seek to find it again."""
+    @property
+    def id(self) -> Optional[str]:
+        """What the file calls it: the ``Site`` tag when it is a URL
+        (``https://lichess.org/abcd1234``), else the ``GameId`` tag, else None."""
     @property
     def white(self) -> str:
         """The ``White`` tag, or ``?``; bytes that are not UTF-8 are written ``\\xfc``."""

@@ -3,13 +3,14 @@
 
 use std::borrow::Cow;
 
-use arbiter_chess_record::fix::{FixedPgn, fix_pgn, fix_record, looks_like_pgn_bytes};
+use arbiter_chess_record::fix::{FixedPgn, PgnSniffer, fix_pgn_while, fix_record_while};
 use arbiter_chess_record::pgn::Problem as RustProblem;
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::errors::FixError;
+use crate::interrupt::Signals;
 use crate::pgn::Problem;
 use crate::record::{Placed, dialect};
 
@@ -24,16 +25,40 @@ enum Fixed {
 }
 
 /// Rewrites `text`, a contest record or PGN, told apart as `arbiter chess fix` does.
-fn rewrite(text: &[u8], dialect: arbiter_chess_record::Dialect) -> Fixed {
-    if looks_like_pgn_bytes(text) {
-        let fixed = fix_pgn(text, dialect);
-        return if fixed.problems.is_empty() { Fixed::Done(fixed.text) } else { Fixed::Pgn(fixed) };
+/// How much of the text is looked at, to tell a record from PGN, between two looks at signals.
+const SNIFF: usize = 1 << 16;
+
+/// Goes on as long as `signals` let it: `None` when a signal handler raised an exception.
+fn rewrite(
+    text: &[u8],
+    dialect: arbiter_chess_record::Dialect,
+    signals: &mut Signals,
+) -> Option<Fixed> {
+    // Told apart a piece at a time, so that a long text can be given up while it is looked at.
+    let mut sniffer = PgnSniffer::default();
+    let mut pgn = false;
+    for piece in text.chunks(SNIFF) {
+        if !signals.go_on() {
+            return None;
+        }
+        if sniffer.feed(piece) {
+            pgn = true;
+            break;
+        }
+    }
+    if pgn || sniffer.finish() {
+        let fixed = fix_pgn_while(text, dialect, || signals.go_on())?;
+        return Some(if fixed.problems.is_empty() {
+            Fixed::Done(fixed.text)
+        } else {
+            Fixed::Pgn(fixed)
+        });
     }
     let record = String::from_utf8_lossy(text);
-    match fix_record(&record, dialect) {
+    Some(match fix_record_while(&record, dialect, || signals.go_on())? {
         Ok(fixed) => Fixed::Done(fixed.into_bytes()),
         Err(mistake) => Fixed::Record(Placed::new(&record, Box::new(mistake))),
-    }
+    })
 }
 
 /// The line `arbiter chess fix` writes for a problem of game `game`.
@@ -80,7 +105,12 @@ pub fn fix<'py>(text: &Bound<'py, PyAny>, dialect: Cow<'_, str>) -> PyResult<Bou
             PyBytes::new(py, &bytes).into_any()
         }
     };
-    match py.detach(|| rewrite(&bytes, dialect)) {
+    let mut signals = Signals::new();
+    let Some(fixed) = py.detach(|| rewrite(&bytes, dialect, &mut signals)) else {
+        signals.raised()?;
+        return Err(PyRuntimeError::new_err("interrupted"));
+    };
+    match fixed {
         Fixed::Done(fixed) => Ok(output(fixed)),
         Fixed::Record(placed) => {
             let message = placed.message();

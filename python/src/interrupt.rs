@@ -11,6 +11,39 @@ use pyo3::prelude::*;
 /// How often a long call lets Python's signal handlers run.
 const EVERY: Duration = Duration::from_millis(100);
 
+/// Lets Python's signal handlers run every [`EVERY`] from a long loop without the GIL, which
+/// asks [`Signals::go_on`] between its steps (tokens, games) and stops when it says no; the
+/// exception a handler raised is then [`Signals::raised`].
+pub struct Signals {
+    last: Instant,
+    raised: Option<PyErr>,
+}
+
+impl Signals {
+    /// Signals last looked at now.
+    pub fn new() -> Signals {
+        Signals { last: Instant::now(), raised: None }
+    }
+
+    /// Whether the loop may go on: no signal handler has raised an exception.
+    pub fn go_on(&mut self) -> bool {
+        if self.raised.is_some() {
+            return false;
+        }
+        if self.last.elapsed() < EVERY {
+            return true;
+        }
+        self.last = Instant::now();
+        self.raised = Python::attach(|py| py.check_signals()).err();
+        self.raised.is_none()
+    }
+
+    /// The exception a signal handler raised (`KeyboardInterrupt` for Ctrl-C), if one did.
+    pub fn raised(self) -> PyResult<()> {
+        self.raised.map_or(Ok(()), Err)
+    }
+}
+
 /// A reader or writer that lets Python's signal handlers run every [`EVERY`] while it is used.
 pub struct Checked<T> {
     inner: T,

@@ -4,14 +4,17 @@
 
 use std::borrow::Cow;
 
-use arbiter_arena::JudgeError as ArenaError;
+use arbiter_arena::io::Games;
 use arbiter_arena::rules::{Rules, RulesError};
+use arbiter_arena::sim::play;
+use arbiter_arena::{JudgeError as ArenaError, run_error};
 use arbiter_duck::judge::{self, ExplainOptions, JudgeError as DuckError, Summary};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::errors::{input_error, scan_error, warn};
-use crate::interrupt::Checked;
+use crate::interrupt::{Checked, Signals};
+use arbiter_scan::Scanner;
 
 /// Judges a Duck Chess game in the official format (a count `Q`, then `Q` commands
 /// `x1 y1 x2 y2`) and returns the official output, one line per command.
@@ -65,7 +68,9 @@ pub fn judge_arena(py: Python<'_>, input: String, rules: Cow<'_, str>) -> PyResu
     let rules: Rules =
         rules.parse().map_err(|error: RulesError| PyValueError::new_err(error.to_string()))?;
     let mut output = String::new();
-    let result = py.detach(|| arbiter_arena::judge(&input, rules, |text| output.push_str(text)));
+    let mut signals = Signals::new();
+    let result = py.detach(|| judge_games(&input, rules, &mut output, &mut signals));
+    signals.raised()?;
     match result {
         Ok(false) => Ok(output),
         Ok(true) => {
@@ -77,4 +82,24 @@ pub fn judge_arena(py: Python<'_>, input: String, rules: Cow<'_, str>) -> PyResu
             Err(input_error(py, error.to_string(), None, output))
         }
     }
+}
+
+/// `arbiter_arena::judge`, game by game, as long as `signals` let it go on: the games played
+/// so far go into `output`; whether input was left over after the last game.
+fn judge_games(
+    text: &str,
+    rules: Rules,
+    output: &mut String,
+    signals: &mut Signals,
+) -> Result<bool, ArenaError> {
+    let mut games = Games::new(Scanner::new(text))?;
+    while let Some(game) = games.next() {
+        if !signals.go_on() {
+            return Ok(false);
+        }
+        let (number, game) = game?;
+        let outcome = play(&game, rules).map_err(|error| run_error(&games, number, error))?;
+        output.push_str(&outcome.to_string());
+    }
+    Ok(games.trailing().is_some())
 }

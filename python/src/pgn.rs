@@ -233,6 +233,20 @@ impl GameReport {
         self.report.column
     }
 
+    /// Where its first character (of its tags, or of its movetext) stands in the source, in
+    /// bytes of the text read (decompressed): where to seek to find it again.
+    #[getter]
+    fn offset(&self) -> u64 {
+        self.report.offset
+    }
+
+    /// What the file calls it: the `Site` tag when it is a URL, else the `GameId` tag, else
+    /// None.
+    #[getter]
+    fn id(&self) -> Option<&str> {
+        self.report.id.as_deref()
+    }
+
     /// The `White` tag, or `?`; bytes that are not UTF-8 are written `\xfc`.
     #[getter]
     fn white(&self) -> &str {
@@ -350,8 +364,8 @@ impl Reading {
             .par_iter()
             .filter_map(|piece| match piece {
                 Piece::Game(game) => Some(game.check(mode)),
-                Piece::TooLarge { index, at, limit } => {
-                    Some(RustGameReport::too_large(*index, *at, *limit))
+                Piece::TooLarge { index, at, offset, limit } => {
+                    Some(RustGameReport::too_large(*index, *at, *offset, *limit))
                 }
                 Piece::Raw(_) => None,
             })

@@ -3,11 +3,12 @@
 
 use std::borrow::Cow;
 
-use arbiter_chess_record::{Dialect, Mistake, Verdict as RustVerdict, check_record_in};
-use arbiter_scan::place_at;
-use pyo3::exceptions::PyValueError;
+use arbiter_chess_record::{Dialect, Mistake, RecordCheck, Verdict as RustVerdict};
+use arbiter_scan::{Scanner, place_at};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
+use crate::interrupt::Signals;
 use crate::names;
 
 /// A dialect named by Python code: `contest` or `standard`.
@@ -173,14 +174,34 @@ impl Verdict {
     }
 }
 
-/// The verdict on `record`, checked in `dialect`.
-fn verdict(record: &str, dialect: Dialect) -> Verdict {
-    match check_record_in(record, dialect) {
+/// The verdict on `record`, checked in `dialect`, token by token, as long as `signals` let it
+/// go on (`None` when a signal handler raised an exception).
+fn verdict(record: &str, dialect: Dialect, signals: &mut Signals) -> Option<Verdict> {
+    let mut check = RecordCheck::new(dialect);
+    let mut tokens = Scanner::new(record);
+    while let Some(token) = tokens.next_token() {
+        if !signals.go_on() {
+            return None;
+        }
+        if !check.push(token.text, token.offset) {
+            break;
+        }
+    }
+    Some(match check.finish(record.len()) {
         RustVerdict::Yes { plies } => Verdict { plies, mistake: None },
         RustVerdict::No(mistake) => Verdict {
             plies: mistake.ply.saturating_sub(1),
             mistake: Some(Placed::new(record, mistake)),
         },
+    })
+}
+
+/// [`verdict`] without the GIL, Ctrl-C raising `KeyboardInterrupt` in the middle.
+fn interruptible_verdict(py: Python<'_>, record: &str, dialect: Dialect) -> PyResult<Verdict> {
+    let mut signals = Signals::new();
+    match py.detach(|| verdict(record, dialect, &mut signals)) {
+        Some(verdict) => Ok(verdict),
+        None => signals.raised().and(Err(PyRuntimeError::new_err("interrupted"))),
     }
 }
 
@@ -195,11 +216,12 @@ fn verdict(record: &str, dialect: Dialect) -> Verdict {
 #[pyo3(signature = (record, dialect = Cow::Borrowed("contest")), text_signature = "(record, dialect='contest')")]
 pub fn check_record(py: Python<'_>, record: String, dialect: Cow<'_, str>) -> PyResult<Verdict> {
     let dialect = self::dialect(&dialect)?;
-    Ok(py.detach(|| verdict(&record, dialect)))
+    interruptible_verdict(py, &record, dialect)
 }
 
 /// The official record judge: the whole input is one record; returns `Yes\n` or `No\n`.
 #[pyfunction]
-pub fn judge_chess(py: Python<'_>, input: String) -> String {
-    py.detach(|| format!("{}\n", check_record_in(&input, Dialect::Contest)))
+pub fn judge_chess(py: Python<'_>, input: String) -> PyResult<String> {
+    let verdict = interruptible_verdict(py, &input, Dialect::Contest)?;
+    Ok(if verdict.ok() { "Yes\n" } else { "No\n" }.to_owned())
 }

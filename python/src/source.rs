@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{self, Cursor, Read};
 use std::path::PathBuf;
 
-use arbiter_chess_record::pgn::{Compression, decompressed};
+use arbiter_chess_record::pgn::{Compression, NulByte, decompressed};
 use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -141,6 +141,10 @@ pub fn read_error(
     };
     if error.raw_os_error().is_some() {
         return os_error(py, &error, path);
+    }
+    if let Some(nul) = NulByte::of(&error) {
+        // Reading stops at a NUL byte, which no text holds: an input error at its place.
+        return input_error(py, nul.to_string(), Some(nul.at), String::new());
     }
     let at = arbiter_scan::Place { line, column: 1 };
     let message = match compression {

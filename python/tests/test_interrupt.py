@@ -12,16 +12,28 @@ import pytest
 #: Each script prints a line once its long call is about to start; the line after "ready" says
 #: how many seconds the call would take uninterrupted.
 SCRIPTS = {
-    "check_pgn_file on /dev/zero": """
+    "check_pgn_file on an endless pipe": """
+        import os
+        import tempfile
+        import threading
         import arbiter
+        fifo = os.path.join(tempfile.mkdtemp(), "endless.pgn")
+        os.mkfifo(fifo)
+        def write():
+            with open(fifo, "wb") as out:
+                while True:
+                    out.write(b" " * 65536)
+        threading.Thread(target=write, daemon=True).start()
         print("ready\\ninf", flush=True)
-        list(arbiter.check_pgn_file("/dev/zero"))
+        list(arbiter.check_pgn_file(fifo))
     """,
-    "check_pgn_file on a file object reading /dev/zero": """
+    "check_pgn_file on an endless file object": """
         import arbiter
+        class Endless:
+            def read(self, n=-1):
+                return b" " * (n if n and n > 0 else 65536)
         print("ready\\ninf", flush=True)
-        with open("/dev/zero", "rb") as zero:
-            list(arbiter.check_pgn_file(zero))
+        list(arbiter.check_pgn_file(Endless()))
     """,
     "judge_duck on a big input": """
         import time
@@ -35,6 +47,54 @@ SCRIPTS = {
         text = game(n)
         print(f"ready\\n{per_command * n}", flush=True)
         arbiter.judge_duck(text)
+    """,
+    "check_record on a long record": """
+        import time
+        import arbiter
+        def record(n):
+            return " ".join(f"{2 * i + 1}. Nf3 Nf6 {2 * i + 2}. Ng1 Ng8" for i in range(n))
+        started = time.monotonic()
+        arbiter.check_record(record(5_000))
+        per_pair = (time.monotonic() - started) / 5_000
+        text = record(2_000_000)
+        print(f"ready\\n{per_pair * 2_000_000}", flush=True)
+        arbiter.check_record(text)
+    """,
+    "judge_chess on a long record": """
+        import time
+        import arbiter
+        def record(n):
+            return " ".join(f"{2 * i + 1}. Nf3 Nf6 {2 * i + 2}. Ng1 Ng8" for i in range(n))
+        started = time.monotonic()
+        arbiter.judge_chess(record(5_000))
+        per_pair = (time.monotonic() - started) / 5_000
+        text = record(2_000_000)
+        print(f"ready\\n{per_pair * 2_000_000}", flush=True)
+        arbiter.judge_chess(text)
+    """,
+    "fix on a long record": """
+        import time
+        import arbiter
+        def record(n):
+            return " ".join(f"{2 * i + 1}. Ng1f3 Nf6 {2 * i + 2}. Ng1 Ng8" for i in range(n))
+        started = time.monotonic()
+        arbiter.fix(record(5_000))
+        per_pair = (time.monotonic() - started) / 5_000
+        text = record(2_000_000)
+        print(f"ready\\n{per_pair * 2_000_000}", flush=True)
+        arbiter.fix(text)
+    """,
+    "fix on a long PGN text": """
+        import time
+        import arbiter
+        def pgn(n):
+            return "".join(f'[Round "{i}"]\\n\\n1. Ng1f3 Nf6 2. Ng1 Ng8 *\\n\\n' for i in range(n))
+        started = time.monotonic()
+        arbiter.fix(pgn(5_000))
+        per_game = (time.monotonic() - started) / 5_000
+        text = pgn(1_000_000)
+        print(f"ready\\n{per_game * 1_000_000}", flush=True)
+        arbiter.fix(text)
     """,
 }
 

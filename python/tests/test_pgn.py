@@ -99,7 +99,8 @@ def test_an_unknown_variant_is_reported_at_its_tag():
 def test_reports_as_dicts_are_the_json_report():
     report = list(arbiter.check_pgn(GAMES))[1]
     assert report.to_dict() == {
-        "game": 2, "line": 7, "column": 1, "white": "C", "black": "?", "variant": "Standard",
+        "game": 2, "line": 7, "column": 1, "offset": GAMES.index('[White "C"]'), "id": None,
+        "white": "C", "black": "?", "variant": "Standard",
         "ok": False, "plies": 2, "error": report.error.to_dict(), "warnings": [],
     }
     assert report.error.to_dict() == {
@@ -261,3 +262,37 @@ def test_a_game_over_the_limit_is_reported_and_skipped():
 def test_tags_that_are_not_utf8_are_escaped():
     (report,) = arbiter.check_pgn(b'[White "M\xfcller"]\n\n1. e4 *\n')
     assert report.white == "M\\xfcller" and report.ok
+
+
+def test_a_nul_byte_stops_reading_at_its_place():
+    # /dev/zero is no PGN: the first NUL byte ends the reading at once, with its place.
+    with pytest.raises(arbiter.InputError) as raised:
+        list(arbiter.check_pgn_file("/dev/zero"))
+    assert str(raised.value) == "1:1: expected PGN text, found a NUL byte"
+    reports = arbiter.check_pgn(b'[White "a"]\n\n1. e4 *\n\n1. d4\0')
+    assert next(reports).ok
+    with pytest.raises(arbiter.InputError) as raised:
+        next(reports)
+    assert str(raised.value) == "5:6: expected PGN text, found a NUL byte"
+
+
+def test_each_game_is_found_again_and_its_result_held_to_the_board():
+    pgn = (
+        b'[Site "https://lichess.org/abcd1234"]\n[Result "1-0"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n'
+        b'[GameId "xyz"]\n\n1. e4 {[%clk 3:00]} e5 *\n\n1. d4 d5'
+    )
+    games = list(arbiter.check_pgn(pgn))
+    assert [pgn[game.offset:].split(b"\n")[0] for game in games] == [
+        b'[Site "https://lichess.org/abcd1234"]',
+        b'[GameId "xyz"]',
+        b"1. d4 d5",
+    ]
+    assert [game.id for game in games] == ["https://lichess.org/abcd1234", "xyz", None]
+    assert [game.line for game in games] == [1, 6, 10]
+    assert [[w.kind for w in game.warnings] for game in games] == [
+        ["result", "result"],
+        ["clock"],
+        ["truncated"],
+    ]
+    assert games[0].ok and games[0].to_dict()["offset"] == 0
+    assert games[1].to_dict()["id"] == "xyz"

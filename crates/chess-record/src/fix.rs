@@ -31,9 +31,23 @@ use crate::variant::{Playable, Start};
 /// written afresh (so `12.e4`, `12...` and missing numbers are fine), and results and `e.p.` are
 /// dropped. An illegal or ambiguous move is an error, since no spelling can be chosen for it.
 pub fn fix_record(record: &str, dialect: Dialect) -> Result<String, Mistake> {
+    // Asked never to stop, it always ends.
+    fix_record_while(record, dialect, || true).unwrap_or_else(|| Ok(String::new()))
+}
+
+/// [`fix_record`], asking `go_on` before each token whether to go on (so that a long record can
+/// be given up, e.g. on Ctrl-C): `None` once it says no.
+pub fn fix_record_while(
+    record: &str,
+    dialect: Dialect,
+    mut go_on: impl FnMut() -> bool,
+) -> Option<Result<String, Mistake>> {
     let mut pos = Chess::default();
     let mut out = RecordWriter::default();
     for token in words(record) {
+        if !go_on() {
+            return None;
+        }
         let text = strip_move_number(token);
         if text.is_empty() || matches!(text, "1-0" | "0-1" | "1/2-1/2" | "*" | "e.p.") {
             continue;
@@ -43,11 +57,11 @@ pub fn fix_record(record: &str, dialect: Dialect) -> Result<String, Mistake> {
             Ok(reading) => out.push(at, reading.canonical.as_str()),
             Err(fault) => {
                 let offset = (text.as_ptr() as usize).saturating_sub(record.as_ptr() as usize);
-                return Err(Mistake::new(at, text, Some(offset), fault));
+                return Some(Err(Mistake::new(at, text, Some(offset), fault)));
             }
         }
     }
-    Ok(out.finish())
+    Some(Ok(out.finish()))
 }
 
 /// `e4` from `12.e4`, `12...e4` or `e4`; `0-0` stays whole (its zeros are no move number).
@@ -224,9 +238,24 @@ pub struct FixedPgn {
 /// assert!(fixed.problems.is_empty());
 /// ```
 pub fn fix_pgn(text: &[u8], dialect: Dialect) -> FixedPgn {
+    // Asked never to stop, it always ends.
+    fix_pgn_while(text, dialect, || true).unwrap_or_default()
+}
+
+/// [`fix_pgn`], asking `go_on` before each game whether to go on (so that a long source can be
+/// given up, e.g. on Ctrl-C): `None` once it says no.
+pub fn fix_pgn_while(
+    text: &[u8],
+    dialect: Dialect,
+    mut go_on: impl FnMut() -> bool,
+) -> Option<FixedPgn> {
     let mut fixed = FixedPgn { text: Vec::with_capacity(text.len()), problems: Vec::new() };
     // Reading from memory never fails, and no game is too large.
-    for piece in Splitter::new(text).with_limit(usize::MAX).with_raw().flatten() {
+    let pieces = Splitter::new(text).with_limit(usize::MAX).with_raw().with_nul_bytes();
+    for piece in pieces.flatten() {
+        if !go_on() {
+            return None;
+        }
         match piece {
             Piece::Game(game) => {
                 let FixedGame { bytes, problems, .. } = fix_game(&game, dialect);
@@ -237,7 +266,7 @@ pub fn fix_pgn(text: &[u8], dialect: Dialect) -> FixedPgn {
             Piece::TooLarge { .. } => {}
         }
     }
-    fixed
+    Some(fixed)
 }
 
 /// One game rewritten.
@@ -286,37 +315,62 @@ impl<P: Playable> Line<P> {
 
 /// Rewrites one game (see [`fix_pgn`]).
 pub fn fix_game(game: &GameText, dialect: Dialect) -> FixedGame {
+    let rewrite = rewrite_game(game, dialect);
+    let mut bytes = Vec::with_capacity(game.bytes.len() + 64);
+    // Writing into memory fails never.
+    let _ = rewrite.write(game, &mut bytes);
+    FixedGame { bytes, edits: rewrite.edits, problems: rewrite.problems }
+}
+
+/// One game's rewrite, without a copy of its text: the moves to replace, written over the
+/// game's own bytes by [`Rewrite::write`], so that rewriting a large game costs no second one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rewrite {
+    /// Each move rewritten, in the order of the text.
+    pub edits: Vec<Edit>,
+    /// The bytes of the game's text ([`GameText::text`]) each edit replaces.
+    pub spans: Vec<Range<usize>>,
+    /// What kept parts of the game as they were (see [`FixedGame::problems`]).
+    pub problems: Vec<Problem>,
+}
+
+impl Rewrite {
+    /// Writes `game` (the one rewritten) with its moves rewritten.
+    pub fn write(&self, game: &GameText, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        let text = game.text();
+        out.write_all(&game.bytes[..game.bytes.len() - text.len()])?;
+        let mut copied = 0;
+        for (edit, span) in self.edits.iter().zip(&self.spans) {
+            out.write_all(&text[copied..span.start])?;
+            out.write_all(edit.canonical.as_bytes())?;
+            copied = span.end;
+        }
+        out.write_all(&text[copied..])
+    }
+}
+
+/// Rewrites one game (see [`fix_pgn`]) without copying it: [`Rewrite::write`] writes it.
+pub fn rewrite_game(game: &GameText, dialect: Dialect) -> Rewrite {
     let text = game.text();
     let mut lexer = Lexer::new(text, game.at.line);
     let (tags, first) = Tags::read_section(&mut lexer);
-    let mut out = Vec::with_capacity(game.bytes.len() + 64);
-    out.extend_from_slice(&game.bytes[..game.bytes.len() - text.len()]);
-    let mut fixer =
-        Fixer { text, out, copied: 0, edits: Vec::new(), problems: Vec::new(), dialect };
+    let mut fixer = Fixer { text, rewrite: Rewrite::default(), dialect };
     let result = match tags.start() {
         Ok(Start::Chess(pos)) => fixer.fix(pos, first, lexer),
         Ok(Start::Variant(pos)) => fixer.fix(pos, first, lexer),
         Err(problem) => Err(problem),
     };
     match result {
-        Ok(()) => {
-            fixer.out.extend_from_slice(&text[fixer.copied..]);
-            FixedGame { bytes: fixer.out, edits: fixer.edits, problems: fixer.problems }
-        }
+        Ok(()) => fixer.rewrite,
         // The game cannot be read: it is kept whole, as written.
-        Err(problem) => {
-            FixedGame { bytes: game.bytes.clone(), edits: Vec::new(), problems: vec![problem] }
-        }
+        Err(problem) => Rewrite { problems: vec![problem], ..Rewrite::default() },
     }
 }
 
-/// A game being rewritten: its text, the output so far, and how much of the text it covers.
+/// A game being rewritten: its text and the rewrite so far.
 struct Fixer<'a> {
     text: &'a [u8],
-    out: Vec<u8>,
-    copied: usize,
-    edits: Vec<Edit>,
-    problems: Vec<Problem>,
+    rewrite: Rewrite,
     dialect: Dialect,
 }
 
@@ -324,10 +378,8 @@ impl<'a> Fixer<'a> {
     /// Replaces `span` of the text with `replacement`, the token at `at` (which may start
     /// after the span: blanks before a lone `e.p.` go with it).
     fn edit(&mut self, span: Range<usize>, at: Place, written: &[u8], replacement: &str) {
-        self.out.extend_from_slice(&self.text[self.copied..span.start]);
-        self.out.extend_from_slice(replacement.as_bytes());
-        self.copied = span.end;
-        self.edits.push(Edit {
+        self.rewrite.spans.push(span);
+        self.rewrite.edits.push(Edit {
             line: at.line,
             column: at.column,
             written: ShownBytes(written).to_string(),
@@ -391,7 +443,7 @@ impl<'a> Fixer<'a> {
                     };
                     let Ok(written) = std::str::from_utf8(written) else {
                         line.broken = true;
-                        self.problems.push(problem(Fault::NotAMove));
+                        self.rewrite.problems.push(problem(Fault::NotAMove));
                         continue;
                     };
                     if is_null_move(written) {
@@ -401,7 +453,7 @@ impl<'a> Fixer<'a> {
                             }
                             None => {
                                 line.broken = true;
-                                self.problems.push(problem(Fault::NullMove));
+                                self.rewrite.problems.push(problem(Fault::NullMove));
                             }
                         }
                         continue;
@@ -419,7 +471,7 @@ impl<'a> Fixer<'a> {
                         }
                         Err(fault) => {
                             line.broken = true;
-                            self.problems.push(problem(fault));
+                            self.rewrite.problems.push(problem(fault));
                         }
                     }
                 }

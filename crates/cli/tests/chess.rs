@@ -851,3 +851,67 @@ fn pgn_messages_and_verdicts_keep_their_order_when_both_streams_share_a_file() {
     assert_eq!(lines[2], "<stdin>: 2 games: 1 ok, 1 with errors, 0 warnings");
     assert_eq!(lines[3], "missing.pgn:1:1: expected a readable file, found no such file");
 }
+
+#[test]
+fn pgn_reports_find_each_game_again_and_hold_its_result_to_the_board() {
+    let pgn = "\u{feff}[Site \"https://lichess.org/abcd1234\"]\n[Result \"1-0\"]\n\n\
+               1. f3 e5 2. g4 Qh4# 1-0\n\n\
+               [GameId \"xyz\"]\n[Result \"0-1\"]\n\n\
+               1. e4 {[%clk 0:03:00]} e5 {[%clk 3:00]} 1-0\n\n\
+               1. d4 d5";
+    let output = arbiter(&["chess", "pgn", "--json"], pgn);
+    let games: Vec<serde_json::Value> = text(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object a line"))
+        .collect();
+    // Each game is found again at its offset, and named by its Site URL or GameId.
+    let starts = ["[Site", "[GameId", "1. d4"];
+    for (game, start) in games.iter().zip(starts) {
+        let offset = game["offset"].as_u64().expect("an offset") as usize;
+        assert!(pgn.as_bytes()[offset..].starts_with(start.as_bytes()), "{game}");
+    }
+    let field = |name: &str| games.iter().map(|game| game[name].clone()).collect::<Vec<_>>();
+    assert_eq!(field("line"), [1, 6, 11]);
+    assert_eq!(
+        field("id"),
+        [serde_json::json!("https://lichess.org/abcd1234"), "xyz".into(), ().into()]
+    );
+    let warnings = |game: &serde_json::Value| -> Vec<(String, u64, u64)> {
+        game["warnings"]
+            .as_array()
+            .expect("warnings")
+            .iter()
+            .map(|w| {
+                let kind = w["kind"].as_str().unwrap_or_default().to_owned();
+                (kind, w["line"].as_u64().unwrap_or(0), w["column"].as_u64().unwrap_or(0))
+            })
+            .collect()
+    };
+    let kinds = |list: &[(&str, u64, u64)]| -> Vec<(String, u64, u64)> {
+        list.iter().map(|&(kind, line, column)| (kind.to_owned(), line, column)).collect()
+    };
+    // A mate that black gave, written 1-0 in the token and in the tag.
+    assert_eq!(warnings(&games[0]), kinds(&[("result", 4, 21), ("result", 2, 1)]));
+    assert_eq!(games[0]["ok"], true);
+    // A clock without its hours, and a token against the tag.
+    assert_eq!(warnings(&games[1]), kinds(&[("clock", 9, 27), ("result", 9, 41)]));
+    // The last game stops in the middle of its line: the input was cut off.
+    assert_eq!(warnings(&games[2]), kinds(&[("truncated", 11, 9)]));
+    assert_eq!(games[2]["error"]["kind"], "no_result");
+
+    let plain = arbiter(&["chess", "pgn"], pgn);
+    let plain = text(&plain.stdout);
+    assert!(plain.contains(
+        "<stdin>:4:21: warning: game 1 (? - ?): the result 1-0 (the result token) disagrees \
+         with checkmate on the board: black wins\n"
+    ));
+    assert!(plain.contains(
+        "<stdin>:9:27: warning: game 2 (? - ?): a clock comment is written [%clk H:MM:SS], \
+         found `[%clk 3:00]`\n"
+    ));
+    assert!(plain.contains(
+        "<stdin>:11:9: warning: game 3 (? - ?): the game stops at the end of the input without \
+         a result: the input seems cut off\n"
+    ));
+    assert!(plain.ends_with("<stdin>: 3 games: 2 ok, 1 with errors, 5 warnings\n"), "{plain}");
+}

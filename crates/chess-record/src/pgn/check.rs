@@ -31,14 +31,19 @@ impl GameText {
     /// as they are read.
     pub fn check_with<L: Listener>(&self, mode: Mode, listener: &mut L) -> GameReport {
         let mut report = GameReport::new(self.index, self.at);
+        report.offset = self.start_offset();
         let mut lexer = Lexer::new(self.text(), self.at.line);
         let (mut tags, first) = Tags::read_section(&mut lexer);
         report.white = tags.white.take().unwrap_or_else(|| "?".to_owned());
         report.black = tags.black.take().unwrap_or_else(|| "?".to_owned());
+        report.id = tags.site.take().or_else(|| tags.game_id.take());
+        // A game cut off stops in the middle of its last line: the input ends without a line break.
+        let cut = self.last && !self.bytes.ends_with(b"\n");
+        let ending = Ending { tag: tags.result.take(), cut };
         if let Ok(variant) = tags.variant() {
             report.variant = variant;
         }
-        let mut movetext = Movetext { lexer, first, mode, report, listener };
+        let mut movetext = Movetext { lexer, first, mode, report, listener, ending };
         let start = tags.start();
         if let Ok(start) = &start {
             movetext.listener.start(start);
@@ -64,6 +69,14 @@ struct Movetext<'a, 'l, L> {
     mode: Mode,
     report: GameReport,
     listener: &'l mut L,
+    ending: Ending,
+}
+
+/// What the game's end is held against: its `Result` tag, and whether the input stops in the
+/// middle of its last line.
+struct Ending {
+    tag: Option<(Place, String)>,
+    cut: bool,
 }
 
 /// A move number read and not yet matched with its move.
@@ -115,6 +128,8 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
         let mut number: Option<Number<'a>> = None;
         let mut last: Option<LastMove<'a>> = None;
         let mut ended = false;
+        // The mainline's result token, where it stands.
+        let mut result: Option<(Place, &'a [u8])> = None;
         let mut first = self.first.take();
         // The lexer is read directly, not as an iterator: the first error ends the reading.
         loop {
@@ -129,7 +144,12 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
                 continue;
             }
             match token.kind {
-                Kind::Tag { .. } | Kind::Comment | Kind::Close => {}
+                Kind::Tag { .. } | Kind::Close => {}
+                Kind::Comment => {
+                    for found in bad_clocks(&text[token.span.clone()]) {
+                        self.report.warnings.push(Problem::Clock { at: token.at, found });
+                    }
+                }
                 Kind::Number(text) => {
                     if strict && let Some(before) = &number {
                         let found = format!("`{}`", ShownBytes(text));
@@ -143,7 +163,10 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
                         return Err(move_expected(before, token.at, &found));
                     }
                     number = None;
-                    ended |= token.kind == Kind::Result;
+                    if token.kind == Kind::Result {
+                        ended = true;
+                        result = Some((token.at, &text[token.span.clone()]));
+                    }
                 }
                 Kind::Nag => {
                     let glyph = &text[token.span.clone()];
@@ -229,10 +252,92 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
         if let (Some(before), true) = (&number, strict) {
             return Err(move_expected(before, self.lexer.end_place(), &"the end of the game"));
         }
+        self.hold_result(&pos, result);
         if !ended {
-            self.departure(Problem::NoResult { at: self.lexer.end_place() })?;
+            let at = self.lexer.end_place();
+            if self.ending.cut {
+                self.report.warnings.push(Problem::Truncated { at });
+            }
+            self.departure(Problem::NoResult { at })?;
         }
         Ok(())
+    }
+
+    /// Warns when the result written disagrees: the token with the `Result` tag, or either with
+    /// a mate or stalemate on the board (standard chess only: the variants end otherwise).
+    fn hold_result<P: Playable>(&mut self, pos: &P, token: Option<(Place, &[u8])>) {
+        let token = token.map(|(at, text)| (at, String::from_utf8_lossy(text).into_owned()));
+        let tag = self.ending.tag.take();
+        if let (Some((at, token)), Some((_, tag))) = (&token, &tag)
+            && token != tag
+        {
+            self.report.warnings.push(Problem::Result {
+                at: *at,
+                written: format!("{token} (the result token)"),
+                against: format!("the Result tag {tag}"),
+            });
+        }
+        if !P::STANDARD {
+            return;
+        }
+        let (expected, why) = if pos.is_checkmate() {
+            match pos.turn() {
+                Color::White => ("0-1", "checkmate on the board: black wins"),
+                Color::Black => ("1-0", "checkmate on the board: white wins"),
+            }
+        } else if pos.is_stalemate() {
+            ("1/2-1/2", "stalemate on the board: a draw")
+        } else {
+            return;
+        };
+        let written = [
+            token.map(|(at, text)| (at, text, "the result token")),
+            tag.map(|(at, text)| (at, text, "the Result tag")),
+        ];
+        for (at, text, what) in written.into_iter().flatten() {
+            if matches!(text.as_str(), "1-0" | "0-1" | "1/2-1/2") && text != expected {
+                let written = format!("{text} ({what})");
+                let against = why.to_owned();
+                self.report.warnings.push(Problem::Result { at, written, against });
+            }
+        }
+    }
+}
+
+/// The clock commands of a comment that are not `[%clk H:MM:SS]` (seconds may have a
+/// fraction, as chess.com writes them), as written.
+fn bad_clocks(comment: &[u8]) -> Vec<String> {
+    const START: &[u8] = b"[%clk";
+    let mut bad = Vec::new();
+    let mut rest = comment;
+    while let Some(i) = memchr::memmem::find(rest, START) {
+        let after = &rest[i + START.len()..];
+        let end = memchr::memchr(b']', after);
+        let value = after[..end.unwrap_or(after.len())].trim_ascii();
+        if end.is_none() || !is_clock(value) {
+            let command = &rest[i..i + START.len() + end.map_or(after.len(), |end| end + 1)];
+            bad.push(ShownBytes(command).to_string());
+        }
+        rest = after;
+    }
+    bad
+}
+
+/// Whether `value` is `H:MM:SS`, with any number of hour digits and an optional fraction of a
+/// second (`0:03:00`, `1:59:59.9`).
+fn is_clock(value: &[u8]) -> bool {
+    let (time, fraction) = match value.iter().position(|&b| b == b'.') {
+        Some(dot) => (&value[..dot], Some(&value[dot + 1..])),
+        None => (value, None),
+    };
+    let digits = |part: &[u8]| !part.is_empty() && part.iter().all(u8::is_ascii_digit);
+    let sixty = |part: &[u8]| part.len() == 2 && digits(part) && part[0] < b'6';
+    let mut parts = time.split(|&b| b == b':');
+    match (parts.next(), parts.next(), parts.next(), parts.next()) {
+        (Some(h), Some(m), Some(s), None) => {
+            digits(h) && sixty(m) && sixty(s) && fraction.is_none_or(digits)
+        }
+        _ => false,
     }
 }
 

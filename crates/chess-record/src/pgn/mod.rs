@@ -54,7 +54,7 @@ pub use lex::{MAX_DEPTH, SyntaxError};
 pub use listener::Listener;
 pub use mainline::{Mainline, PlayedMove, WrongMove};
 pub use report::{GameReport, Located, Mode, Problem};
-pub use split::{GameText, MAX_GAME_BYTES, PgnGames, Piece, Splitter};
+pub use split::{GameText, MAX_GAME_BYTES, NulByte, PgnGames, Piece, Splitter};
 pub(crate) use tags::Tags;
 
 /// Reads and checks every game of a PGN stream, compressed or not, one after the other; a game
@@ -76,8 +76,8 @@ pub fn check_games<'a, R: Read + Send + 'a>(
     let (_, reader) = decompressed(reader)?;
     Ok(Splitter::new(reader).with_limit(limit).filter_map(move |piece| match piece {
         Ok(Piece::Game(game)) => Some(Ok(game.check(mode))),
-        Ok(Piece::TooLarge { index, at, limit }) => {
-            Some(Ok(GameReport::too_large(index, at, limit)))
+        Ok(Piece::TooLarge { index, at, offset, limit }) => {
+            Some(Ok(GameReport::too_large(index, at, offset, limit)))
         }
         Ok(Piece::Raw(_)) => None,
         Err(error) => Some(Err(error)),

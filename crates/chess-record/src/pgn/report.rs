@@ -78,6 +78,32 @@ pub enum Problem {
         /// The limit, in bytes.
         limit: usize,
     },
+    /// The result written disagrees: the `Result` tag with the result token, or either with a
+    /// mate or stalemate on the board at the end of the mainline. A warning.
+    #[error("the result {written} disagrees with {against}")]
+    Result {
+        /// Where the result is written (the token, else the tag).
+        at: Place,
+        /// The result as written, and where (`1-0 (the Result tag)`).
+        written: String,
+        /// What it disagrees with (`the result token 0-1`, `checkmate: white wins`).
+        against: String,
+    },
+    /// The last game of the input stops without a result in the middle of a line (the input
+    /// ends without a line break): the input was probably cut off. A warning.
+    #[error("the game stops at the end of the input without a result: the input seems cut off")]
+    Truncated {
+        /// Where the input ends.
+        at: Place,
+    },
+    /// A clock comment that is not `[%clk H:MM:SS]` (seconds may have a fraction). A warning.
+    #[error("a clock comment is written [%clk H:MM:SS], found `{found}`")]
+    Clock {
+        /// Where the comment is.
+        at: Place,
+        /// The command as written (at most 40 characters).
+        found: String,
+    },
 }
 
 impl Problem {
@@ -89,13 +115,20 @@ impl Problem {
             Problem::Fen { at, .. }
             | Problem::Variant { at, .. }
             | Problem::NoResult { at }
-            | Problem::TooLarge { at, .. } => *at,
+            | Problem::TooLarge { at, .. }
+            | Problem::Result { at, .. }
+            | Problem::Truncated { at }
+            | Problem::Clock { at, .. } => *at,
         }
     }
 
-    /// A short name of its kind: `move`, `syntax`, `fen`, `variant`, `no_result`, `too_large`.
+    /// A short name of its kind: `move`, `syntax`, `fen`, `variant`, `no_result`, `too_large`,
+    /// and for warnings on a game's consistency `result`, `truncated`, `clock`.
     pub fn kind(&self) -> &'static str {
         match self {
+            Problem::Result { .. } => "result",
+            Problem::Truncated { .. } => "truncated",
+            Problem::Clock { .. } => "clock",
             Problem::Move(_) => "move",
             Problem::Syntax(_) => "syntax",
             Problem::Fen { .. } => "fen",
@@ -146,6 +179,12 @@ pub struct GameReport {
     pub line: u32,
     /// The column of its first character, from 1.
     pub column: u32,
+    /// Where its first character (of its tags, or of its movetext) stands in the input, in
+    /// bytes of the text read (decompressed): where to seek to find it again.
+    pub offset: u64,
+    /// What the file calls it, to find it again elsewhere: the `Site` tag when it is a URL
+    /// (`https://lichess.org/abcd1234`), else the `GameId` tag, else `None`.
+    pub id: Option<String>,
     /// The `White` tag, or `?`; bytes that are not UTF-8 are written `\xfc`.
     pub white: String,
     /// The `Black` tag, or `?`, written like `white`.
@@ -168,6 +207,8 @@ impl GameReport {
             index,
             line: at.line,
             column: at.column,
+            offset: 0,
+            id: None,
             white: "?".to_owned(),
             black: "?".to_owned(),
             variant: GameVariant::Standard,
@@ -183,9 +224,10 @@ impl GameReport {
         Place { line: self.line, column: self.column }
     }
 
-    /// The report on a game too large to read.
-    pub fn too_large(index: usize, at: Place, limit: usize) -> GameReport {
+    /// The report on a game too large to read, which starts at byte `offset` of the input.
+    pub fn too_large(index: usize, at: Place, offset: u64, limit: usize) -> GameReport {
         let mut report = GameReport::new(index, at);
+        report.offset = offset;
         report.fail(Problem::TooLarge { at, limit });
         report
     }

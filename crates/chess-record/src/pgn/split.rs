@@ -61,12 +61,23 @@ pub struct GameText {
     pub lead: usize,
     /// The blank lines before the game, then its tags and movetext.
     pub bytes: Vec<u8>,
+    /// It is the last game of the stream, ended by the stream's end (not by a blank line or the
+    /// next game's tags): if its movetext has no result, the stream may have been cut off.
+    pub last: bool,
 }
 
 impl GameText {
     /// The game's text, from the start of the line it starts on: tags and movetext.
     pub fn text(&self) -> &[u8] {
         &self.bytes[self.lead.min(self.bytes.len())..]
+    }
+
+    /// Where the game's first character (of its tags, or of its movetext) stands in the
+    /// stream, in bytes: where to seek to find it again.
+    pub fn start_offset(&self) -> u64 {
+        let text = self.text();
+        let indent = text.iter().take_while(|&&b| is_space(b)).count();
+        self.offset + (self.bytes.len() - text.len() + indent) as u64
     }
 }
 
@@ -81,6 +92,8 @@ pub enum Piece {
         index: usize,
         /// Where its first character stands.
         at: Place,
+        /// Where its first character stands in the stream, in bytes.
+        offset: u64,
         /// The limit it broke, in bytes.
         limit: usize,
     },
@@ -106,6 +119,8 @@ struct Row {
     scan: bool,
     /// The line may start a tag pair that ends an open comment: how far its start matched.
     tag_pair: Option<TagPair>,
+    /// The characters read of it so far (bytes that do not continue a UTF-8 sequence).
+    chars: u32,
 }
 
 /// How far a line has matched the start of a tag pair, `[Name "`.
@@ -135,6 +150,11 @@ pub struct Splitter<R> {
     out: VecDeque<Piece>,
     game: Game,
     row: Row,
+    /// A NUL byte was met: reading stops there, once the pieces before it are out.
+    nul: Option<Place>,
+    /// Whether a NUL byte stops the reading (a stream's may never end) or is read as any byte
+    /// (a text in memory, which ends).
+    nul_stops: bool,
 }
 
 /// The game being read.
@@ -190,12 +210,21 @@ impl<R: Read> Splitter<R> {
             out: VecDeque::new(),
             game: Game::new(0, 4096),
             row: Row::fresh(1),
+            nul: None,
+            nul_stops: true,
         }
     }
 
     /// Games larger than `limit` bytes are [`Piece::TooLarge`].
     pub fn with_limit(mut self, limit: usize) -> Splitter<R> {
         self.limit = limit.max(1);
+        self
+    }
+
+    /// Reads a NUL byte as any other instead of stopping there: for a text held in memory,
+    /// which ends however many it holds.
+    pub fn with_nul_bytes(mut self) -> Splitter<R> {
+        self.nul_stops = false;
         self
     }
 
@@ -255,13 +284,33 @@ impl<R: Read> Splitter<R> {
     /// Reads the next piece of a line from the buffer.
     fn step(&mut self) {
         let available = &self.buf[self.start..self.end];
-        let (len, ends) = match memchr::memchr(b'\n', available) {
+        let found = match self.nul_stops {
+            true => memchr::memchr2(b'\n', 0, available),
+            false => memchr::memchr(b'\n', available),
+        };
+        let (len, ends) = match found {
+            Some(i) if available[i] == 0 => (i, false),
             Some(i) => (i + 1, true),
             None => (available.len(), false),
         };
         let piece = &self.buf[self.start..self.start + len];
+        self.row.chars = self.row.chars.saturating_add(chars(piece));
         let mut sink = Sink { out: &mut self.out, count: &mut self.count, raw: self.raw };
-        feed(&mut self.game, &mut self.row, &mut sink, piece, ends, self.limit);
+        if len > 0 {
+            feed(&mut self.game, &mut self.row, &mut sink, piece, ends, self.limit);
+        }
+        if !ends && len < available.len() {
+            // No text holds a NUL byte: what follows is no PGN (e.g. /dev/zero, or a binary
+            // file), and reading it would find no end. The games before it are given; the one
+            // it interrupts is no game, and comes as raw bytes, as far as it was read.
+            let at = Place { line: self.row.line, column: self.row.chars.saturating_add(1) };
+            let bytes = std::mem::take(&mut self.game.bytes);
+            if self.raw && !bytes.is_empty() {
+                self.out.push_back(Piece::Raw(bytes));
+            }
+            self.nul = Some(at);
+            self.done = true;
+        }
         self.start += len;
         self.offset += len as u64;
         if ends {
@@ -275,8 +324,31 @@ impl<R: Read> Splitter<R> {
         if !self.row.fresh {
             end_row(&mut self.game, &mut self.row, &mut sink);
         }
-        emit(&mut self.game, &mut sink);
+        emit_game(&mut self.game, &mut sink, true);
         self.done = true;
+    }
+}
+
+/// The characters of `bytes`, in UTF-8 (any other byte counts as one).
+fn chars(bytes: &[u8]) -> u32 {
+    let n = bytes.iter().filter(|&&b| b & 0xc0 != 0x80).count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// A NUL byte in a PGN stream, where reading stops: text holds none, and a stream of them (as
+/// `/dev/zero` gives) would never end a line. Carried as the inner error of an
+/// [`io::ErrorKind::InvalidData`] error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{at}: expected PGN text, found a NUL byte")]
+pub struct NulByte {
+    /// Where it stands.
+    pub at: Place,
+}
+
+impl NulByte {
+    /// The NUL byte an error reading a stream is about, if it is one.
+    pub fn of(error: &io::Error) -> Option<NulByte> {
+        error.get_ref().and_then(|inner| inner.downcast_ref::<NulByte>()).copied()
     }
 }
 
@@ -290,7 +362,16 @@ struct Sink<'a> {
 
 impl Row {
     fn fresh(line: u32) -> Row {
-        Row { fresh: true, line, first: None, blank: true, indent: 0, scan: false, tag_pair: None }
+        Row {
+            fresh: true,
+            line,
+            first: None,
+            blank: true,
+            indent: 0,
+            scan: false,
+            tag_pair: None,
+            chars: 0,
+        }
     }
 }
 
@@ -361,8 +442,10 @@ fn feed(
     if game.start.is_some() && !game.too_large && game.bytes.len() > limit {
         game.too_large = true;
         *sink.count += 1;
-        if let Some((_, at)) = game.start {
-            sink.out.push_back(Piece::TooLarge { index: *sink.count, at, limit });
+        if let Some((start, at)) = game.start {
+            // The line's blanks before its first character are ASCII: one byte each.
+            let offset = game.offset + start as u64 + u64::from(at.column - 1);
+            sink.out.push_back(Piece::TooLarge { index: *sink.count, at, offset, limit });
         }
     }
     if game.too_large {
@@ -422,6 +505,12 @@ fn cut_before_row(game: &mut Game, row: &Row, sink: &mut Sink<'_>) {
 
 /// Gives the game read so far, or its bytes when it is no game.
 fn emit(game: &mut Game, sink: &mut Sink<'_>) {
+    emit_game(game, sink, false);
+}
+
+/// Gives the game read so far (`last` when the stream's end ends it), or its bytes when it is
+/// no game.
+fn emit_game(game: &mut Game, sink: &mut Sink<'_>, last: bool) {
     let bytes = std::mem::take(&mut game.bytes);
     match game.start {
         Some((lead, at)) if !game.too_large => {
@@ -433,6 +522,7 @@ fn emit(game: &mut Game, sink: &mut Sink<'_>) {
                 offset: game.offset,
                 lead,
                 bytes,
+                last,
             }));
         }
         _ if sink.raw && !bytes.is_empty() => sink.out.push_back(Piece::Raw(bytes)),
@@ -507,6 +597,9 @@ impl<R: Read> Iterator for Splitter<R> {
             if let Some(piece) = self.out.pop_front() {
                 return Some(Ok(piece));
             }
+            if let Some(at) = self.nul.take() {
+                return Some(Err(io::Error::new(io::ErrorKind::InvalidData, NulByte { at })));
+            }
             if self.done {
                 return None;
             }
@@ -550,7 +643,7 @@ pub struct PgnGames<'a> {
 impl<'a> PgnGames<'a> {
     /// Reads games from the whole text of a PGN source.
     pub fn new(text: &'a [u8]) -> PgnGames<'a> {
-        PgnGames { pieces: Splitter::new(text).with_limit(usize::MAX) }
+        PgnGames { pieces: Splitter::new(text).with_limit(usize::MAX).with_nul_bytes() }
     }
 }
 

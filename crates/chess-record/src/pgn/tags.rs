@@ -16,6 +16,11 @@ pub(crate) struct Tags {
     pub(crate) black: Option<String>,
     fen: Option<(Place, Vec<u8>)>,
     variant: Option<(Place, Vec<u8>)>,
+    /// The `Site` tag, when it is a URL.
+    pub(crate) site: Option<String>,
+    pub(crate) game_id: Option<String>,
+    /// The `Result` tag, with its place.
+    pub(crate) result: Option<(Place, String)>,
 }
 
 impl Tags {
@@ -45,6 +50,14 @@ impl Tags {
             b"Black" => self.black = Some(text()),
             b"FEN" => self.fen = Some((at, RawTag(value).decode().into_owned())),
             b"Variant" => self.variant = Some((at, RawTag(value).decode().into_owned())),
+            b"Site" => {
+                let site = text();
+                if site.starts_with("https://") || site.starts_with("http://") {
+                    self.site = Some(site);
+                }
+            }
+            b"GameId" => self.game_id = Some(text()),
+            b"Result" => self.result = Some((at, text())),
             _ => {}
         }
     }

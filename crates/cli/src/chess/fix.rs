@@ -4,7 +4,7 @@
 use std::io::{self, Cursor, Read, Write};
 
 use arbiter_chess_record::Dialect;
-use arbiter_chess_record::fix::{Edit, FixedGame, PgnSniffer, fix_game, fix_record};
+use arbiter_chess_record::fix::{Edit, PgnSniffer, Rewrite, fix_record, rewrite_game};
 use arbiter_chess_record::pgn::{BatchError, Located, Piece, Problem, for_each_batch};
 use arbiter_scan::{Place, place_at};
 use rayon::prelude::*;
@@ -35,7 +35,7 @@ pub struct FixArgs {
     dialect: Dialect,
     /// The largest game (or record) read, in MiB: a larger one is passed on as written and
     /// reported (exit status 1).
-    #[arg(long, value_name = "MIB", default_value_t = 64)]
+    #[arg(long, value_name = "MIB", default_value_t = 48)]
     max_game_mib: usize,
     /// One JSON object per record or PGN game on stdout, with its edits and problems, instead
     /// of the rewritten text.
@@ -119,20 +119,88 @@ fn read_head(source: &mut Source, limit: usize) -> Result<(Vec<u8>, Kind), CliEr
     let mut sniffer = PgnSniffer::default();
     loop {
         let before = head.len();
-        (&mut source.reader)
-            .take(SNIFF as u64)
-            .read_to_end(&mut head)
-            .map_err(|error| CliError::Message(source.error(1, &error)))?;
+        // One read at a time, so that PGN coming slowly on a pipe is known, and its first
+        // game rewritten, without waiting for more.
+        head.resize(before + SNIFF, 0);
+        let read = loop {
+            match source.reader.read(&mut head[before..]) {
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                read => break read,
+            }
+        };
+        head.truncate(before + read.as_ref().map_or(0, |&n| n));
+        read.map_err(|error| CliError::Message(source.error(1, &error)))?;
         if head.len() == before {
             let kind = if sniffer.finish() { Kind::Pgn } else { Kind::Record };
             return Ok((head, kind));
         }
         if sniffer.feed(&head[before..]) {
+            // A NUL byte in PGN is found where the games are read.
             return Ok((head, Kind::Pgn));
+        }
+        if let Some(nul) = head[before..].iter().position(|&b| b == 0) {
+            return Err(End::START.after(&head[..before + nul]).nul_byte(&source.name));
         }
         if head.len() > limit {
             return Ok((head, Kind::LongRecord));
         }
+    }
+}
+
+/// Where the text read so far ends: its line and the characters of that line, as messages
+/// count them (lines end at `\n`, a byte that continues a UTF-8 sequence is no character).
+#[derive(Clone, Copy, Debug)]
+struct End {
+    line: usize,
+    chars: usize,
+}
+
+impl End {
+    const START: End = End { line: 1, chars: 0 };
+
+    fn after(self, bytes: &[u8]) -> End {
+        let chars = |bytes: &[u8]| bytes.iter().filter(|&&b| b & 0xc0 != 0x80).count();
+        match bytes.iter().rposition(|&b| b == b'\n') {
+            Some(last) => End {
+                line: self.line + bytes.iter().filter(|&&b| b == b'\n').count(),
+                chars: chars(&bytes[last + 1..]),
+            },
+            None => End { chars: self.chars + chars(bytes), ..self },
+        }
+    }
+
+    /// The error for a NUL byte here: no text holds one (it is binary data, or `/dev/zero`),
+    /// and reading on would find no end.
+    fn nul_byte(self, name: &str) -> CliError {
+        CliError::Message(format!(
+            "{name}:{}:{}: expected a record or PGN text, found a NUL byte",
+            self.line,
+            self.chars + 1
+        ))
+    }
+}
+
+/// Copies the rest of a record too long to rewrite, read after `head`, up to a NUL byte (an
+/// error: see [`End::nul_byte`]).
+fn pass_on(source: &mut Source, head: &[u8], out: &mut Output) -> Result<(), CliError> {
+    let mut end = End::START.after(head);
+    let mut buf = vec![0; SNIFF];
+    loop {
+        let n = match source.reader.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(CliError::Message(source.error(1, &error))),
+        };
+        let chunk = &buf[..n];
+        if let Some(nul) = chunk.iter().position(|&b| b == 0) {
+            out.write_all(&chunk[..nul])?;
+            return Err(end.after(&chunk[..nul]).nul_byte(&source.name));
+        }
+        // Passed on as it comes, as a pipe gives it.
+        out.write_all(chunk)?;
+        out.flush()?;
+        end = end.after(chunk);
     }
 }
 
@@ -157,8 +225,7 @@ pub fn run(args: FixArgs) -> Result<(), CliError> {
             } else {
                 // Passed on as it is, streamed: it is not held in memory.
                 out.write_all(&head)?;
-                io::copy(&mut source.reader, &mut out)
-                    .map_err(|error| CliError::Message(source.error(1, &error)))?;
+                pass_on(&mut source, &head, &mut out)?;
                 out.note(
                     problem.at(),
                     format_args!(
@@ -180,10 +247,10 @@ pub fn run(args: FixArgs) -> Result<(), CliError> {
     let dialect = args.dialect;
     let mut problems = 0usize;
     let outcome = for_each_batch(source.take_reader(), limit, true, |batch| {
-        let fixed: Vec<Option<FixedGame>> = batch
+        let fixed: Vec<Option<Rewrite>> = batch
             .par_iter()
             .map(|piece| match piece {
-                Piece::Game(game) => Some(fix_game(game, dialect)),
+                Piece::Game(game) => Some(rewrite_game(game, dialect)),
                 _ => None,
             })
             .collect();
@@ -206,7 +273,7 @@ pub fn run(args: FixArgs) -> Result<(), CliError> {
                         )?;
                         continue;
                     }
-                    out.write_all(&fixed.bytes)?;
+                    fixed.write(game, &mut out)?;
                     for problem in &fixed.problems {
                         let kept = match problem {
                             Problem::Move(_) => "kept as written, with the rest of its line",
@@ -219,7 +286,7 @@ pub fn run(args: FixArgs) -> Result<(), CliError> {
                     }
                 }
                 (Piece::Raw(bytes), _) if !args.json => out.write_all(bytes)?,
-                (Piece::TooLarge { index, at, limit }, _) => {
+                (Piece::TooLarge { index, at, limit, .. }, _) => {
                     problems += 1;
                     let problem = Problem::TooLarge { at: *at, limit: *limit };
                     if args.json {
@@ -241,11 +308,14 @@ pub fn run(args: FixArgs) -> Result<(), CliError> {
                 _ => {}
             }
         }
-        if let Some(bar) = &progress {
-            bar.set_position(read.load(std::sync::atomic::Ordering::Relaxed));
-            bar.suspend(|| out.flush())?;
+        // Each batch goes out at once: on a slow input, a game as soon as it is read whole.
+        match &progress {
+            Some(bar) => {
+                bar.set_position(read.load(std::sync::atomic::Ordering::Relaxed));
+                bar.suspend(|| out.flush())
+            }
+            None => out.flush(),
         }
-        Ok(())
     });
     if let Some(bar) = progress {
         bar.finish_and_clear();

@@ -28,7 +28,7 @@ pub struct PgnArgs {
     #[arg(long)]
     json: bool,
     /// The largest game read, in MiB: a larger one is reported and skipped.
-    #[arg(long, value_name = "MIB", default_value_t = 64)]
+    #[arg(long, value_name = "MIB", default_value_t = 48)]
     max_game_mib: usize,
 }
 
@@ -75,8 +75,8 @@ pub fn run(args: PgnArgs) -> Result<(), CliError> {
                 .par_iter()
                 .filter_map(|piece| match piece {
                     Piece::Game(game) => Some(game.check(mode)),
-                    Piece::TooLarge { index, at, limit } => {
-                        Some(GameReport::too_large(*index, *at, *limit))
+                    Piece::TooLarge { index, at, offset, limit } => {
+                        Some(GameReport::too_large(*index, *at, *offset, *limit))
                     }
                     Piece::Raw(_) => None,
                 })
@@ -90,12 +90,15 @@ pub fn run(args: PgnArgs) -> Result<(), CliError> {
                     write_game(&mut out, &name, report)?;
                 }
             }
-            if let Some(bar) = &progress {
-                bar.set_position(read.load(std::sync::atomic::Ordering::Relaxed));
-                bar.set_message(format!("{} games", tally.games));
-                bar.suspend(|| out.flush())?;
+            // Each batch is told at once: on a slow input, a game as soon as it is read whole.
+            match &progress {
+                Some(bar) => {
+                    bar.set_position(read.load(std::sync::atomic::Ordering::Relaxed));
+                    bar.set_message(format!("{} games", tally.games));
+                    bar.suspend(|| out.flush())
+                }
+                None => out.flush(),
             }
-            Ok(())
         });
         if let Some(bar) = progress {
             bar.finish_and_clear();

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use arbiter_chess_record::pgn::{Compression, decompressed};
+use arbiter_chess_record::pgn::{Compression, NulByte, decompressed};
 
 use crate::input::CliError;
 
@@ -83,6 +83,9 @@ impl Source {
 
     /// The message for an error met while reading the input, at `line` of its text.
     pub fn error(&self, line: u32, error: &io::Error) -> String {
+        if let Some(nul) = NulByte::of(error) {
+            return format!("{}:{nul}", self.name);
+        }
         match self.compression {
             Compression::None => format!(
                 "{}:{line}:1: expected more text, found an error reading it: {error}",
