@@ -11,7 +11,7 @@
 use std::ops::Range;
 
 use arbiter_scan::{Place, is_space};
-use shakmaty::Chess;
+use shakmaty::{Chess, Color};
 
 use crate::fault::{Fault, Mistake};
 use crate::pgn::{
@@ -293,7 +293,7 @@ pub struct Edit {
     pub column: u32,
     /// The token as written; bytes that are not UTF-8 are written `\xfc`.
     pub written: String,
-    /// Its canonical spelling; empty for a lone `e.p.` taken out.
+    /// Its canonical spelling; empty for a lone `e.p.` or a stray move number taken out.
     pub canonical: String,
 }
 
@@ -378,13 +378,25 @@ impl<'a> Fixer<'a> {
     /// Replaces `span` of the text with `replacement`, the token at `at` (which may start
     /// after the span: blanks before a lone `e.p.` go with it).
     fn edit(&mut self, span: Range<usize>, at: Place, written: &[u8], replacement: &str) {
-        self.rewrite.spans.push(span);
-        self.rewrite.edits.push(Edit {
-            line: at.line,
-            column: at.column,
-            written: ShownBytes(written).to_string(),
-            canonical: replacement.to_owned(),
-        });
+        // In the order of the text, which a move number's edit, made when its move is read, may
+        // come before.
+        let index = self.rewrite.spans.partition_point(|earlier| earlier.start < span.start);
+        self.rewrite.spans.insert(index, span);
+        self.rewrite.edits.insert(
+            index,
+            Edit {
+                line: at.line,
+                column: at.column,
+                written: ShownBytes(written).to_string(),
+                canonical: replacement.to_owned(),
+            },
+        );
+    }
+
+    /// `span` with the blanks after it on its line.
+    fn with_blanks_after(&self, span: Range<usize>) -> Range<usize> {
+        let blanks = self.text[span.end..].iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+        span.start..span.end + blanks
     }
 
     fn fix<P: Playable>(
@@ -397,9 +409,34 @@ impl<'a> Fixer<'a> {
         // Bounded by the lexer's nesting limit.
         let mut outer: Vec<Line<P>> = Vec::new();
         let mut first = first;
+        // The move number waiting for its move: its span, place and text.
+        let mut number: Option<(Range<usize>, Place, &'a [u8])> = None;
         while let Some(token) = first.take().or_else(|| lexer.next()) {
             let token = token.map_err(Problem::Syntax)?;
+            let numbered = number.take();
+            if let Some((span, place, written)) = &numbered
+                && matches!(token.kind, Kind::Result | Kind::Open | Kind::Close)
+            {
+                // A number with no move after it (`43. *`) goes.
+                self.edit(self.with_blanks_after(span.clone()), *place, written, "");
+            }
             match token.kind {
+                Kind::Number(written) => match numbered {
+                    // A second number before the move (`2. .Nf3`, `2. 3. Nf3`), which no
+                    // reading accepts: the stray goes, with the blanks after it.
+                    Some(first) => {
+                        self.edit(
+                            self.with_blanks_after(token.span.clone()),
+                            token.at,
+                            written,
+                            "",
+                        );
+                        number = Some(first);
+                    }
+                    None => number = Some((token.span.clone(), token.at, written)),
+                },
+                // A comment between a number and its move leaves the number waiting.
+                Kind::Comment | Kind::Nag => number = numbered,
                 Kind::Open => {
                     // A variation replaces the last move: it starts from the position before it.
                     let variation = Line { broken: line.broken, ..Line::new(line.before.clone()) };
@@ -436,6 +473,17 @@ impl<'a> Fixer<'a> {
                         continue;
                     }
                     let at = Turn::of(&line.pos);
+                    if let Some((span, place, number)) = numbered
+                        && !at.is_numbered_by(number)
+                    {
+                        // A wrong number is the move's own for white; black's move may go
+                        // without one.
+                        let (span, own) = match at.side {
+                            Color::White => (span, at.number()),
+                            Color::Black => (self.with_blanks_after(span), String::new()),
+                        };
+                        self.edit(span, place, number, &own);
+                    }
                     let shown = ShownBytes(written).to_string();
                     let problem = |fault| {
                         let mistake = Mistake::new(at, &shown, None, fault);
@@ -478,6 +526,9 @@ impl<'a> Fixer<'a> {
                 _ => {}
             }
         }
+        if let Some((span, place, written)) = number {
+            self.edit(self.with_blanks_after(span), place, written, "");
+        }
         Ok(())
     }
 }
@@ -493,6 +544,24 @@ mod tests {
         assert_eq!(strip_move_number("12."), "");
         assert_eq!(strip_move_number("0-0"), "0-0");
         assert_eq!(strip_move_number("1-0"), "1-0");
+    }
+
+    #[test]
+    fn stray_and_wrong_move_numbers_are_made_right() {
+        for (written, fixed) in [
+            ("1. e4 e5 2. .Nf3 Nc6 *", "1. e4 e5 2. Nf3 Nc6 *"),
+            ("1. e4 e5 2. 3. Nf3 Nc6 *", "1. e4 e5 2. Nf3 Nc6 *"),
+            ("1. e4 .e5 2. Nf3 Nc6 *", "1. e4 e5 2. Nf3 Nc6 *"),
+            ("1. e4 e5 3. Nf3 2. Nc6 *", "1. e4 e5 2. Nf3 Nc6 *"),
+            ("1. e4 1... e5 2. Nf3 2... Nc6 *", "1. e4 1... e5 2. Nf3 2... Nc6 *"),
+            ("1. e4 e5 2. *", "1. e4 e5 *"),
+        ] {
+            let pgn = format!("[Round \"1\"]\n\n{written}\n\n");
+            let out = fix_pgn(pgn.as_bytes(), Dialect::Standard);
+            assert_eq!(out.text, format!("[Round \"1\"]\n\n{fixed}\n\n").into_bytes(), "{written}");
+            let game = PgnGames::new(&out.text).next().unwrap();
+            assert!(game.check(Mode::Strict).ok, "{written}");
+        }
     }
 
     #[test]

@@ -2,6 +2,8 @@
 
 use shakmaty::{Color, Position};
 
+use crate::record::writes_number;
+
 /// Where the next move of a position stands in its game.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Turn {
@@ -17,5 +19,22 @@ impl Turn {
         let side = pos.turn();
         let before = move_number.saturating_sub(1).saturating_mul(2);
         Turn { ply: before.saturating_add(side.fold_wb(1, 2)), move_number, side }
+    }
+
+    /// Whether `number` is PGN's number for this move: `12.` for white, `12...` for black.
+    pub(crate) fn is_numbered_by(&self, number: &[u8]) -> bool {
+        // Slice patterns and no number written out: this runs once per move.
+        match (self.side, number) {
+            (Color::White, [digits @ .., b'.'])
+            | (Color::Black, [digits @ .., b'.', b'.', b'.']) => {
+                writes_number(digits, self.move_number)
+            }
+            _ => false,
+        }
+    }
+
+    /// PGN's number for this move: `12.` for white, `12...` for black.
+    pub(crate) fn number(&self) -> String {
+        format!("{}{}", self.move_number, self.side.fold_wb(".", "..."))
     }
 }

@@ -8,7 +8,6 @@ use shakmaty::{Color, Move};
 
 use crate::fault::{Fault, Mistake, Rule};
 use crate::reading::read_move;
-use crate::record::writes_number;
 use crate::shown::ShownBytes;
 use crate::spelling::{Dialect, SanText};
 use crate::token::is_null_move;
@@ -358,21 +357,13 @@ fn move_expected(number: &Number<'_>, at: Place, found: &dyn fmt::Display) -> Pr
 /// Strict mode: the number before a move must be the move's own, `12.` for white and `12...` for
 /// black.
 fn check_number(number: &Number<'_>, turn: Turn) -> Result<(), Problem> {
-    // Slice patterns and no number written out: this runs once per move.
-    let digits = match (turn.side, number.text) {
-        (Color::White, [digits @ .., b'.']) | (Color::Black, [digits @ .., b'.', b'.', b'.']) => {
-            digits
-        }
-        _ => return Err(wrong_number(number, turn)),
-    };
-    if writes_number(digits, turn.move_number) { Ok(()) } else { Err(wrong_number(number, turn)) }
+    if turn.is_numbered_by(number.text) { Ok(()) } else { Err(wrong_number(number, turn)) }
 }
 
 /// The error when `number` is not the number of the move at `turn`.
 #[cold]
 fn wrong_number(number: &Number<'_>, turn: Turn) -> Problem {
-    let dots = turn.side.fold_wb(".", "...");
-    let expected = format!("{}{dots}", turn.move_number);
+    let expected = turn.number();
     Problem::Syntax(SyntaxError {
         at: number.at,
         expected: format!("the move number `{expected}` before {}'s move", turn.side).into(),
