@@ -74,6 +74,7 @@ pub mod sim;
 pub mod skill;
 pub mod state;
 pub mod strength;
+pub mod validate;
 
 use arbiter_scan::{Place, ScanError, Scanner, Source};
 use serde::Serialize;
