@@ -59,6 +59,7 @@
 pub mod cast;
 pub mod event;
 pub mod fight;
+pub mod float_ties;
 pub mod game;
 pub mod gcc_sort;
 pub mod generate;
