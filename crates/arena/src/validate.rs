@@ -22,12 +22,14 @@
 use arbiter_scan::{Invalid, Shown, Strict};
 
 use crate::event::Event;
+use crate::float_ties::readings_differ;
 use crate::game::{Game, PieceSpec, Team, limits};
 use crate::grid::{Dir, Grid, Pos};
 use crate::outcome::RunError;
 use crate::rules::Rules;
 use crate::sim::{play, play_with};
 use crate::skill::{Skill, SkillKind};
+use crate::strength::Strength;
 
 /// Reads `input` strictly and returns its games, or where it breaks the format or a limit.
 pub fn validate(input: &[u8]) -> Result<Vec<Game>, Invalid> {
@@ -255,6 +257,11 @@ pub fn corners(games: &[Game]) -> [bool; CORNERS.len()] {
             Event::Cast { skill, .. } => mark(&format!("cast: {skill}")),
             Event::Fight { red_strength, blue_strength, loser, .. } => {
                 mark("fight");
+                let red = Strength::new(red_strength.0, red_strength.1);
+                let blue = Strength::new(blue_strength.0, blue_strength.1);
+                if readings_differ(red, blue) {
+                    mark("near-tie: float-ties decides otherwise");
+                }
                 if loser.is_none() {
                     mark("both fighters die");
                     if red_strength != blue_strength {

@@ -161,3 +161,11 @@ fn corners_of_the_official_data() {
         assert_eq!(named.contains(&corner), expected, "{corner}");
     }
 }
+
+#[test]
+fn a_near_tie_is_a_corner() {
+    let input = b"1\n1 1 2 1\n0\n1 1 229 92 1 3 1 1 2 toolihai\n1 1 974 938 0 1 1 1 1 toolihai\n";
+    let reached = corners(&validate(input).unwrap());
+    let at = CORNERS.iter().position(|c| c.starts_with("near-tie")).unwrap();
+    assert!(reached[at]);
+}
