@@ -151,23 +151,23 @@ impl<S: Sink> Arena<'_, S> {
 
     /// Sorts one side with the official program's comparison of strengths (`float-ties`).
     ///
-    /// Near-ties make that comparison intransitive, which `std::sort` does not allow: up to 16
-    /// pieces it is an insertion sort that stays within the array whatever the comparator, and
-    /// so it is reproduced; beyond, with a near-tie between pieces of the side, the official
-    /// program's result is undefined, and the side is sorted by a stable insertion sort instead.
+    /// Near-ties make that comparison intransitive, which `std::sort` does not allow: its scans
+    /// may then run off the array, where the official program's result is undefined. Where they
+    /// do, the side is sorted by a stable insertion sort from the order it was given instead.
     /// The tie orders `tie-high` and `tie-low` start from index order (reversed for `tie-low`)
     /// and keep it among equals.
     fn rank_official(&self, side: &mut [(u32, usize)]) {
-        let strengths: Vec<Strength> = side.iter().map(|&(_, x)| self.strength(x)).collect();
         let less = |x: &(u32, usize), y: &(u32, usize)| {
             float_ties::official_cmp(self.strength(x.1), self.strength(y.1)) == Ordering::Less
         };
         match self.rules.tie {
-            TieOrder::Gcc if side.len() <= 16 || !near_tie(&strengths) => {
-                gcc_sort::sort_by(side, less);
-                return;
+            TieOrder::Gcc => {
+                let given = side.to_vec();
+                if gcc_sort::try_sort_by(side, less).is_ok() {
+                    return;
+                }
+                side.copy_from_slice(&given);
             }
-            TieOrder::Gcc => {}
             TieOrder::HighestIndex => side.sort_unstable_by_key(|&(_, x)| x),
             TieOrder::LowestIndex => side.sort_unstable_by_key(|&(_, x)| std::cmp::Reverse(x)),
         }
@@ -251,15 +251,6 @@ impl<S: Sink> Arena<'_, S> {
         let pos = self.pieces[x].pos;
         self.sink.emit(self.round, || Event::Death { piece: x + 1, pos, respawn_round });
     }
-}
-
-/// Whether two of `strengths` are a near-tie: ordered differently by the exact and the official
-/// comparison. Neighbours in exact order are enough to look at: pieces further apart differ by
-/// more.
-fn near_tie(strengths: &[Strength]) -> bool {
-    let mut sorted = strengths.to_vec();
-    sorted.sort_unstable();
-    sorted.windows(2).any(|pair| float_ties::readings_differ(pair[0], pair[1]))
 }
 
 /// The table and the lists the fights fill anew in every round, kept from round to round to
