@@ -143,8 +143,9 @@ fn coverage_table(names: &[&str], reached: &[(usize, Option<String>)], valid: us
         table.push_str(&format!("{name}{:pad$}  {count:>5}  {first}\n", ""));
     }
     let missed = reached.iter().filter(|(count, _)| *count == 0).count();
+    let (files, reach) = if valid == 1 { ("file", "reaches") } else { ("files", "reach") };
     table.push_str(&format!(
-        "{valid} valid files reach {} of {} corners\n",
+        "{valid} valid {files} {reach} {} of {} corners\n",
         names.len() - missed,
         names.len()
     ));
