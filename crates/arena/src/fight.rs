@@ -23,6 +23,7 @@
 use std::cmp::Ordering;
 
 use crate::event::{Event, Sink};
+use crate::float_ties;
 use crate::game::Team;
 use crate::gcc_sort;
 use crate::grid::Grid;
@@ -66,6 +67,11 @@ impl<S: Sink> Arena<'_, S> {
     /// ([`strength::ranks`]), in the order given.
     fn keyed(&self, side: &[usize], keyed: &mut Vec<(u32, usize)>) {
         keyed.clear();
+        if self.rules.float_ties {
+            // The official comparison is not an order to rank by: sides are sorted with it.
+            keyed.extend(side.iter().map(|&x| (0, x)));
+            return;
+        }
         if let [x] = side {
             keyed.push((0, *x));
             return;
@@ -115,7 +121,9 @@ impl<S: Sink> Arena<'_, S> {
                 let tied = |side: &[(u32, usize)]| {
                     side.iter().map(|&(rank, _)| rank as usize + 1).max() < Some(side.len())
                 };
-                if self.rules.tie == TieOrder::Gcc && (tied(red) || tied(blue)) {
+                let listed = self.rules.tie == TieOrder::Gcc
+                    && (self.rules.float_ties || tied(red) || tied(blue));
+                if listed {
                     let place = listing.get_or_insert_with(|| self.listing_by_cell());
                     red.sort_by_key(|&(_, x)| place[x]);
                     blue.sort_by_key(|&(_, x)| place[x]);
@@ -128,11 +136,46 @@ impl<S: Sink> Arena<'_, S> {
 
     /// Sorts one side by rank so that its fighter is last.
     fn rank(&self, side: &mut [(u32, usize)]) {
+        if self.rules.float_ties {
+            self.rank_official(side);
+            return;
+        }
         match self.rules.tie {
             TieOrder::Gcc => gcc_sort::sort_by(side, |x, y| x.0 < y.0),
             TieOrder::HighestIndex => side.sort_unstable(),
             TieOrder::LowestIndex => {
                 side.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(y.1.cmp(&x.1)))
+            }
+        }
+    }
+
+    /// Sorts one side with the official program's comparison of strengths (`float-ties`).
+    ///
+    /// Near-ties make that comparison intransitive, which `std::sort` does not allow: its scans
+    /// may then run off the array, where the official program's result is undefined. Where they
+    /// do, the side is sorted by a stable insertion sort from the order it was given instead.
+    /// The tie orders `tie-high` and `tie-low` start from index order (reversed for `tie-low`)
+    /// and keep it among equals.
+    fn rank_official(&self, side: &mut [(u32, usize)]) {
+        let less = |x: &(u32, usize), y: &(u32, usize)| {
+            float_ties::official_cmp(self.strength(x.1), self.strength(y.1)) == Ordering::Less
+        };
+        match self.rules.tie {
+            TieOrder::Gcc => {
+                let given = side.to_vec();
+                if gcc_sort::try_sort_by(side, less).is_ok() {
+                    return;
+                }
+                side.copy_from_slice(&given);
+            }
+            TieOrder::HighestIndex => side.sort_unstable_by_key(|&(_, x)| x),
+            TieOrder::LowestIndex => side.sort_unstable_by_key(|&(_, x)| std::cmp::Reverse(x)),
+        }
+        for k in 1..side.len() {
+            let mut j = k;
+            while j > 0 && less(&side[j], &side[j - 1]) {
+                side.swap(j, j - 1);
+                j -= 1;
             }
         }
     }
@@ -150,7 +193,9 @@ impl<S: Sink> Arena<'_, S> {
         self.rank(blue);
         while let (Some(&(_, r)), Some(&(_, b))) = (red.last(), blue.last()) {
             let (sr, sb) = (self.strength(r), self.strength(b));
-            let loser = match sr.cmp(&sb) {
+            let verdict =
+                if self.rules.float_ties { float_ties::official_cmp(sr, sb) } else { sr.cmp(&sb) };
+            let loser = match verdict {
                 Ordering::Less => Some(r),
                 Ordering::Greater => Some(b),
                 Ordering::Equal => None,

@@ -20,19 +20,36 @@
 //! and a final insertion sort whose first 16 elements are guarded and the rest unguarded.
 //!
 //! The comparator must be a strict weak ordering, as `std::sort` requires; the unguarded loops
-//! rely on it (here they would panic on a bounds check rather than read past the slice).
+//! rely on it. With another comparator (the official program's comparison of strengths within a
+//! tolerance, `float-ties`), a scan may run off the array, where the C++ reads memory that is not
+//! its range: [`try_sort_by`] stops there with [`OffTheRange`] instead.
 
 /// Ranges at most this long are left to the final insertion sort (`_S_threshold`).
 const THRESHOLD: usize = 16;
 
-/// Sorts `v` in place exactly as libstdc++'s `std::sort(first, last, less)` does.
-pub fn sort_by<T: Copy, F: FnMut(&T, &T) -> bool>(v: &mut [T], mut less: F) {
+/// Sorts `v` in place exactly as libstdc++'s `std::sort(first, last, less)` does; `less` must be
+/// a strict weak ordering.
+pub fn sort_by<T: Copy, F: FnMut(&T, &T) -> bool>(v: &mut [T], less: F) {
+    // A strict weak ordering keeps every scan within the slice: this cannot fail.
+    let _ = try_sort_by(v, less);
+}
+
+/// An unguarded scan of `std::sort` ran off the range being sorted: undefined in C++.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OffTheRange;
+
+/// [`sort_by`] for any comparator: where a scan would leave the slice, `Err`, with `v` partly
+/// sorted.
+pub fn try_sort_by<T: Copy, F: FnMut(&T, &T) -> bool>(
+    v: &mut [T],
+    mut less: F,
+) -> Result<(), OffTheRange> {
     let n = v.len();
     if n < 2 {
-        return;
+        return Ok(());
     }
-    introsort_loop(v, 0, n, 2 * floor_log2(n), &mut less);
-    final_insertion_sort(v, &mut less);
+    introsort_loop(v, 0, n, 2 * floor_log2(n), &mut less)?;
+    final_insertion_sort(v, &mut less)
 }
 
 /// `std::__lg`.
@@ -46,17 +63,18 @@ fn introsort_loop<T: Copy, F: FnMut(&T, &T) -> bool>(
     mut last: usize,
     mut depth: u32,
     less: &mut F,
-) {
+) -> Result<(), OffTheRange> {
     while last - first > THRESHOLD {
         if depth == 0 {
             heap_sort(&mut v[first..last], less);
-            return;
+            return Ok(());
         }
         depth -= 1;
-        let cut = partition_pivot(v, first, last, less);
-        introsort_loop(v, cut, last, depth, less);
+        let cut = partition_pivot(v, first, last, less)?;
+        introsort_loop(v, cut, last, depth, less)?;
         last = cut;
     }
+    Ok(())
 }
 
 /// `__unguarded_partition_pivot`.
@@ -65,7 +83,7 @@ fn partition_pivot<T: Copy, F: FnMut(&T, &T) -> bool>(
     first: usize,
     last: usize,
     less: &mut F,
-) -> usize {
+) -> Result<usize, OffTheRange> {
     let mid = first + (last - first) / 2;
     move_median_to_first(v, first, first + 1, mid, last - 1, less);
     unguarded_partition(v, first + 1, last, first, less)
@@ -105,17 +123,17 @@ fn unguarded_partition<T: Copy, F: FnMut(&T, &T) -> bool>(
     mut last: usize,
     pivot: usize,
     less: &mut F,
-) -> usize {
+) -> Result<usize, OffTheRange> {
     loop {
-        while less(&v[first], &v[pivot]) {
+        while less(v.get(first).ok_or(OffTheRange)?, &v[pivot]) {
             first += 1;
         }
-        last -= 1;
+        last = last.checked_sub(1).ok_or(OffTheRange)?;
         while less(&v[pivot], &v[last]) {
-            last -= 1;
+            last = last.checked_sub(1).ok_or(OffTheRange)?;
         }
         if first >= last {
-            return first;
+            return Ok(first);
         }
         v.swap(first, last);
         first += 1;
@@ -123,28 +141,36 @@ fn unguarded_partition<T: Copy, F: FnMut(&T, &T) -> bool>(
 }
 
 /// `__final_insertion_sort`.
-fn final_insertion_sort<T: Copy, F: FnMut(&T, &T) -> bool>(v: &mut [T], less: &mut F) {
+fn final_insertion_sort<T: Copy, F: FnMut(&T, &T) -> bool>(
+    v: &mut [T],
+    less: &mut F,
+) -> Result<(), OffTheRange> {
     if v.len() > THRESHOLD {
-        insertion_sort(&mut v[..THRESHOLD], less);
+        insertion_sort(&mut v[..THRESHOLD], less)?;
         for i in THRESHOLD..v.len() {
-            unguarded_linear_insert(v, i, less);
+            unguarded_linear_insert(v, i, less)?;
         }
+        Ok(())
     } else {
-        insertion_sort(v, less);
+        insertion_sort(v, less)
     }
 }
 
 /// `__insertion_sort`: an element smaller than the first goes straight to the front.
-fn insertion_sort<T: Copy, F: FnMut(&T, &T) -> bool>(v: &mut [T], less: &mut F) {
+fn insertion_sort<T: Copy, F: FnMut(&T, &T) -> bool>(
+    v: &mut [T],
+    less: &mut F,
+) -> Result<(), OffTheRange> {
     for i in 1..v.len() {
         if less(&v[i], &v[0]) {
             let value = v[i];
             v.copy_within(0..i, 1);
             v[0] = value;
         } else {
-            unguarded_linear_insert(v, i, less);
+            unguarded_linear_insert(v, i, less)?;
         }
     }
+    Ok(())
 }
 
 /// `__unguarded_linear_insert`.
@@ -152,13 +178,14 @@ fn unguarded_linear_insert<T: Copy, F: FnMut(&T, &T) -> bool>(
     v: &mut [T],
     mut last: usize,
     less: &mut F,
-) {
+) -> Result<(), OffTheRange> {
     let value = v[last];
-    while less(&value, &v[last - 1]) {
+    while less(&value, v.get(last.wrapping_sub(1)).ok_or(OffTheRange)?) {
         v[last] = v[last - 1];
         last -= 1;
     }
     v[last] = value;
+    Ok(())
 }
 
 /// `__partial_sort(first, last, last)`: `__make_heap` then `__sort_heap`.

@@ -59,6 +59,7 @@
 pub mod cast;
 pub mod event;
 pub mod fight;
+pub mod float_ties;
 pub mod game;
 pub mod gcc_sort;
 pub mod generate;
@@ -74,6 +75,7 @@ pub mod sim;
 pub mod skill;
 pub mod state;
 pub mod strength;
+pub mod validate;
 
 use arbiter_scan::{Place, ScanError, Scanner, Source};
 use serde::Serialize;

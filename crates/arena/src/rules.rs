@@ -12,8 +12,9 @@
 //! ```
 //!
 //! Every field is one point of docs/rules.md#skill-arena; `false` (or [`TieOrder::Gcc`]) is what
-//! the official
-//! program does, and `+NAME` turns on the other reading. `statement` turns on S1–S9 and ties to the
+//! the official program does, and `+NAME` turns on the other reading, with one exception:
+//! strengths are compared exactly in every preset, and `+float-ties` takes the official
+//! program's floating-point comparison instead. `statement` turns on S1–S9 and ties to the
 //! highest index, the statement's own text at each point where the official program departs
 //! from it. The other switches are readings the text leaves open; both presets settle them as the
 //! official program does, and they can be toggled one by one to compare.
@@ -111,6 +112,11 @@ switches! {
     keep_silence = "keep-silence", "respawn keeps silence";
     /// `keep-freeze`. Off (official): respawn clears freeze. On: it is kept.
     keep_freeze = "keep-freeze", "respawn keeps freeze";
+    /// `float-ties`. Off (every preset): strengths C(a, b) are compared exactly. On: as the
+    /// official program compares them, by logarithms of factorials in x87 extended precision
+    /// with a tolerance of 1e-8 ([`crate::float_ties`]), so that near-ties such as
+    /// C(974, 36) < C(229, 92) count as ties, as the official judge's answers have them.
+    float_ties = "float-ties", "strengths compared as the official program's logarithms, within 1e-8";
 }
 
 /// The orders of equally strong pieces other than the official one, as switches.

@@ -53,6 +53,10 @@ fn rule_cases() {
                     failures.push(format!("{name} under {rules}"));
                 }
             }
+            // The official program's floating-point tie with `float-ties`.
+            if run(&input, "official,+float-ties") != reference {
+                failures.push(format!("{name} under official,+float-ties"));
+            }
         } else {
             if run(&input, "official") != reference {
                 failures.push(format!("{name} official"));
@@ -137,4 +141,14 @@ fn statement_preset_reads_the_text_at_s1_to_s9() {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// `float-ties` sorts a side of 17 pieces holding a near-tie (C(229, 92) and C(974, 938), equal
+/// within 1e-8) with `std::sort`'s own steps, as the official program does: its answer, printed
+/// by the official program built with g++ -O2.
+#[test]
+fn float_ties_sorts_a_near_tie_as_the_official_program() {
+    let input = "1\n1 1 18 2\n0\n1 1 0 0 1 3 1 1 1 toolihai\n1 1 0 0 1 1 1 1 1 toolihai\n1 1 0 0 1 2 1 1 1 toolihai\n1 1 0 0 1 0 1 1 1 toolihai\n1 1 229 92 1 2 1 1 1 toolihai\n1 1 0 0 1 3 1 1 1 toolihai\n1 1 0 0 1 2 1 1 1 toolihai\n1 1 4 0 0 1 1 1 1 toolihai\n1 1 0 0 1 1 1 1 1 toolihai\n1 1 0 0 1 2 1 1 1 toolihai\n1 1 0 0 1 2 1 1 1 toolihai\n1 1 0 0 1 1 1 1 1 toolihai\n1 1 0 0 1 3 1 1 1 toolihai\n1 1 0 0 1 0 1 1 1 hupraise\n1 1 0 0 1 0 1 1 1 toolihai\n1 1 0 0 1 2 1 1 1 toolihai\n1 1 974 938 1 3 1 1 1 toolihai\n1 1 0 0 1 1 1 1 1 toolihai\n";
+    let official = "1\n1\n1 1\n1 1\n1 1\n1 1\n1 1\n1 1\n1 1\n1 1\n1 1\n1 1\n1 1\n1 1\n1 1\n1 1\n1 1\n1 1\n1 1\n1 1\n";
+    assert_eq!(run(input, "official,+float-ties"), official);
 }

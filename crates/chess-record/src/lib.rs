@@ -25,6 +25,7 @@ mod shown;
 mod spelling;
 mod token;
 mod turn;
+pub mod validate;
 mod variant;
 
 pub use arbiter_scan::Shown;

@@ -44,6 +44,10 @@ enum Command {
     },
     #[command(flatten)]
     Contest(crate::contest::Command<arbiter_contest::arena::ArenaProblem>),
+    /// Check test files strictly, as testlib's validators do: the layout (one space between
+    /// numbers, a line feed after every line) and every limit of the statement. Exit status 0
+    /// valid, 3 invalid, with `FILE:LINE:COL: expected ..., found ...`.
+    Validate(crate::validate::ValidateArgs),
 }
 
 /// The `--rules` option shared by the judge and the trace.
@@ -68,6 +72,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             trace(input.file.as_deref(), rules.rules, game)
         }
         Some(Command::Contest(command)) => crate::contest::run(command),
+        Some(Command::Validate(args)) => crate::validate::run(crate::validate::Format::Arena, args),
     }
 }
 

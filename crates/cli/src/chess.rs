@@ -35,6 +35,10 @@ enum Command {
     Fix(fix::FixArgs),
     #[command(flatten)]
     Contest(crate::contest::Command<arbiter_contest::chess::ChessProblem>),
+    /// Check test files strictly, as testlib's validators do: one line, one space between
+    /// tokens, a final line feed, move numbers from 1, at most 300 rounds, moves in the
+    /// statement's shapes. Exit status 0 valid, 3 invalid, with `FILE:LINE:COL: expected ...`.
+    Validate(crate::validate::ValidateArgs),
 }
 
 /// Runs `arbiter chess`.
@@ -44,6 +48,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(Command::Pgn(args)) => pgn::run(args),
         Some(Command::Fix(args)) => fix::run(args),
         Some(Command::Contest(command)) => crate::contest::run(command),
+        Some(Command::Validate(args)) => crate::validate::run(crate::validate::Format::Chess, args),
         None if args.each_line => crate::records::run_lines(&args.input, answers),
         None => crate::records::run_record(&args.input, answers),
     }

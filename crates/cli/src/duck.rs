@@ -49,6 +49,10 @@ enum DuckCommand {
     Match(Box<crate::duck_match::Args>),
     #[command(flatten)]
     Contest(crate::contest::Command<arbiter_contest::duck::DuckProblem>),
+    /// Check test files strictly, as testlib's validators do: the layout (one space between
+    /// numbers, a line feed after every line) and the statement's limits (Q ≤ 1000, 0 ≤ x < 10,
+    /// 0 ≤ y < 9). Exit status 0 valid, 3 invalid, with `FILE:LINE:COL: expected ..., found ...`.
+    Validate(crate::validate::ValidateArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -133,6 +137,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(DuckCommand::Play(args)) => crate::duck_engine::play(args),
         Some(DuckCommand::Match(args)) => crate::duck_match::run(*args),
         Some(DuckCommand::Contest(command)) => crate::contest::run(command),
+        Some(DuckCommand::Validate(args)) => {
+            crate::validate::run(crate::validate::Format::Duck, args)
+        }
     }
 }
 

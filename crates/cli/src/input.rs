@@ -28,6 +28,10 @@ pub enum CliError {
     /// printed (2 stays for input that cannot be used at all).
     #[error("some inputs are wrong")]
     Findings,
+    /// A strict validator rejected inputs and has reported each one: exit status 3, testlib's
+    /// status for a validator's failure.
+    #[error("some test files are invalid")]
+    Rejected,
     /// The reader of our output went away (`arbiter duck | head`): stop quietly.
     #[error("broken pipe")]
     BrokenPipe,

@@ -11,6 +11,7 @@ mod input;
 mod output;
 mod records;
 mod serve;
+mod validate;
 
 use std::process::ExitCode;
 
@@ -53,6 +54,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
         Err(CliError::Findings) => ExitCode::from(1),
+        Err(CliError::Rejected) => ExitCode::from(3),
         Err(error) => {
             output::write_line(&error);
             ExitCode::from(2)

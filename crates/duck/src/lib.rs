@@ -79,6 +79,7 @@ pub mod rules;
 pub mod square;
 mod text;
 pub mod uci;
+pub mod validate;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

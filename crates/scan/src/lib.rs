@@ -40,12 +40,14 @@ mod place;
 mod scanner;
 mod shown;
 mod source;
+mod strict;
 
 pub use error::{Found, ScanError};
 pub use place::{Place, place_at};
 pub use scanner::{Scanner, Token, is_space};
 pub use shown::Shown;
 pub use source::{MAX_TOKEN_BYTES, Source, Stream, Text};
+pub use strict::{Invalid, Strict};
 
 #[cfg(test)]
 mod tests;

@@ -3,9 +3,11 @@
 //! the last round that moved the piece.
 
 use arbiter_arena::event::Event;
+use arbiter_arena::float_ties::{official_cmp, readings_differ};
 use arbiter_arena::io::{parse_count, parse_game};
 use arbiter_arena::rules::Rules;
 use arbiter_arena::sim::play_with;
+use arbiter_arena::strength::Strength;
 use arbiter_scan::{Place, Scanner};
 use serde_json::Value;
 
@@ -34,57 +36,101 @@ pub(super) fn explain(input: &str, line: usize, rules: Rules) -> Result<Explanat
         }
         let item = line - first_line;
         let place = |piece: usize| piece_place(input, header, &game, piece);
-        if item < outcome.matchings.len() {
-            // The item-th hupraise of this game.
-            let found =
-                events.iter().filter(|(_, e)| matches!(e, Event::Matching { .. })).nth(item);
-            let Some(&(round, Event::Matching { piece, pairs })) = found else {
-                return Err(InputError(format!("no hupraise {} in game {number}", item + 1)));
-            };
-            let context = round_events(&events, round, None);
-            return Ok(Explanation {
-                place: place(piece),
-                what: format!(
-                    "game {number}, hupraise {} (piece {piece}, round {round})",
-                    item + 1
-                ),
-                why: format!(
-                    "a maximum matching of red with blue pieces whose a xor to a multiple of 3 ({}, with their {} a) has {}",
-                    if rules.hup_alive { "living pieces only" } else { "dead pieces included" },
-                    if rules.hup_orig { "starting" } else { "current" },
-                    crate::count(pairs, "pairs")
-                ),
-                context,
-            });
+        let mut explanation = explain_item(&events, &outcome, item, number, rules, place)?;
+        if let Some(note) = near_tie(&events, rules) {
+            explanation.why.push_str("; ");
+            explanation.why.push_str(&note);
         }
-        let piece = item - outcome.matchings.len() + 1;
-        let pos = outcome.positions[piece - 1];
-        let last_moved = events.iter().rev().find(|(_, e)| moves(e, piece));
-        let what = format!("game {number}, piece {piece}");
-        return Ok(match last_moved {
-            Some(&(round, ref event)) => Explanation {
-                place: place(piece),
-                what,
-                why: format!(
-                    "ends on ({},{}); it last changed place in round {round}: {}",
-                    pos.row,
-                    pos.col,
-                    describe(event)
-                ),
-                context: round_events(&events, round, Some(piece)),
-            },
-            None => Explanation {
-                place: place(piece),
-                what,
-                why: format!("ends on ({},{}), where it started: it never moved", pos.row, pos.col),
-                context: Vec::new(),
-            },
-        });
+        return Ok(explanation);
     }
     Ok(Explanation {
         what: format!("line {line}"),
         why: format!("the answer has {}", crate::count(first_line - 1, "lines")),
         ..Explanation::default()
+    })
+}
+
+/// The first fight of a game that the exact comparison and the official program's logarithms
+/// decide differently, in words that name the switch: a near-tie, on which a program written
+/// like the official one answers differently from the exact reading.
+fn near_tie(events: &[(u32, Event)], rules: Rules) -> Option<String> {
+    let (round, pos, red, blue) = events.iter().find_map(|(round, event)| match event {
+        Event::Fight { pos, red_strength, blue_strength, .. } => {
+            let red = Strength::new(red_strength.0, red_strength.1);
+            let blue = Strength::new(blue_strength.0, blue_strength.1);
+            readings_differ(red, blue).then_some((*round, *pos, red, blue))
+        }
+        _ => None,
+    })?;
+    let word = |order: std::cmp::Ordering| match order {
+        std::cmp::Ordering::Less => "weaker than",
+        std::cmp::Ordering::Equal => "as strong as",
+        std::cmp::Ordering::Greater => "stronger than",
+    };
+    let reading = if rules.float_ties {
+        "this run follows the official program (`float-ties`); without it the exact comparison decides"
+    } else {
+        "`--rules official,+float-ties` compares as the official program does"
+    };
+    Some(format!(
+        "the game turns on a near-tie: in round {round} at ({},{}), red {red} is {} blue {blue} exactly, but {} it by the official program's logarithms within 1e-8; {reading}",
+        pos.row,
+        pos.col,
+        word(red.cmp(&blue)),
+        word(official_cmp(red, blue)),
+    ))
+}
+
+/// Explains item `item` (0-based: hupraise numbers first, then positions) of game `number`.
+fn explain_item(
+    events: &[(u32, Event)],
+    outcome: &arbiter_arena::outcome::Outcome,
+    item: usize,
+    number: usize,
+    rules: Rules,
+    place: impl Fn(usize) -> Option<Place>,
+) -> Result<Explanation, InputError> {
+    if item < outcome.matchings.len() {
+        // The item-th hupraise of this game.
+        let found = events.iter().filter(|(_, e)| matches!(e, Event::Matching { .. })).nth(item);
+        let Some(&(round, Event::Matching { piece, pairs })) = found else {
+            return Err(InputError(format!("no hupraise {} in game {number}", item + 1)));
+        };
+        let context = round_events(events, round, None);
+        return Ok(Explanation {
+            place: place(piece),
+            what: format!("game {number}, hupraise {} (piece {piece}, round {round})", item + 1),
+            why: format!(
+                "a maximum matching of red with blue pieces whose a xor to a multiple of 3 ({}, with their {} a) has {}",
+                if rules.hup_alive { "living pieces only" } else { "dead pieces included" },
+                if rules.hup_orig { "starting" } else { "current" },
+                crate::count(pairs, "pairs")
+            ),
+            context,
+        });
+    }
+    let piece = item - outcome.matchings.len() + 1;
+    let pos = outcome.positions[piece - 1];
+    let last_moved = events.iter().rev().find(|(_, e)| moves(e, piece));
+    let what = format!("game {number}, piece {piece}");
+    Ok(match last_moved {
+        Some(&(round, ref event)) => Explanation {
+            place: place(piece),
+            what,
+            why: format!(
+                "ends on ({},{}); it last changed place in round {round}: {}",
+                pos.row,
+                pos.col,
+                describe(event)
+            ),
+            context: round_events(events, round, Some(piece)),
+        },
+        None => Explanation {
+            place: place(piece),
+            what,
+            why: format!("ends on ({},{}), where it started: it never moved", pos.row, pos.col),
+            context: Vec::new(),
+        },
     })
 }
 
@@ -232,6 +278,33 @@ mod tests {
         assert_eq!(why.place.map(|p| (p.line, p.column)), Some((5, 1)));
         assert_eq!(why.context[0], "round 2, its events but steps and turns:");
         assert!(why.context.iter().all(|l| !l.contains("move piece")), "{:?}", why.context);
+    }
+
+    /// Red C(229, 92) meets blue C(974, 938) = C(974, 36): exactly red is stronger, for the
+    /// official program they are equal and both die.
+    const NEAR_TIE: &str =
+        "1\n1 1 2 1\n0\n1 1 229 92 1 3 1 1 2 toolihai\n1 1 974 938 0 1 1 1 1 toolihai\n";
+
+    #[test]
+    fn a_near_tie_is_named_with_its_switch() {
+        let why = explain(NEAR_TIE, 1, Rules::official()).unwrap();
+        assert!(
+            why.why.ends_with(
+                "the game turns on a near-tie: in round 1 at (1,1), red C(974, 938) is weaker than \
+             blue C(229, 92) exactly, but as strong as it by the official program's logarithms \
+             within 1e-8; `--rules official,+float-ties` compares as the official program does"
+            ),
+            "{}",
+            why.why
+        );
+        let rules: Rules = "official,+float-ties".parse().unwrap();
+        let why = explain(NEAR_TIE, 1, rules).unwrap();
+        assert!(
+            why.why.contains("this run follows the official program (`float-ties`)"),
+            "{}",
+            why.why
+        );
+        assert!(!explain(INPUT, 3, Rules::official()).unwrap().why.contains("near-tie"));
     }
 
     #[test]
