@@ -38,12 +38,13 @@ fn the_official_program_passes_with_float_ties_and_fails_on_a_near_tie_without()
         Command::new(ARBITER).args(["arena", "test"]).args(args).arg("--").arg(official).output()
     };
     // The official program builds a table of a million logarithms at each start: a generous
-    // time limit keeps a loaded machine from failing a case.
+    // time limit keeps a loaded machine from failing a case, and a few hundred cases keep the
+    // suite short (docs/contest.md gives the run of thousands).
     let passed = run(&[
         "--rules",
         "official,+float-ties",
         "--cases",
-        "2000",
+        "400",
         "--seed",
         "7",
         "--time-limit",
@@ -51,7 +52,7 @@ fn the_official_program_passes_with_float_ties_and_fails_on_a_near_tie_without()
     ])
     .unwrap();
     assert_eq!(passed.status.code(), Some(0), "{}{}", text(&passed.stdout), text(&passed.stderr));
-    assert!(text(&passed.stdout).starts_with("all 2000 cases passed"), "{}", text(&passed.stdout));
+    assert!(text(&passed.stdout).starts_with("all 400 cases passed"), "{}", text(&passed.stdout));
 
     let failed =
         run(&["--profile", "ties", "--cases", "300", "--seed", "1", "--time-limit", "20000"])
