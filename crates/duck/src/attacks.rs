@@ -90,7 +90,10 @@ impl Board {
 
     /// Whether this is a check position: either side has a piece that could capture the other
     /// side's captain in one move. Never once a captain is gone: the game is over then.
-    #[inline]
+    ///
+    /// Always inlined: the judge asks after every valid move, and the call would cost more than
+    /// the common answer.
+    #[inline(always)]
     pub fn is_check(&self) -> bool {
         match (self.captain(Color::Red), self.captain(Color::Blue)) {
             (Some(red), Some(blue)) => {
