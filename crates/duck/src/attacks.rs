@@ -90,18 +90,24 @@ impl Board {
 
     /// Whether this is a check position: either side has a piece that could capture the other
     /// side's captain in one move. Never once a captain is gone: the game is over then.
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        match (self.captain(Color::Red), self.captain(Color::Blue)) {
+            (Some(red), Some(blue)) => self.is_check_at([red, blue]),
+            _ => false,
+        }
+    }
+
+    /// [`is_check`](Board::is_check) with both captains on the board, on `captains` (by
+    /// [`Color::index`]), as the game knows them.
     ///
     /// Always inlined: the judge asks after every valid move, and the call would cost more than
     /// the common answer.
     #[inline(always)]
-    pub fn is_check(&self) -> bool {
-        match (self.captain(Color::Red), self.captain(Color::Blue)) {
-            (Some(red), Some(blue)) => {
-                let occupied = self.occupied();
-                self.any_attacker(red, self.by_color(Color::Blue), occupied)
-                    || self.any_attacker(blue, self.by_color(Color::Red), occupied)
-            }
-            _ => false,
-        }
+    pub(crate) fn is_check_at(&self, captains: [Square; 2]) -> bool {
+        let occupied = self.occupied();
+        let [red, blue] = captains;
+        self.any_attacker(red, self.by_color(Color::Blue), occupied)
+            || self.any_attacker(blue, self.by_color(Color::Red), occupied)
     }
 }

@@ -135,12 +135,20 @@ impl fmt::Display for Coordinate {
     }
 }
 
+/// The squares of the captains of `board`, by [`Color::index`] (`A1` for one that is gone).
+fn captains(board: &Board) -> [Square; 2] {
+    Color::ALL.map(|color| board.captain(color).unwrap_or(Square::A1))
+}
+
 /// A position played with checks, and the moves that led to it (for undo).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Game {
     position: Position,
     history: Vec<(Move, Undo)>,
     keeps_history: bool,
+    /// Each side's captain's square, by [`Color::index`], kept from move to move for check
+    /// detection; meaningless once the game is over (a captain may be gone).
+    captains: [Square; 2],
 }
 
 impl Default for Game {
@@ -157,7 +165,8 @@ impl Game {
 
     /// A game from any position.
     pub fn from_position(position: Position) -> Game {
-        Game { position, history: Vec::new(), keeps_history: true }
+        let captains = captains(position.board());
+        Game { position, history: Vec::new(), keeps_history: true, captains }
     }
 
     /// A game from `board` with `turn` to move (see [`Position::from_board`]).
@@ -241,6 +250,7 @@ impl Game {
     pub fn undo(&mut self) -> Option<Move> {
         let (mv, undo) = self.history.pop()?;
         self.position.unmake(mv, undo);
+        self.captains = captains(self.board());
         Some(mv)
     }
 
@@ -312,7 +322,10 @@ impl Game {
         }
         let captured = undo.captured();
         let game_over = captured.is_some_and(|c| c.role == Role::Captain);
-        let check = !game_over && self.board().is_check();
+        if piece.role == Role::Captain {
+            self.captains[piece.color.index()] = to;
+        }
+        let check = !game_over && self.board().is_check_at(self.captains);
         Ok(Played { piece, captured, check, game_over })
     }
 
