@@ -254,6 +254,7 @@ fn random_game(mut game: Game, seed: u64, plies: usize, attacks_every: usize) ->
         let played = game.play(from, to).expect("a listed move is valid");
         let grid_after = grid(game.board());
         assert_eq!(played.check, !played.game_over && slow_check(&grid_after));
+        assert_eq!(game.winner(), game.position().winner());
         if ply % 16 == 15 {
             // What the game keeps from move to move for check detection is taken back with the
             // move: played again, it gives the same answer.
