@@ -62,22 +62,17 @@ impl Board {
 
     /// Whether one of the pieces on `theirs` (all of one side) could move to `to` with `occupied`
     /// in the way. Inlined into the judge's check detection, which runs after every valid move.
+    ///
+    /// Few pieces can attack a given square at all (a slider on its lines, a leaper near it), and
+    /// these are found with one mask before any of them is looked at: most squares have none.
     #[inline(always)]
     fn any_attacker(&self, to: Square, theirs: Bitboard, occupied: Bitboard) -> bool {
-        for role in movement::SLIDERS {
-            for from in movement::sources(role, to) & theirs & self.by_role(role) {
-                if movement::reaches_from_source(role, from, to, occupied) {
-                    return true;
-                }
-            }
-        }
-        // Leapers can only attack from a few squares around `to`, which usually hold none or one
-        // of `by`'s pieces: look at those pieces rather than at every role. Sliders there have
-        // been looked at above.
-        let leapers = movement::SLIDERS.iter().fold(theirs, |set, &role| set & !self.by_role(role));
-        for from in movement::leaper_sources(to) & leapers {
+        let sliders =
+            movement::SLIDERS.iter().fold(Bitboard::EMPTY, |set, &r| set | self.by_role(r));
+        let candidates = theirs & movement::attacker_squares(to, sliders);
+        for from in candidates {
             if let Some(piece) = self.piece_at(from)
-                && movement::leaps_to(piece.role, from, to, occupied)
+                && movement::reaches_from_source(piece.role, from, to, occupied)
             {
                 return true;
             }
@@ -98,12 +93,21 @@ impl Board {
     #[inline]
     pub fn is_check(&self) -> bool {
         match (self.captain(Color::Red), self.captain(Color::Blue)) {
-            (Some(red), Some(blue)) => {
-                let occupied = self.occupied();
-                self.any_attacker(red, self.by_color(Color::Blue), occupied)
-                    || self.any_attacker(blue, self.by_color(Color::Red), occupied)
-            }
+            (Some(red), Some(blue)) => self.is_check_at([red, blue]),
             _ => false,
         }
+    }
+
+    /// [`is_check`](Board::is_check) with both captains on the board, on `captains` (by
+    /// [`Color::index`]), as the game knows them.
+    ///
+    /// Always inlined: the judge asks after every valid move, and the call would cost more than
+    /// the common answer.
+    #[inline(always)]
+    pub(crate) fn is_check_at(&self, captains: [Square; 2]) -> bool {
+        let occupied = self.occupied();
+        let [red, blue] = captains;
+        self.any_attacker(red, self.by_color(Color::Blue), occupied)
+            || self.any_attacker(blue, self.by_color(Color::Red), occupied)
     }
 }

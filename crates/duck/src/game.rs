@@ -141,6 +141,29 @@ pub struct Game {
     position: Position,
     history: Vec<(Move, Undo)>,
     keeps_history: bool,
+    known: Known,
+}
+
+/// What the game keeps from move to move about its position, so that the judge does not look for
+/// it again after every command: who has won, and where the captains stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Known {
+    /// [`Position::winner`].
+    winner: Option<Color>,
+    /// Each side's captain's square, by [`Color::index`]; meaningless once the game is over (a
+    /// captain may be gone).
+    captains: [Square; 2],
+}
+
+impl Known {
+    /// What is known of `position`, found from scratch.
+    fn of(position: &Position) -> Known {
+        let board = position.board();
+        Known {
+            winner: position.winner(),
+            captains: Color::ALL.map(|color| board.captain(color).unwrap_or(Square::A1)),
+        }
+    }
 }
 
 impl Default for Game {
@@ -157,7 +180,8 @@ impl Game {
 
     /// A game from any position.
     pub fn from_position(position: Position) -> Game {
-        Game { position, history: Vec::new(), keeps_history: true }
+        let known = Known::of(&position);
+        Game { position, history: Vec::new(), keeps_history: true, known }
     }
 
     /// A game from `board` with `turn` to move (see [`Position::from_board`]).
@@ -229,7 +253,7 @@ impl Game {
     /// The side that captured the other's captain, once the game is over.
     #[inline]
     pub fn winner(&self) -> Option<Color> {
-        self.position.winner()
+        self.known.winner
     }
 
     /// The moves played and kept, oldest first.
@@ -241,6 +265,7 @@ impl Game {
     pub fn undo(&mut self) -> Option<Move> {
         let (mv, undo) = self.history.pop()?;
         self.position.unmake(mv, undo);
+        self.known = Known::of(&self.position);
         Some(mv)
     }
 
@@ -312,7 +337,13 @@ impl Game {
         }
         let captured = undo.captured();
         let game_over = captured.is_some_and(|c| c.role == Role::Captain);
-        let check = !game_over && self.board().is_check();
+        if piece.role == Role::Captain {
+            self.known.captains[piece.color.index()] = to;
+        }
+        if game_over {
+            self.known.winner = Some(piece.color);
+        }
+        let check = !game_over && self.board().is_check_at(self.known.captains);
         Ok(Played { piece, captured, check, game_over })
     }
 

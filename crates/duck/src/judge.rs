@@ -421,7 +421,8 @@ pub fn judge<S: Source>(
 ) -> Result<Summary, JudgeError> {
     let mut game = Game::new().without_history();
     let result = loop {
-        if commands.done() {
+        // Not `done()`: the loop stops at the first error, so reading has not failed here.
+        if commands.read == commands.announced {
             break Ok(());
         }
         let command = match commands.next_buffered() {

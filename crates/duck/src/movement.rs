@@ -524,6 +524,44 @@ pub fn leaper_sources(to: Square) -> Bitboard {
     LEAPER_SOURCES[to.index()]
 }
 
+/// The union of [`sources`] over the roles that slide.
+static SLIDER_SOURCES: [Bitboard; Square::COUNT] = {
+    let mut union = [Bitboard::EMPTY; Square::COUNT];
+    let mut r = 0;
+    while r < 7 {
+        if let Movement::Slides(_) = Role::ALL[r].movement() {
+            let mut t = 0;
+            while t < Square::COUNT {
+                union[t] = Bitboard(union[t].0 | SOURCES[r][t].0);
+                t += 1;
+            }
+        }
+        r += 1;
+    }
+    union
+};
+
+/// [`LEAPER_SOURCES`] xor [`SLIDER_SOURCES`], so that [`attacker_squares`] picks either with one
+/// mask.
+static SOURCES_XOR: [Bitboard; Square::COUNT] = {
+    let mut xor = [Bitboard::EMPTY; Square::COUNT];
+    let mut t = 0;
+    while t < Square::COUNT {
+        xor[t] = Bitboard(LEAPER_SOURCES[t].0 ^ SLIDER_SOURCES[t].0);
+        t += 1;
+    }
+    xor
+};
+
+/// The squares from which a piece could reach `to` on an empty board, given the squares of the
+/// sliding pieces `sliders`: a slider's square when a slider could reach `to` from there, any
+/// other square when some leaping role could.
+#[inline(always)]
+pub(crate) fn attacker_squares(to: Square, sliders: Bitboard) -> Bitboard {
+    // Leaper sources everywhere, switched to slider sources on the sliders' squares.
+    LEAPER_SOURCES[to.index()] ^ (sliders & SOURCES_XOR[to.index()])
+}
+
 /// The direction (index into [`CAR`] and [`RAYS`]) from `from` to `to`, which share a row or a
 /// column, and the squares strictly between them.
 #[inline]

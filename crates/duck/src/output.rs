@@ -29,30 +29,29 @@ impl Played {
 
     /// The official output line with its newline.
     ///
-    /// The judge writes one per command, so the line comes from precomputed pieces copied with
-    /// fixed sizes (no call to `memcpy`), then trimmed.
+    /// The judge writes one per command, so the whole line comes from a table, copied with a
+    /// fixed size (no call to `memcpy`), then trimmed.
     #[inline]
     pub fn write_line(&self, out: &mut Vec<u8>) {
         let captured = self.captured.map_or(0, |p| 1 + piece_index(p));
-        let prefix = &PREFIXES[piece_index(self.piece)][captured];
-        let suffix = &SUFFIXES[usize::from(self.check) | usize::from(self.game_over) << 1];
-        for part in [prefix, suffix] {
-            let start = out.len();
-            out.extend_from_slice(&part.bytes);
-            out.truncate(start + usize::from(part.len));
-        }
+        let ending = usize::from(self.check) | usize::from(self.game_over) << 1;
+        let line = &LINES[piece_index(self.piece)][captured][ending];
+        let start = out.len();
+        out.extend_from_slice(&line.bytes);
+        out.truncate(start + usize::from(line.len));
     }
 }
 
-/// A short byte string in a fixed-size array.
+/// A short byte string in a fixed-size array, long enough for the longest line
+/// (`blue elephant;blue elephant;yes;yes` and its newline).
 #[derive(Debug, Clone, Copy)]
 struct Snippet {
-    bytes: [u8; 32],
+    bytes: [u8; 40],
     len: u8,
 }
 
 impl Snippet {
-    const EMPTY: Snippet = Snippet { bytes: [0; 32], len: 0 };
+    const EMPTY: Snippet = Snippet { bytes: [0; 40], len: 0 };
 
     const fn push(mut self, text: &str) -> Snippet {
         let text = text.as_bytes();
@@ -70,9 +69,11 @@ const fn piece_index(piece: Piece) -> usize {
     piece.color.index() * 7 + piece.role.index()
 }
 
-/// `[piece];[captured or NA]` for every pair; `captured` index 0 is `NA`.
-static PREFIXES: [[Snippet; 15]; 14] = {
-    let mut table = [[Snippet::EMPTY; 15]; 14];
+/// Every line: `[piece];[captured or NA];[check];[over]` and the newline, indexed by piece, by
+/// captured piece (index 0 is `NA`) and by `check | over << 1`.
+static LINES: [[[Snippet; 4]; 15]; 14] = {
+    const ENDINGS: [&str; 4] = [";no;no\n", ";yes;no\n", ";no;yes\n", ";yes;yes\n"];
+    let mut table = [[[Snippet::EMPTY; 4]; 15]; 14];
     let mut p = 0;
     while p < 14 {
         let piece = Piece::new(Color::ALL[p / 7], Role::ALL[p % 7]);
@@ -83,21 +84,18 @@ static PREFIXES: [[Snippet; 15]; 14] = {
             } else {
                 Piece::new(Color::ALL[(c - 1) / 7], Role::ALL[(c - 1) % 7]).name()
             };
-            table[p][c] = Snippet::EMPTY.push(piece.name()).push(";").push(captured);
+            let mut e = 0;
+            while e < 4 {
+                table[p][c][e] =
+                    Snippet::EMPTY.push(piece.name()).push(";").push(captured).push(ENDINGS[e]);
+                e += 1;
+            }
             c += 1;
         }
         p += 1;
     }
     table
 };
-
-/// `;check;over` and the newline, indexed by `check | over << 1`.
-static SUFFIXES: [Snippet; 4] = [
-    Snippet::EMPTY.push(";no;no\n"),
-    Snippet::EMPTY.push(";yes;no\n"),
-    Snippet::EMPTY.push(";no;yes\n"),
-    Snippet::EMPTY.push(";yes;yes\n"),
-];
 
 impl fmt::Display for Played {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -46,7 +46,8 @@ impl Square {
     /// The square at coordinates read from untrusted input, which may be negative or huge.
     #[inline]
     pub const fn from_coords(row: i64, col: i64) -> Option<Square> {
-        if 0 <= row && row < Self::ROWS as i64 && 0 <= col && col < Self::COLS as i64 {
+        // Negative numbers wrap to huge ones: two comparisons rather than four.
+        if (row as u64) < Self::ROWS as u64 && (col as u64) < Self::COLS as u64 {
             Some(Square(row as u8 * Self::COLS + col as u8))
         } else {
             None

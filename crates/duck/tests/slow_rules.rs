@@ -5,9 +5,10 @@
 //! difference between the two squares. On random games, for every position visited, it must agree
 //! with the crate on every one of the 90×90 (from, to) pairs, on check detection, on the list of
 //! valid moves (all, captures only, quiet only), and on the attackers of every square, also with
-//! pieces taken off as a static exchange evaluation does. Making and unmaking each move must
-//! restore the position and its key exactly, and the key kept up to date move by move must equal
-//! the key computed from scratch.
+//! pieces taken off as a static exchange evaluation does; and on the game's check after each move,
+//! also after a move taken back and played again. Making and unmaking each move must restore the
+//! position and its key exactly, and the key kept up to date move by move must equal the key
+//! computed from scratch.
 
 use arbiter_duck::{Bitboard, Board, Color, Game, Piece, Position, Role, Square};
 use std::cell::Cell;
@@ -253,6 +254,13 @@ fn random_game(mut game: Game, seed: u64, plies: usize, attacks_every: usize) ->
         let played = game.play(from, to).expect("a listed move is valid");
         let grid_after = grid(game.board());
         assert_eq!(played.check, !played.game_over && slow_check(&grid_after));
+        assert_eq!(game.winner(), game.position().winner());
+        if ply % 16 == 15 {
+            // What the game keeps from move to move for check detection is taken back with the
+            // move: played again, it gives the same answer.
+            assert_eq!(game.undo(), Some(arbiter_duck::Move::new(from, to)));
+            assert_eq!(game.play(from, to), Ok(played));
+        }
     }
     // Undo takes the whole game back.
     while game.undo().is_some() {}

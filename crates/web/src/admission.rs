@@ -1,8 +1,13 @@
 //! Letting a request in: its whole body is read first, within [`limits::BODY_TIME`] and
-//! [`limits::BODY`], and only then does it wait for one of the [`limits::IN_FLIGHT`] places. A
-//! client that sends its body slowly therefore holds its own connection only, never a place that
-//! ready requests need; and since every body is read to its end before any handler answers, a
-//! 404 or a 405 leaves the connection clean for the next request.
+//! [`limits::BODY`], and only then does it wait for its share of [`limits::BODIES_IN_FLIGHT`]
+//! and for one of the [`limits::IN_FLIGHT`] places. A client that sends its body slowly therefore
+//! holds its own connection only, never a place that ready requests need; and since every body is
+//! read to its end before any handler answers, a 404 or a 405 leaves the connection clean for the
+//! next request.
+//!
+//! What a request costs in memory while it is handled (the body, what is parsed from it, the
+//! reply) grows with its body, so the bodies handled at once are bounded in bytes, not only in
+//! number: 64 requests of 1 MiB each wait for one another instead of being parsed all at once.
 //!
 //! A request refused here (a body too large or too slow) is answered with `Connection: close`:
 //! the rest of its body is never read, so the connection cannot carry another request.
@@ -20,9 +25,17 @@ use tokio::sync::{Semaphore, watch};
 use crate::api::{self, ApiError};
 use crate::limits;
 
-/// Reads the body of `request` within `deadline`, then runs it once one of the `places` is free.
-/// A body still arriving when `closing` turns true (the server is shutting down) is given up.
+/// The room for request bodies being handled, one permit per KiB (see
+/// [`limits::BODIES_IN_FLIGHT`]).
+pub(crate) fn body_room() -> Semaphore {
+    Semaphore::new(limits::BODIES_IN_FLIGHT.div_ceil(1024))
+}
+
+/// Reads the body of `request` within `deadline`, then runs it once `room` has room for the body
+/// and one of the `places` is free. A body still arriving when `closing` turns true (the server is
+/// shutting down) is given up.
 pub(crate) async fn admit(
+    room: &Semaphore,
     places: &Semaphore,
     deadline: Duration,
     closing: watch::Receiver<bool>,
@@ -67,8 +80,12 @@ pub(crate) async fn admit(
             ));
         }
     };
+    // A body of at most `limits::BODY` needs fewer permits than `room` holds, so it always gets
+    // them in the end; an empty body takes none.
+    let kib = u32::try_from(bytes.len().div_ceil(1024)).unwrap_or(u32::MAX);
     let request = Request::from_parts(parts, Body::from(bytes));
-    // The semaphore is never closed.
+    // The semaphores are never closed.
+    let _room = room.acquire_many(kib).await;
     let _place = places.acquire().await;
     next.run(request).await
 }

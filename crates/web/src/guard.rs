@@ -87,11 +87,26 @@ pub(crate) async fn check(hosts: &Hosts, request: Request, next: Next) -> Respon
     match refusal(hosts, request.uri().path(), request.headers()) {
         Some(message) => {
             let mut response = ApiError::new(StatusCode::FORBIDDEN, message).into_response();
-            response.headers_mut().insert(header::VARY, header::HeaderValue::from_static("Origin"));
+            let headers = response.headers_mut();
+            headers.insert(header::VARY, header::HeaderValue::from_static("Origin"));
+            // The body of a refused request is never read, and the connection cannot carry
+            // another request behind it: say so, rather than let the server close it unannounced.
+            if carries_body(request.headers()) {
+                headers.insert(header::CONNECTION, header::HeaderValue::from_static("close"));
+            }
             response
         }
         None => next.run(request).await,
     }
+}
+
+/// Whether a request with `headers` has a body to read: a `Content-Length` other than 0, or a
+/// `Transfer-Encoding`.
+fn carries_body(headers: &HeaderMap) -> bool {
+    headers.contains_key(header::TRANSFER_ENCODING)
+        || headers
+            .get(header::CONTENT_LENGTH)
+            .is_some_and(|length| length.to_str().map_or(true, |length| length.trim() != "0"))
 }
 
 /// Why a request to `path` with `headers` is refused, if it is.

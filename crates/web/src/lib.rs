@@ -109,6 +109,7 @@ fn build(
         );
     }
     let places = Arc::new(Semaphore::new(limits::IN_FLIGHT));
+    let room = Arc::new(admission::body_room());
     let searches = searches::Searches::new();
     let router = router
         .route("/assets/{*path}", get(assets::file))
@@ -120,8 +121,8 @@ fn build(
         .layer(Extension(games))
         .layer(DefaultBodyLimit::max(limits::BODY))
         .layer(middleware::from_fn(move |request: Request, next: Next| {
-            let (places, closing) = (Arc::clone(&places), closing.clone());
-            async move { admission::admit(&places, body_time, closing, request, next).await }
+            let (room, places, closing) = (Arc::clone(&room), Arc::clone(&places), closing.clone());
+            async move { admission::admit(&room, &places, body_time, closing, request, next).await }
         }))
         .layer(middleware::from_fn(move |request: Request, next: Next| {
             let hosts = hosts.clone();

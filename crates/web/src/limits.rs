@@ -7,6 +7,7 @@
 //! | request headers | 5 s | to send them, or the next request's on a kept-alive connection; then the connection is closed |
 //! | request body | 10 s | to send it all; then a 408 with `Connection: close` |
 //! | requests in progress | 64 | a request takes its place once its body is read whole, so slow senders hold none |
+//! | request bodies in progress | 8 MiB in all | what a request holds grows with its body: at most 8 bodies of 1 MiB are parsed and answered at once, the others wait |
 //! | connections per client address | 32 | a connection beyond them is closed at once |
 //! | connections | 1,024 | a connection beyond them is closed at once |
 //! | `Host` header | loopback names, `--host`, `--allow-host`, with the port | else a 403: a site that resolves to this machine (DNS rebinding) is not served |
@@ -33,6 +34,12 @@ pub const BODY: usize = 1 << 20;
 
 /// Requests handled at once, once their bodies are read; the others wait.
 pub const IN_FLIGHT: usize = 64;
+
+/// The bytes of the bodies of the requests handled at once (8 MiB); the others wait. A request's
+/// memory grows with its body, so this bounds the server's working memory: 64 games of 100,000
+/// Duck commands (1 MiB of JSON each) sent at once took the server to 314 MiB, and take it to
+/// 138 MiB with this bound (`tests/memory.rs`).
+pub const BODIES_IN_FLIGHT: usize = 8 << 20;
 
 /// The time a client has to send a request's headers, or the next request's on a connection
 /// kept alive.

@@ -182,6 +182,50 @@ async fn a_kept_alive_connection_survives_404s_and_405s_with_bodies() {
     server.await.unwrap();
 }
 
+/// Refused and unrouted requests with bodies of every size, many times each: after each, the
+/// client is either told `Connection: close` or finds the connection carrying its next request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_after_a_refused_request_with_a_body_is_closed_with_notice_or_usable() {
+    let (addr, stop, server) = start(limits::BODY_TIME).await;
+    let port = addr.port();
+    let evil = "Origin: http://evil.example\r\n";
+    let wrong_host = |body: &str| {
+        format!(
+            "POST /api/duck/move HTTP/1.1\r\nHost: evil.example:{port}\r\n{JSON}\
+             Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    let next = format!("GET /api/ HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    for size in [10, 3_000, 100_000, 600_000] {
+        let body = "x".repeat(size);
+        let requests = [
+            (wrong_host(&body), "HTTP/1.1 403"),
+            (post(addr, "/api/duck/move", &format!("{evil}{JSON}"), &body), "HTTP/1.1 403"),
+            (post(addr, "/api/nowhere", JSON, &body), "HTTP/1.1 404"),
+            (post(addr, "/nowhere", "", &body), "HTTP/1.1 404"),
+            (post(addr, "/api/", JSON, &body), "HTTP/1.1 405"),
+        ];
+        let rounds = if size > 10_000 { 10 } else { 40 };
+        for round in 0..rounds {
+            for (request, status) in &requests {
+                let mut stream = TcpStream::connect(addr).await.unwrap();
+                stream.write_all(request.as_bytes()).await.unwrap();
+                let (head, _) = response(&mut stream).await;
+                assert!(head.starts_with(status), "{size} bytes, round {round}: {head}");
+                if head.to_ascii_lowercase().contains("connection: close") {
+                    continue;
+                }
+                stream.write_all(next.as_bytes()).await.unwrap();
+                let (head, _) = response(&mut stream).await;
+                assert!(head.starts_with("HTTP/1.1 200"), "after {status} of {size} bytes: {head}");
+            }
+        }
+    }
+    stop.send(()).unwrap();
+    server.await.unwrap();
+}
+
 #[tokio::test]
 async fn other_sites_cannot_use_the_api() {
     let (addr, stop, server) = start(limits::BODY_TIME).await;

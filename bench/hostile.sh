@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The hostile audit's attacks on the command line, rerun in a few minutes; prints one Markdown
+# row per attack: peak RSS (GNU time's %M, the process tree it runs; timeout and the input
+# generators excluded), wall time, exit status (124 = stopped by timeout; for endless inputs
+# that is the intended end, for the others a finding).
+#
+#   bash bench/hostile.sh [ARBITER]        (default: target/release/arbiter, built first)
+#
+# FUZZING.md ("The command line under attack") explains each attack. Every case runs under
+# `timeout` (LIMIT seconds, 20 by default) and, where a build that reads its input whole would
+# eat the machine, `prlimit --as` (4 GiB). The last rows run bench/hostile-server.py (skipped with
+# SKIP_SERVER=1) and a Python Ctrl-C (skipped when the `arbiter` package is not importable).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+arbiter=${1:-}
+if [ -z "$arbiter" ]; then
+    cargo build --release --quiet -p arbiter-cli || exit 2
+    arbiter=target/release/arbiter
+fi
+arbiter=$(realpath "$arbiter")
+limit=${LIMIT:-20}
+as_limit=$((4 << 30))
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# run NAME COMMAND...: runs COMMAND under timeout and GNU time, prints the row.
+run() {
+    local name=$1
+    shift
+    local started ended status peak
+    started=$(date +%s.%N)
+    /usr/bin/time -f %M -o "$work/time" timeout -s KILL "$limit" "$@" > /dev/null 2> "$work/err"
+    status=$?
+    ended=$(date +%s.%N)
+    # GNU time writes "Command exited with non-zero status N" before the figure.
+    peak=$(tail -n 1 "$work/time" 2> /dev/null)
+    printf '| %s | %s MiB | %.1f s | %s |\n' "$name" "$((${peak:-0} / 1024))" \
+        "$(echo "$ended - $started" | bc)" "$status"
+}
+
+# bounded NAME COMMAND...: `run` under an address-space cap as well.
+bounded() {
+    local name=$1
+    shift
+    run "$name" prlimit --as="$as_limit" "$@"
+}
+
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $("$arbiter" --version), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "| attack | peak RSS | wall time | exit status |"
+echo "| --- | --- | --- | --- |"
+
+printf '1\n0 3 1 4\n' > "$work/d.in"
+bounded 'duck check d.in /dev/zero' "$arbiter" duck check "$work/d.in" /dev/zero
+printf '1. e4 e5 *\n' > "$work/c.in"
+bounded 'chess check c.in /dev/zero' "$arbiter" chess check "$work/c.in" /dev/zero
+bounded 'duck play < /dev/zero' sh -c "exec '$arbiter' duck play < /dev/zero"
+bounded 'chess pgn < /dev/zero' sh -c "exec '$arbiter' chess pgn < /dev/zero"
+
+head -c 200000000 /dev/zero | tr '\0' 'a' > "$work/token"
+bounded 'chess pgn, a 200 MB token' "$arbiter" chess pgn "$work/token"
+bounded 'chess fix, a 200 MB token' "$arbiter" chess fix "$work/token"
+head -c 60000000 "$work/token" > "$work/token60"
+bounded 'chess fix, a 60 MB token' "$arbiter" chess fix "$work/token60"
+rm -f "$work/token" "$work/token60"
+
+# One game of 63.9 MiB: the same two moves back and forth, then a result.
+python3 - "$work/game.pgn" <<'EOF'
+import sys
+size = int(63.9 * (1 << 20))
+moves = " 1. Nf3 Nf6 2. Ng1 Ng8"
+with open(sys.argv[1], "w") as out:
+    out.write('[Event "hostile"]\n\n')
+    written = 0
+    while written < size:
+        out.write(moves)
+        written += len(moves)
+    out.write(" *\n")
+EOF
+bounded 'chess pgn, a 63.9 MiB game' "$arbiter" chess pgn "$work/game.pgn"
+bounded 'chess fix, a 63.9 MiB game' "$arbiter" chess fix "$work/game.pgn"
+rm -f "$work/game.pgn"
+
+run 'uci: setoption name Hash value 65536' sh -c "printf 'uci\nsetoption name Hash value 65536\nisready\nquit\n' | '$arbiter' duck uci"
+run 'uci: go perft 5000' sh -c "printf 'uci\nposition startpos\ngo perft 5000\nisready\nquit\n' | '$arbiter' duck uci"
+run 'uci: stop during go perft 8' sh -c "(printf 'uci\nposition startpos\ngo perft 8\n'; sleep 1; printf 'stop\nisready\nquit\n') | '$arbiter' duck uci"
+run 'uci: setoption name Threads value 256' sh -c "(printf 'uci\nsetoption name Threads value 256\nposition startpos\ngo movetime 500\n'; sleep 2; printf 'quit\n') | '$arbiter' duck uci"
+run 'duck gen --profile long --size 1000000' "$arbiter" duck gen --profile long --size 1000000
+
+# A program that floods its output with no end.
+printf '#!/bin/sh\nexec yes 0\n' > "$work/flood"
+chmod +x "$work/flood"
+run 'duck test, a program flooding output' "$arbiter" duck test -- "$work/flood"
+
+if python3 -c 'import arbiter' 2> /dev/null; then
+    run 'python: Ctrl-C during check_pgn_file(/dev/zero)' python3 -c '
+import os, signal, threading, arbiter
+threading.Timer(2.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    arbiter.check_pgn_file("/dev/zero")
+except KeyboardInterrupt:
+    print("interrupted")
+'
+else
+    echo "| python: Ctrl-C during check_pgn_file(/dev/zero) | skipped: the arbiter package is not installed | | |"
+fi
+
+if [ -z "${SKIP_SERVER:-}" ]; then
+    echo
+    python3 bench/hostile-server.py "$arbiter"
+fi
