@@ -387,6 +387,20 @@ fn a_hash_larger_than_memory_falls_back_to_what_can_be_allocated() {
         .and_then(|megabytes| megabytes.parse::<u64>().ok())
         .unwrap_or_else(|| panic!("{lines:?}"));
     assert!((1..65_536).contains(&in_use), "{lines:?}");
+    // The table's memory is not written until the search uses it, neither when it is made nor
+    // when a new game clears it: the engine answers at once and stays small.
+    engine.send("ucinewgame");
+    engine.send("isready");
+    engine.until(|line| line == "readyok");
+    let status = std::fs::read_to_string(format!("/proc/{}/status", engine.child.id()));
+    if let Ok(status) = status {
+        let resident = status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .and_then(|kb| kb.trim().trim_end_matches(" kB").parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("{status}"));
+        assert!(resident < 256 << 10, "{resident} kB resident after a table of {in_use} MiB");
+    }
     engine.send("setoption name Hash value 1");
     engine.send("go depth 2");
     let (_, best) = engine.until_bestmove();

@@ -25,6 +25,7 @@
 //! ```
 
 use std::alloc::Layout;
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use arbiter_duck::{Move, Square};
@@ -153,7 +154,7 @@ struct Cluster {
 
 /// A transposition table of a fixed size.
 pub struct Table {
-    clusters: Box<[Cluster]>,
+    clusters: Clusters,
     generation: AtomicU8,
 }
 
@@ -174,7 +175,7 @@ impl Table {
         let bytes = megabytes.clamp(0, Table::MAX_MEGABYTES) << 20;
         let mut count = (bytes / size_of::<Cluster>()).max(1);
         let clusters = loop {
-            match zeroed_clusters(count) {
+            match Clusters::zeroed(count) {
                 Some(clusters) => break clusters,
                 // A single cluster is 64 bytes: when even that fails, nothing else would run.
                 None if count == 1 => std::alloc::handle_alloc_error(Layout::new::<Cluster>()),
@@ -191,8 +192,11 @@ impl Table {
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        for cluster in self.clusters.iter_mut() {
-            *cluster = Cluster::default();
+        // Fresh zeroed memory rather than writing every cluster: a table of gigabytes is cleared
+        // at once, its pages given back until the search writes them again.
+        match Clusters::zeroed(self.clusters.len()) {
+            Some(clusters) => self.clusters = clusters,
+            None => self.clusters.iter_mut().for_each(|cluster| *cluster = Cluster::default()),
         }
         *self.generation.get_mut() = 0;
     }
@@ -299,20 +303,65 @@ impl Table {
     }
 }
 
-/// `count` empty clusters, or `None` when memory refuses them. The memory comes zeroed from the
-/// allocator (untouched pages cost nothing until the search writes them), so a large table is
-/// ready at once.
-fn zeroed_clusters(count: usize) -> Option<Box<[Cluster]>> {
-    let layout = Layout::array::<Cluster>(count).ok()?;
-    // SAFETY: the layout has a nonzero size (count >= 1 and a cluster is 64 bytes).
-    let pointer = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Cluster>();
-    if pointer.is_null() {
-        return None;
+/// The clusters of a table: zeroed memory from the allocator, aligned to a cache line.
+///
+/// Not a `Box<[Cluster]>`: the allocator zeroes memory of a cache line's alignment by writing
+/// it, page by page, while memory of its own alignment comes zeroed from the system (`calloc`,
+/// fresh pages mapped only when written). So the memory is asked with the allocator's alignment
+/// and one cluster more, and the clusters start at the first cache line in it: a table of
+/// gigabytes is ready at once and costs nothing until the search writes it.
+struct Clusters {
+    /// The allocation, with its layout, to give back.
+    base: NonNull<u8>,
+    layout: Layout,
+    /// The first cluster, at the first cache line of the allocation.
+    first: NonNull<Cluster>,
+    len: usize,
+}
+
+// SAFETY: `Clusters` owns its memory like a `Box<[Cluster]>`, and a cluster (atomic integers) is
+// both `Send` and `Sync`.
+unsafe impl Send for Clusters {}
+// SAFETY: as above.
+unsafe impl Sync for Clusters {}
+
+impl Clusters {
+    /// `count` empty clusters, or `None` when memory refuses them.
+    fn zeroed(count: usize) -> Option<Clusters> {
+        let size = count.checked_add(1)?.checked_mul(size_of::<Cluster>())?;
+        let layout = Layout::from_size_align(size, align_of::<u128>()).ok()?;
+        // SAFETY: the layout has a nonzero size (a cluster is 64 bytes).
+        let base = NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
+        let skip = base.as_ptr().align_offset(align_of::<Cluster>());
+        // SAFETY: `skip` < 64 bytes, and the allocation holds one cluster more than `count`: the
+        // clusters lie inside it. All-zero bytes are a valid cluster (atomic integers at 0, the
+        // empty entry).
+        let first = unsafe { base.add(skip) }.cast::<Cluster>();
+        Some(Clusters { base, layout, first, len: count })
     }
-    // SAFETY: the pointer comes from the global allocator with the layout of `count` clusters,
-    // which a boxed slice of them frees with; all-zero bytes are a valid cluster (atomic
-    // integers at 0, the empty entry).
-    Some(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(pointer, count)) })
+}
+
+impl std::ops::Deref for Clusters {
+    type Target = [Cluster];
+
+    fn deref(&self) -> &[Cluster] {
+        // SAFETY: `first` points at `len` initialised, aligned clusters that `self` owns.
+        unsafe { std::slice::from_raw_parts(self.first.as_ptr(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Clusters {
+    fn deref_mut(&mut self) -> &mut [Cluster] {
+        // SAFETY: as in `deref`, and `&mut self` makes the access unique.
+        unsafe { std::slice::from_raw_parts_mut(self.first.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Clusters {
+    fn drop(&mut self) {
+        // SAFETY: `base` came from the global allocator with `layout`.
+        unsafe { std::alloc::dealloc(self.base.as_ptr(), self.layout) }
+    }
 }
 
 #[inline]
@@ -367,7 +416,7 @@ mod tests {
         let table = Table::new(Table::MAX_MEGABYTES);
         assert!(table.megabytes() >= 1);
         assert!(table.megabytes() <= Table::MAX_MEGABYTES);
-        assert!(zeroed_clusters(usize::MAX / size_of::<Cluster>()).is_none());
+        assert!(Clusters::zeroed(usize::MAX / size_of::<Cluster>()).is_none());
         let small = Table::new(2);
         assert_eq!(small.megabytes(), 2);
         assert!(small.probe(7).is_none());
