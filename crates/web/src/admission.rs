@@ -9,6 +9,8 @@
 //! reply) grows with its body, so the bodies handled at once are bounded in bytes, not only in
 //! number: 64 requests of 1 MiB each wait for one another instead of being parsed all at once.
 //!
+//! Once the last large body has been handled, the memory it took is given back to the system.
+//!
 //! A request refused here (a body too large or too slow) is answered with `Connection: close`:
 //! the rest of its body is never read, so the connection cannot carry another request.
 
@@ -85,9 +87,26 @@ pub(crate) async fn admit(
     let kib = u32::try_from(bytes.len().div_ceil(1024)).unwrap_or(u32::MAX);
     let request = Request::from_parts(parts, Body::from(bytes));
     // The semaphores are never closed.
-    let _room = room.acquire_many(kib).await;
-    let _place = places.acquire().await;
-    next.run(request).await
+    let held = room.acquire_many(kib).await;
+    let place = places.acquire().await;
+    let response = next.run(request).await;
+    drop((place, held));
+    // What a large body (64 KiB or more) was parsed into is freed now; once no other is being
+    // handled, the allocator is asked to give its free memory back to the system (glibc keeps
+    // it otherwise, and the server would stay at its peak for ever).
+    if kib >= 64 && room.available_permits() == limits::BODIES_IN_FLIGHT.div_ceil(1024) {
+        give_back_memory();
+    }
+    response
+}
+
+/// Returns the allocator's free memory to the system, on a blocking thread (it walks the heap).
+fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    tokio::task::spawn_blocking(|| {
+        // SAFETY: `malloc_trim` only releases free memory of glibc's heap; it is thread-safe.
+        unsafe { libc::malloc_trim(0) };
+    });
 }
 
 /// Completes once `closing` turns true; never if its sender is gone without that.
