@@ -367,6 +367,11 @@ pub fn rewrite_game(game: &GameText, dialect: Dialect) -> Rewrite {
     }
 }
 
+/// The most rewrites `fix` holds for one game (each about a hundred bytes): a game that needs
+/// more is passed on as written, so that memory stays bounded whatever the game (a 48 MiB game
+/// of wrongly written moves would need millions).
+pub const MAX_REWRITES: usize = 20_000;
+
 /// A game being rewritten: its text and the rewrite so far.
 struct Fixer<'a> {
     text: &'a [u8],
@@ -413,6 +418,9 @@ impl<'a> Fixer<'a> {
         let mut number: Option<(Range<usize>, Place, &'a [u8])> = None;
         while let Some(token) = first.take().or_else(|| lexer.next()) {
             let token = token.map_err(Problem::Syntax)?;
+            if self.rewrite.edits.len() > MAX_REWRITES {
+                return Err(Problem::TooManyRewrites { at: token.at, limit: MAX_REWRITES });
+            }
             let numbered = number.take();
             if let Some((span, place, written)) = &numbered
                 && matches!(token.kind, Kind::Result | Kind::Open | Kind::Close)
@@ -544,6 +552,22 @@ mod tests {
         assert_eq!(strip_move_number("12."), "");
         assert_eq!(strip_move_number("0-0"), "0-0");
         assert_eq!(strip_move_number("1-0"), "1-0");
+    }
+
+    #[test]
+    fn a_game_needing_too_many_rewrites_is_passed_on_as_written() {
+        let mut pgn = String::from("[Round \"1\"]\n\n");
+        for _ in 0..MAX_REWRITES / 2 + 1 {
+            pgn.push_str("Ng1f3 Ng8f6 Nf3g1 Nf6g8 ");
+        }
+        pgn.push_str("*\n\n");
+        let out = fix_pgn(pgn.as_bytes(), Dialect::Standard);
+        assert_eq!(out.text, pgn.as_bytes());
+        assert!(
+            matches!(out.problems[..], [(1, Problem::TooManyRewrites { limit: MAX_REWRITES, .. })]),
+            "{:?}",
+            out.problems.first()
+        );
     }
 
     #[test]

@@ -78,6 +78,17 @@ pub enum Problem {
         /// The limit, in bytes.
         limit: usize,
     },
+    /// `fix` would rewrite more moves of the game than it holds rewrites for one game: the game
+    /// is passed on as written.
+    #[error(
+        "the game needs more than {limit} rewrites, the most fix holds for one game; it is passed on as written"
+    )]
+    TooManyRewrites {
+        /// Where the limit was passed.
+        at: Place,
+        /// The limit.
+        limit: usize,
+    },
     /// The result written disagrees: the `Result` tag with the result token, or either with a
     /// mate or stalemate on the board at the end of the mainline. A warning.
     #[error("the result {written} disagrees with {against}")]
@@ -116,6 +127,7 @@ impl Problem {
             | Problem::Variant { at, .. }
             | Problem::NoResult { at }
             | Problem::TooLarge { at, .. }
+            | Problem::TooManyRewrites { at, .. }
             | Problem::Result { at, .. }
             | Problem::Truncated { at }
             | Problem::Clock { at, .. } => *at,
@@ -123,6 +135,7 @@ impl Problem {
     }
 
     /// A short name of its kind: `move`, `syntax`, `fen`, `variant`, `no_result`, `too_large`,
+    /// `too_many_rewrites` (from `fix`),
     /// and for warnings on a game's consistency `result`, `truncated`, `clock`.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -135,6 +148,7 @@ impl Problem {
             Problem::Variant { .. } => "variant",
             Problem::NoResult { .. } => "no_result",
             Problem::TooLarge { .. } => "too_large",
+            Problem::TooManyRewrites { .. } => "too_many_rewrites",
         }
     }
 }
