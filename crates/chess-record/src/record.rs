@@ -24,7 +24,7 @@ use shakmaty::{Chess, Color, Position};
 use crate::fault::{Fault, Mistake};
 use crate::reading::{game_over, read_move};
 use crate::spelling::Dialect;
-use crate::turn::Turn;
+use crate::turn::{Turn, writes_number};
 
 /// The verdict on a record: `Yes` with the number of plies, or `No` with the first mistake.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,16 +195,6 @@ pub(crate) fn words(text: &str) -> impl Iterator<Item = &str> {
 /// Whether `token` is exactly `{number}.`: no leading zeros, no other text.
 fn is_move_number(token: &str, number: u32) -> bool {
     token.strip_suffix('.').is_some_and(|digits| writes_number(digits.as_bytes(), number))
-}
-
-/// Whether `digits` is `number` written in decimal, without leading zeros.
-pub(crate) fn writes_number(digits: &[u8], number: u32) -> bool {
-    // Read rather than written out, which would need a buffer: this runs once per round.
-    let value = digits.iter().try_fold(0u32, |value, &digit| {
-        let digit = digit.checked_sub(b'0').filter(|&digit| digit <= 9)?;
-        value.checked_mul(10)?.checked_add(u32::from(digit))
-    });
-    digits.first().is_some_and(|&first| first != b'0') && value == Some(number)
 }
 
 /// Whether `token` is PGN's number for black's move: digits, then two dots or more (`1...`).

@@ -2,8 +2,6 @@
 
 use shakmaty::{Color, Position};
 
-use crate::record::writes_number;
-
 /// Where the next move of a position stands in its game.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Turn {
@@ -37,4 +35,14 @@ impl Turn {
     pub(crate) fn number(&self) -> String {
         format!("{}{}", self.move_number, self.side.fold_wb(".", "..."))
     }
+}
+
+/// Whether `digits` is `number` written in decimal, without leading zeros.
+pub(crate) fn writes_number(digits: &[u8], number: u32) -> bool {
+    // Read rather than written out, which would need a buffer: this runs once per round.
+    let value = digits.iter().try_fold(0u32, |value, &digit| {
+        let digit = digit.checked_sub(b'0').filter(|&digit| digit <= 9)?;
+        value.checked_mul(10)?.checked_add(u32::from(digit))
+    });
+    digits.first().is_some_and(|&first| first != b'0') && value == Some(number)
 }
