@@ -7,7 +7,7 @@
 
 use arbiter_arena::rules::Rules;
 use arbiter_contest::arena::{ArenaProblem, ArenaProfile};
-use arbiter_contest::check::{Verdict, check};
+use arbiter_contest::check::{Ruling, check};
 use arbiter_contest::chess::{ChessProblem, ChessProfile};
 use arbiter_contest::compare::compare;
 use arbiter_contest::duck::{DuckProblem, DuckProfile};
@@ -24,11 +24,11 @@ fn check_one<P: Problem>(problem: &P, input: &str, output: &[u8]) {
     match problem.answer(input) {
         Ok(answer) => {
             let accepted = check(problem, input, answer.as_bytes(), Some(answer.as_bytes()));
-            assert!(matches!(accepted, Verdict::Accepted(_)), "{accepted}");
+            assert!(matches!(accepted, Ruling::Accepted(_)), "{accepted}");
             let same = compare(&answer, output).is_none();
-            assert_eq!(matches!(verdict, Verdict::Accepted(_)), same, "{verdict}");
+            assert_eq!(matches!(verdict, Ruling::Accepted(_)), same, "{verdict}");
         }
-        Err(_) => assert!(matches!(verdict, Verdict::Failure(_)), "{verdict}"),
+        Err(_) => assert!(matches!(verdict, Ruling::Failure(_)), "{verdict}"),
     }
 }
 
