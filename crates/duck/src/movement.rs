@@ -501,12 +501,12 @@ pub const fn max_targets(role: Role) -> u32 {
     most
 }
 
-/// The union of [`sources`] over the roles that leap: a quick test that no leaper can be near.
-static LEAPER_SOURCES: [Bitboard; Square::COUNT] = {
+/// The union of [`sources`] over the roles that slide (`slides`) or over those that leap.
+const fn union_of_sources(slides: bool) -> [Bitboard; Square::COUNT] {
     let mut union = [Bitboard::EMPTY; Square::COUNT];
     let mut r = 0;
     while r < 7 {
-        if let Movement::Leaps(_) = Role::ALL[r].movement() {
+        if matches!(Role::ALL[r].movement(), Movement::Slides(_)) == slides {
             let mut t = 0;
             while t < Square::COUNT {
                 union[t] = Bitboard(union[t].0 | SOURCES[r][t].0);
@@ -516,7 +516,10 @@ static LEAPER_SOURCES: [Bitboard; Square::COUNT] = {
         r += 1;
     }
     union
-};
+}
+
+/// The union of [`sources`] over the roles that leap: a quick test that no leaper can be near.
+static LEAPER_SOURCES: [Bitboard; Square::COUNT] = union_of_sources(false);
 
 /// The squares from which some leaping role could reach `to` on an empty board.
 #[inline]
@@ -525,21 +528,7 @@ pub fn leaper_sources(to: Square) -> Bitboard {
 }
 
 /// The union of [`sources`] over the roles that slide.
-static SLIDER_SOURCES: [Bitboard; Square::COUNT] = {
-    let mut union = [Bitboard::EMPTY; Square::COUNT];
-    let mut r = 0;
-    while r < 7 {
-        if let Movement::Slides(_) = Role::ALL[r].movement() {
-            let mut t = 0;
-            while t < Square::COUNT {
-                union[t] = Bitboard(union[t].0 | SOURCES[r][t].0);
-                t += 1;
-            }
-        }
-        r += 1;
-    }
-    union
-};
+static SLIDER_SOURCES: [Bitboard; Square::COUNT] = union_of_sources(true);
 
 /// [`LEAPER_SOURCES`] xor [`SLIDER_SOURCES`], so that [`attacker_squares`] picks either with one
 /// mask.
