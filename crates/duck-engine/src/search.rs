@@ -475,6 +475,18 @@ impl Search<'_> {
                 break;
             }
             let elapsed = start.elapsed();
+            // This iteration's report of one line (`multipv` its rank when several are asked).
+            let report = |value, pv, multipv| SearchInfo {
+                depth: depth as u32,
+                seldepth: search.seldepth as u32,
+                score: value::score(value),
+                nodes: search.all_nodes(),
+                nps: nps(search.all_nodes(), elapsed),
+                hashfull: search.table.hashfull(),
+                time: elapsed,
+                pv,
+                multipv,
+            };
             if search.multipv > 1 {
                 // Every line, best first (a later line may come out better than the first when
                 // pruning cut the first short): the best is the answer.
@@ -486,30 +498,10 @@ impl Search<'_> {
                 previous = result.value;
                 others = all[1..].iter().map(|line| line.0).collect();
                 for (index, (value, pv)) in all.into_iter().enumerate() {
-                    on_info(&SearchInfo {
-                        depth: depth as u32,
-                        seldepth: search.seldepth as u32,
-                        score: value::score(value),
-                        nodes: search.all_nodes(),
-                        nps: nps(search.all_nodes(), elapsed),
-                        hashfull: search.table.hashfull(),
-                        time: elapsed,
-                        pv,
-                        multipv: Some(index as u32 + 1),
-                    });
+                    on_info(&report(value, pv, Some(index as u32 + 1)));
                 }
             } else {
-                on_info(&SearchInfo {
-                    depth: depth as u32,
-                    seldepth: search.seldepth as u32,
-                    score: value::score(value),
-                    nodes: search.all_nodes(),
-                    nps: nps(search.all_nodes(), elapsed),
-                    hashfull: search.table.hashfull(),
-                    time: elapsed,
-                    pv: result.pv.clone(),
-                    multipv: None,
-                });
+                on_info(&report(value, result.pv.clone(), None));
             }
             if let Some(moves) = limits.mate
                 && value >= MATE_BOUND
