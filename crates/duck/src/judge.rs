@@ -289,28 +289,54 @@ pub trait Listener {
     }
 }
 
-/// Output is built in a buffer of about this size and handed to the writer when it fills.
-const CHUNK: usize = 1 << 18;
+/// Output is built in a buffer of about this size and handed to the sink when it fills.
+pub const CHUNK: usize = 1 << 18;
 
-/// The official output: one line per command, written to `W` in large chunks.
+/// The room a chunk's buffer needs: a chunk is handed over once it holds [`CHUNK`] bytes, so
+/// it holds at most that plus one line less a byte.
+pub const CHUNK_CAPACITY: usize = CHUNK + 256;
+
+/// Where the official output goes: any writer, or something that takes whole chunks.
+pub trait Sink {
+    /// Takes the bytes of `chunk`, leaving it empty. A sink that keeps the buffer itself may
+    /// leave another in its place, with room for [`CHUNK_CAPACITY`] bytes.
+    fn take(&mut self, chunk: &mut Vec<u8>) -> io::Result<()>;
+
+    /// Sends on what was taken (a writer's `flush`).
+    fn deliver(&mut self) -> io::Result<()>;
+}
+
+impl<W: Write + ?Sized> Sink for W {
+    fn take(&mut self, chunk: &mut Vec<u8>) -> io::Result<()> {
+        self.write_all(chunk)?;
+        chunk.clear();
+        Ok(())
+    }
+
+    fn deliver(&mut self) -> io::Result<()> {
+        self.flush()
+    }
+}
+
+/// The official output: one line per command, handed to `W` in large chunks.
 #[derive(Debug)]
 pub struct Official<W> {
     out: W,
     buf: Vec<u8>,
 }
 
-impl<W: Write> Official<W> {
-    /// The official output, written to `out`.
+impl<W: Sink> Official<W> {
+    /// The official output, handed to `out`.
     pub fn new(out: W) -> Official<W> {
-        Official { out, buf: Vec::with_capacity(CHUNK + 256) }
+        Official { out, buf: Vec::with_capacity(CHUNK_CAPACITY) }
     }
 
-    /// The lines not yet handed to the writer, to which more may be appended.
+    /// The lines not yet handed over, to which more may be appended.
     pub fn pending(&mut self) -> &mut Vec<u8> {
         &mut self.buf
     }
 
-    /// Hands the pending lines to the writer once they fill a chunk.
+    /// Hands the pending lines over once they fill a chunk.
     #[inline]
     pub fn spill(&mut self) -> io::Result<()> {
         if self.buf.len() >= CHUNK {
@@ -319,20 +345,18 @@ impl<W: Write> Official<W> {
         Ok(())
     }
 
-    /// Hands every pending line to the writer (without flushing it).
+    /// Hands every pending line over (without flushing the sink).
     pub fn hand_over(&mut self) -> io::Result<()> {
-        self.out.write_all(&self.buf)?;
-        self.buf.clear();
-        Ok(())
+        self.out.take(&mut self.buf)
     }
 
-    /// The writer.
+    /// The sink.
     pub fn writer(&mut self) -> &mut W {
         &mut self.out
     }
 }
 
-impl<W: Write> Listener for Official<W> {
+impl<W: Sink> Listener for Official<W> {
     fn ruling(&mut self, ruling: &Ruling<'_>) -> io::Result<()> {
         self.outcome(&ruling.outcome).map(drop)
     }
@@ -350,7 +374,7 @@ impl<W: Write> Listener for Official<W> {
 
     fn flush(&mut self) -> io::Result<()> {
         self.hand_over()?;
-        self.out.flush()
+        self.out.deliver()
     }
 }
 
@@ -388,7 +412,7 @@ pub fn explain(
         official: Official<W>,
         options: ExplainOptions,
     }
-    impl<W: Write> Listener for Annotated<W> {
+    impl<W: Sink> Listener for Annotated<W> {
         fn ruling(&mut self, ruling: &Ruling<'_>) -> io::Result<()> {
             self.official.ruling(ruling)?;
             let buf = self.official.pending();
