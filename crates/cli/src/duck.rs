@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use arbiter_duck::draw::render_board;
-use arbiter_duck::judge::{self, Commands, JudgeError, Listener, Official, Ruling};
+use arbiter_duck::judge::{self, Commands, JudgeError, Listener, Official, Ruling, Sink};
 use arbiter_duck::{Invalid, Played, Position, perft};
 use arbiter_scan::Scanner;
 use clap::Subcommand;
@@ -193,9 +193,22 @@ fn perft(args: PerftArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The official output's chunks, handed to stdout whole.
+struct Chunks<'r>(&'r mut Output);
+
+impl Sink for Chunks<'_> {
+    fn take(&mut self, chunk: &mut Vec<u8>) -> io::Result<()> {
+        self.0.take(chunk)
+    }
+
+    fn deliver(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
 /// Writes each ruling: the official line or a JSON object on stdout, and the extras on stderr.
 struct Writer<'r> {
-    official: Official<&'r mut Output>,
+    official: Official<Chunks<'r>>,
     extras: Extras,
     /// Whether the input is a regular file, whose reads never wait for a writer.
     regular: bool,
@@ -218,13 +231,13 @@ impl Writer<'_> {
         if board.is_none() && invalid.is_none() {
             return Ok(());
         }
-        if self.official.writer().shared() {
+        if self.official.writer().0.shared() {
             // The message follows its command's line in the one file both streams go to.
             self.official.hand_over()?;
         }
         let at = ruling.place();
         let number = ruling.number;
-        let report = self.official.writer();
+        let report = &mut *self.official.writer().0;
         if let Some(invalid) = invalid {
             report.note(at, format_args!("command {number}: {invalid}"));
         }
@@ -274,7 +287,7 @@ fn judge_file(file: FileArg, extras: Extras) -> Result<(), CliError> {
         Err(error) => return Err(input.error(error)),
     };
     let regular = input.file.metadata().is_ok_and(|meta| meta.is_file());
-    let mut writer = Writer { official: Official::new(&mut report), extras, regular };
+    let mut writer = Writer { official: Official::new(Chunks(&mut report)), extras, regular };
     let result = judge::judge(commands, &mut writer);
     drop(writer);
     match result {

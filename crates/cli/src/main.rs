@@ -2,6 +2,7 @@
 //! around them. This crate only wires arguments to the rule crates and prints what they return.
 
 mod arena;
+mod background;
 mod chess;
 mod contest;
 mod duck;

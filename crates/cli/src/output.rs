@@ -5,7 +5,8 @@
 //! they fill, when a command is about to wait for input ([`Output::flush`]), and at the end.
 //! When stdout and stderr are the same file (a terminal, `2>&1`, `/dev/null`), messages go into
 //! stdout's buffer, so that each one stands right after the output line it is about without a
-//! system call of its own.
+//! system call of its own. When stdout is a file or a pipe of its own, a second thread writes it
+//! ([`Background`]), so that the copying into the kernel overlaps the work.
 
 use std::fmt::Display;
 use std::fs::File;
@@ -15,12 +16,14 @@ use std::os::unix::fs::MetadataExt;
 
 use arbiter_scan::Place;
 
+use crate::background::Background;
+
 /// Buffer size of each stream.
 const BUFFER: usize = 1 << 16;
 
 /// Standard output and standard error of one command, for messages about one input.
 pub struct Output {
-    out: BufWriter<StdoutLock<'static>>,
+    out: Stdout,
     /// Standard error, unless it is the same file as standard output.
     err: Option<BufWriter<StderrLock<'static>>>,
     /// The input's name as messages give it: the file name, or `<stdin>`.
@@ -34,8 +37,15 @@ impl Output {
     pub fn new(source: &str) -> Output {
         let stderr = io::stderr();
         let shared = same_file();
+        let background = match shared || io::stdout().is_terminal() {
+            true => None,
+            false => Background::stdout(),
+        };
         Output {
-            out: BufWriter::with_capacity(BUFFER, io::stdout().lock()),
+            out: match background {
+                Some(background) => Stdout::Background(background),
+                None => Stdout::Direct(BufWriter::with_capacity(BUFFER, io::stdout().lock())),
+            },
             err_terminal: !shared && stderr.is_terminal(),
             err: (!shared).then(|| BufWriter::with_capacity(BUFFER, stderr.lock())),
             source: source.to_owned(),
@@ -46,6 +56,19 @@ impl Output {
     /// judge's own buffer) must be handed over before a message about it.
     pub fn shared(&self) -> bool {
         self.err.is_none()
+    }
+
+    /// Writes the bytes of `chunk` on stdout, leaving it empty: handed as they are to the thread
+    /// that writes stdout, if one does, instead of copied.
+    pub fn take(&mut self, chunk: &mut Vec<u8>) -> io::Result<()> {
+        match &mut self.out {
+            Stdout::Direct(out) => {
+                out.write_all(chunk)?;
+                chunk.clear();
+                Ok(())
+            }
+            Stdout::Background(out) => out.take(chunk),
+        }
     }
 
     /// Writes a message line `FILE:LINE:COL: text`: an explanation (`text` is `what: why`).
@@ -77,6 +100,37 @@ impl Output {
     fn after_message(&mut self) {
         if let (true, Some(err)) = (self.err_terminal, &mut self.err) {
             let _ = err.flush();
+        }
+    }
+}
+
+/// Standard output, as [`Output`] writes it.
+enum Stdout {
+    /// Through a buffer, by the thread that produces it.
+    Direct(BufWriter<StdoutLock<'static>>),
+    /// By a thread of its own.
+    Background(Background),
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Stdout::Direct(out) => out.write(buf),
+            Stdout::Background(out) => out.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Stdout::Direct(out) => out.write_all(buf),
+            Stdout::Background(out) => out.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Stdout::Direct(out) => out.flush(),
+            Stdout::Background(out) => out.flush(),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 mod common;
 
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -473,4 +474,89 @@ fn the_board_is_coloured_on_a_terminal_unless_no_color_is_set() {
     assert!(explain_on_a_terminal(Some("")).contains("\x1b[1;31m帥\x1b[0m"));
     let plain = explain_on_a_terminal(Some("1"));
     assert!(plain.contains("帥") && !plain.contains('\x1b'), "{plain:?}");
+}
+
+/// `count` commands, all invalid (nothing stands at 4 1), so that the output is long.
+fn invalid_commands(count: usize) -> Vec<u8> {
+    let mut input = format!("{count}\n").into_bytes();
+    for _ in 0..count {
+        input.extend_from_slice(b"4 1 5 1\n");
+    }
+    input
+}
+
+#[test]
+fn a_full_disk_is_an_error_naming_it() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("skipped: no /dev/full on this system");
+        return;
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("duck")
+        .stdin(Stdio::piped())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = invalid_commands(100_000);
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(output.stderr).contains("No space left on device"));
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_judge_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("duck")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = invalid_commands(1_000_000);
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    // Read one line, then close the pipe: the judge's next write finds no reader.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"Invalid command\n");
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(text(output.stderr), "");
+}
+
+#[test]
+fn long_output_is_the_same_in_a_file_as_in_a_pipe() {
+    let dir = std::env::temp_dir().join(format!("arbiter-duck-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("in.txt");
+    // A long game of random valid moves, from the generator.
+    let generated =
+        arbiter(&["duck", "gen", "--profile", "long", "--size", "100000", "--seed", "3"], "");
+    assert!(generated.status.success());
+    std::fs::write(&input, &generated.stdout).unwrap();
+    let file = dir.join("out.txt");
+    let status = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("duck")
+        .arg(&input)
+        .stdout(std::fs::File::create(&file).unwrap())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let piped = arbiter_bytes(&["duck", input.to_str().unwrap()], b"");
+    assert!(piped.status.success());
+    let written = std::fs::read(&file).unwrap();
+    assert!(written.len() > 1_000_000);
+    assert!(written == piped.stdout, "the file differs from the pipe's output");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
