@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The Duck Chess engine's strength against fairy-stockfish 11.1: the matches behind the strength
+# table of BENCHMARKS.md, one per row.
+#
+#   bash bench/duck_strength.sh book        # 100 ms each, the opening book, both colours
+#   bash bench/duck_strength.sh random8     # 100 ms each, 8 random plies (the earlier setup)
+#   bash bench/duck_strength.sh odds        # fairy-stockfish 400 ms against arbiter 100 ms
+#   GAMES=40 bash bench/duck_strength.sh ROW     # fewer games (extra flags go to `duck match`)
+#
+# Timed matches are fair only on an idle machine: each engine is pinned to a core of its own
+# (--affinity), one game at a time, and the load average is printed first (the runner warns
+# too when it is high). The book, bench/openings/duck-short.txt, holds 60 openings of 2, 4 and
+# 6 plies that fairy-stockfish finds balanced (bench/duck_book.py made it); every opening is
+# played twice, once with each engine as red.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+row=${1:?"usage: bash bench/duck_strength.sh book|random8|odds [duck match flags...]"}
+shift
+cargo build --release -q -p arbiter-cli
+A=target/release/arbiter
+FSF=${FAIRY_STOCKFISH:-/usr/games/fairy-stockfish}
+VP=crates/duck/tests/fixtures/duck-variants.ini
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores, $(git rev-parse --short HEAD)"
+common=(--engine "$A duck uci" --name arbiter --engine "$FSF" --option "VariantPath=$VP"
+    --option UCI_Variant=duck --name fairy-stockfish --affinity --concurrency 1
+    --time-margin 1000)
+case $row in
+book) "$A" duck match "${common[@]}" --movetime 100 --games "${GAMES:-120}" \
+    --openings bench/openings/duck-short.txt "$@" ;;
+random8) "$A" duck match "${common[@]}" --movetime 100 --games "${GAMES:-100}" \
+    --random-openings 8 --seed 2026 "$@" ;;
+odds) "$A" duck match "${common[@]}" --engine-movetime 400 --movetime 100 --games "${GAMES:-100}" \
+    --openings bench/openings/duck-short.txt "$@" ;;
+*) echo "unknown row $row: book, random8 or odds" >&2; exit 2 ;;
+esac
