@@ -66,6 +66,10 @@ struct Flags {
     /// BASE seconds plus INC per move, e.g. `0.4+0`.
     #[arg(long = "engine-tc", value_name = "BASE+INC", value_parser = parse_time_control)]
     engine_tcs: Vec<TimeControl>,
+    /// A fixed time per move in milliseconds for the engine given just before, in place of
+    /// --movetime or --tc (time odds: e.g. 400 for one engine against 100 for the other).
+    #[arg(long = "engine-movetime", value_name = "MS")]
+    engine_movetimes: Vec<u64>,
     /// Pin each engine process to a core of its own (sched_setaffinity), going round the cores
     /// again when there are more processes than cores.
     #[arg(long)]
@@ -167,6 +171,7 @@ pub struct Args {
     depth_at: Vec<usize>,
     nodes_at: Vec<usize>,
     tc_at: Vec<usize>,
+    movetime_at: Vec<usize>,
 }
 
 impl FromArgMatches for Args {
@@ -179,6 +184,7 @@ impl FromArgMatches for Args {
             depth_at: at("engine_depths"),
             nodes_at: at("engine_nodes"),
             tc_at: at("engine_tcs"),
+            movetime_at: at("engine_movetimes"),
             flags: Flags::from_arg_matches(matches)?,
         })
     }
@@ -276,6 +282,13 @@ fn engines(args: &Args) -> Result<Vec<EngineSpec>, CliError> {
     for (&tc, &at) in flags.engine_tcs.iter().zip(&args.tc_at) {
         let engine = owner(at).ok_or_else(|| before_any("--engine-tc", &tc.to_string()))?;
         specs[engine].clock = Some(tc);
+    }
+    for (&ms, &at) in flags.engine_movetimes.iter().zip(&args.movetime_at) {
+        let engine = owner(at).ok_or_else(|| before_any("--engine-movetime", &ms.to_string()))?;
+        if specs[engine].clock.is_some() {
+            return Err(usage("--engine-movetime", "one time limit per engine", "--engine-tc too"));
+        }
+        specs[engine].clock = Some(TimeControl::MoveTime(Duration::from_millis(ms)));
     }
     Ok(specs)
 }

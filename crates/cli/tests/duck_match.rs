@@ -535,6 +535,30 @@ fn time_odds_give_each_engine_its_own_clock() {
 }
 
 #[test]
+fn time_odds_at_a_fixed_time_per_move() {
+    let dir = scratch_dir("duck_match_movetime_odds");
+    let mut args = words("duck match --games 2 --movetime 100 --max-plies 4 --engine");
+    args.push(fake(WINS));
+    args.extend(words("--engine-movetime 400 --engine"));
+    args.push(fake(SHUFFLES));
+    args.extend(["--save".into(), dir.display().to_string()]);
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let first = std::fs::read_to_string(dir.join("engine1.worker1.stderr")).unwrap();
+    assert!(first.contains("after `go movetime 400`\n"), "{first}");
+    let second = std::fs::read_to_string(dir.join("engine2.worker1.stderr")).unwrap();
+    assert!(second.contains("after `go movetime 100`\n"), "{second}");
+
+    let mut args = words("duck match --games 2 --engine");
+    args.push(fake(WINS));
+    args.extend(words("--engine-tc 10 --engine-movetime 400 --engine"));
+    args.push(fake(SHUFFLES));
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(out.stderr).contains("--engine-movetime: expected one time limit per engine"));
+}
+
+#[test]
 fn affinity_pins_each_engine_to_a_core() {
     let dir = scratch_dir("duck_match_affinity");
     let mut args = words("duck match --affinity --games 2 --depth 1 --max-plies 4 --engine");
