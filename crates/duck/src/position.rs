@@ -344,6 +344,13 @@ impl Position {
     /// The number of valid moves, without listing them.
     #[inline]
     pub fn count_moves(&self) -> u64 {
+        self.count_moves_inline()
+    }
+
+    /// [`Position::count_moves`], compiled into its caller, e.g. a perft compiled for more
+    /// instructions than the portable build.
+    #[inline(always)]
+    pub(crate) fn count_moves_inline(&self) -> u64 {
         if self.is_over() {
             return 0;
         }
