@@ -43,13 +43,20 @@ pub struct Accumulators<'a> {
     entries: Vec<Block>,
 }
 
+// Each block is computed in a local and then stored whole: the compiler then knows the stores
+// cannot change the blocks read, and vectorises without checking at run time whether they
+// overlap (which, inlined into the search, it otherwise does and then often takes a lane at a
+// time).
+
 /// `to = from + add - sub`, lane by lane (wrapping, as `i16` sums do).
 #[inline(always)]
 fn add_sub(to: &mut [Block], from: &[Block], add: &[Block], sub: &[Block]) {
-    for (((to, from), add), sub) in to.iter_mut().zip(from).zip(add).zip(sub) {
+    for (((to, &from), &add), &sub) in to.iter_mut().zip(from).zip(add).zip(sub) {
+        let mut block = from;
         for lane in 0..LANES {
-            to.0[lane] = from.0[lane].wrapping_add(add.0[lane]).wrapping_sub(sub.0[lane]);
+            block.0[lane] = from.0[lane].wrapping_add(add.0[lane]).wrapping_sub(sub.0[lane]);
         }
+        *to = block;
     }
 }
 
@@ -57,27 +64,30 @@ fn add_sub(to: &mut [Block], from: &[Block], add: &[Block], sub: &[Block]) {
 #[inline(always)]
 fn add_sub_sub(to: &mut [Block], from: &[Block], add: &[Block], sub: &[Block], gone: &[Block]) {
     let sources = from.iter().zip(add).zip(sub).zip(gone);
-    for (to, (((from, add), sub), gone)) in to.iter_mut().zip(sources) {
+    for (to, (((&from, &add), &sub), &gone)) in to.iter_mut().zip(sources) {
+        let mut block = from;
         for lane in 0..LANES {
-            to.0[lane] = from.0[lane]
+            block.0[lane] = from.0[lane]
                 .wrapping_add(add.0[lane])
                 .wrapping_sub(sub.0[lane])
                 .wrapping_sub(gone.0[lane]);
         }
+        *to = block;
     }
 }
 
 /// `Σ clamp(accumulator, 0, QA) · weight` over the lanes, wrapping in `i32`.
 #[inline(always)]
 fn dot(accumulator: &[Block], weights: &[Block]) -> i32 {
-    let mut sums = [0i32; LANES];
+    let mut sum = 0i32;
     for (values, weights) in accumulator.iter().zip(weights) {
-        for ((sum, &value), &weight) in sums.iter_mut().zip(&values.0).zip(&weights.0) {
+        let block = values.0.iter().zip(&weights.0).fold(0i32, |sum, (&value, &weight)| {
             let activation = i32::from(value.clamp(0, QA as i16));
-            *sum = sum.wrapping_add(activation * i32::from(weight));
-        }
+            sum.wrapping_add(activation * i32::from(weight))
+        });
+        sum = sum.wrapping_add(block);
     }
-    sums.iter().fold(0, |sum, &lane| sum.wrapping_add(lane))
+    sum
 }
 
 impl<'a> Accumulators<'a> {
