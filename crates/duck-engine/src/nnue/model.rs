@@ -7,6 +7,8 @@
 //! registers). A padded lane has a zero bias, zero weights and a zero output weight, so it adds
 //! nothing and the value is the network's exactly.
 
+use std::fmt;
+
 use super::network::{Network, NetworkError};
 
 /// The lanes of a [`Block`]: 64 bytes of `i16`, a cache line.
@@ -23,7 +25,7 @@ impl Block {
 }
 
 /// A [`Network`] in blocks, ready for the accumulators.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Model {
     /// The number of blocks a row of hidden units takes.
     pub(super) blocks: usize,
@@ -36,6 +38,19 @@ pub struct Model {
     pub(super) output_bias: i32,
     pub(super) scale: i32,
     network: Network,
+}
+
+impl fmt::Debug for Model {
+    /// The sizes and provenance, not the hundreds of thousands of weights (an engine's debug
+    /// output shows its evaluation).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Model")
+            .field("hidden", &self.network.hidden)
+            .field("blocks", &self.blocks)
+            .field("scale", &self.scale)
+            .field("provenance", &self.network.provenance)
+            .finish_non_exhaustive()
+    }
 }
 
 /// `values` cut into rows of `hidden`, each padded with zeros to `blocks` blocks.
@@ -101,5 +116,19 @@ mod tests {
         assert_eq!(model.output_weights[2].0[..8], network.output_weights[40..48]);
         assert_eq!(std::mem::align_of::<Block>(), 64);
         assert_eq!(model.feature_weights.as_ptr() as usize % 64, 0);
+        let debug = format!("{model:?}");
+        assert!(debug.starts_with("Model { hidden: 40, blocks: 2, scale: 400,"), "{debug}");
+    }
+
+    #[test]
+    fn a_misshapen_network_is_refused() {
+        let mut network = Network::random(8, 1);
+        network.feature_bias.push(0);
+        assert!(matches!(
+            Model::new(network),
+            Err(NetworkError::Shape { field: "feature bias", found: 9, expected: 8, hidden: 8 })
+        ));
+        let empty = Network { hidden: 0, ..Network::random(1, 1) };
+        assert!(matches!(Model::new(empty), Err(NetworkError::Header { .. })));
     }
 }
