@@ -9,6 +9,9 @@
 //! protocol: a front end turns its own commands into [`Limits`] and writes the reports in its own
 //! form (UCI's `info` lines, in `uci`).
 //!
+//! The static evaluation is the classical one ([`eval`]) or a network's
+//! ([`Searcher::set_evaluation`]), whose accumulators each thread updates as it makes moves.
+//!
 //! With more than one thread ([`Searcher::set_threads`]) the search is *Lazy SMP*: helper threads
 //! search the same root, each with its own move history, and share only the transposition table,
 //! where what each finds orders and cuts the others' search. Every other helper searches one ply
