@@ -6,7 +6,8 @@
 //! - The search and what it is made of: [`eval`], the evaluation written for this game, with
 //!   tuned weights; [`see`], static exchange evaluation; [`movepick`], move ordering; [`tt`], the
 //!   transposition table; [`timeman`], how long to think; [`value`], search values and the
-//!   [`Score`](value::Score) reported; [`search`], the [`Searcher`](search::Searcher) and its
+//!   [`Score`](value::Score) reported; [`nnue`], the neural network evaluation, chosen instead
+//!   of [`eval`] by loading a network; [`search`], the [`Searcher`](search::Searcher) and its
 //!   [`Limits`](search::Limits), [`SearchInfo`](search::SearchInfo) and
 //!   [`SearchResult`](search::SearchResult).
 //! - [`engine`]: the [`Engine`](engine::Engine) every front end drives: a position, options,
@@ -42,6 +43,7 @@
 pub mod engine;
 pub mod eval;
 pub mod movepick;
+pub mod nnue;
 pub mod play;
 pub mod random;
 pub mod search;

@@ -1,0 +1,471 @@
+//! The network: its quantised weights, the `.nnue` file that holds them, and a from-scratch
+//! evaluation that is the reference for the search's incremental one.
+//!
+//! The shape is `1260 → H → 1` seen from both sides: a feature transformer of
+//! [`INPUTS`] inputs (see [`features`]) and `H` outputs, shared by the two
+//! perspectives (weights `i16`, feature-major: the `H` weights of a feature are contiguous; bias
+//! `i16`), giving an accumulator for red's perspective and one for blue's; the activation CReLU,
+//! `clamp(x, 0, QA)`; and an output layer `2H → 1` (weights `i16`, first those of the side to
+//! move's half, then the other side's; bias `i32`). The float network it quantises computes
+//! `y = out(concat(crelu01(acc_stm), crelu01(acc_other)))` with `crelu01 = clamp(x, 0, 1)` and
+//! evaluates `y · SCALE`; the feature transformer is quantised by [`QA`] and the output weights
+//! by [`QB`], the output bias by `QA · QB`. In integers the value, in hundredths of a soldier for
+//! the side to move, is
+//! `(Σ crelu(acc_stm[i])·w[i] + Σ crelu(acc_other[i])·w[H+i] + bias) · SCALE / (QA·QB)`,
+//! rounded towards zero and kept within ±[`MAX_VALUE`].
+//!
+//! Sums are exact for a trained network; a network whose sums leave their type's range wraps
+//! (accumulators as `i16`, the output sum as `i32`), the same way on every path, so the value of a
+//! position never depends on how it was reached.
+//!
+//! The file, little-endian: the magic [`MAGIC`]; `u32` inputs (1260); `u32` H; `i32` SCALE;
+//! `i32` QA (255); `i32` QB (64); `i16 × 1260·H` feature weights; `i16 × H` feature bias;
+//! `i16 × 2H` output weights; `i32` output bias; `u32` n, then n bytes of UTF-8 provenance text.
+//!
+//! ```
+//! use arbiter_duck::Position;
+//! use arbiter_duck_engine::nnue::Network;
+//!
+//! let network = Network::random(32, 7);
+//! let mut file = Vec::new();
+//! network.write(&mut file).unwrap();
+//! assert_eq!(Network::read(&file).unwrap(), network);
+//! assert!(Network::read(&file[..file.len() - 1]).is_err());
+//! let value = network.evaluate_scratch(&Position::new());
+//! assert_eq!(value, Network::read(&file).unwrap().evaluate_scratch(&Position::new()));
+//! ```
+
+use std::io::{self, Write};
+
+use arbiter_duck::{Color, Position};
+use rand_core::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::features::{self, INPUTS};
+use crate::value::Value;
+
+/// The first bytes of a network file.
+pub const MAGIC: [u8; 8] = *b"ARBNNUE1";
+
+/// The feature transformer's quantisation: its float weights and bias times this, and the top of
+/// the activation.
+pub const QA: i32 = 255;
+
+/// The output layer's quantisation: its float weights times this (its bias times `QA · QB`).
+pub const QB: i32 = 64;
+
+/// The largest hidden size a file may declare.
+pub const MAX_HIDDEN: usize = 1 << 14;
+
+/// The largest value the network gives, either way: well inside the values that are not won or
+/// lost games, so that the margins the search adds to an evaluation never reach one.
+pub const MAX_VALUE: Value = 16_000;
+
+/// A quantised network (see the [module docs](self) for its shape and file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Network {
+    /// The number of hidden units, H.
+    pub hidden: usize,
+    /// What the float network's output is multiplied by to give hundredths of a soldier.
+    pub scale: i32,
+    /// The feature transformer's weights, `INPUTS × H`, feature-major.
+    pub feature_weights: Vec<i16>,
+    /// The feature transformer's bias, H.
+    pub feature_bias: Vec<i16>,
+    /// The output layer's weights, 2H: the side to move's half, then the other side's.
+    pub output_weights: Vec<i16>,
+    /// The output layer's bias.
+    pub output_bias: i32,
+    /// Where the network comes from (free text, may be empty).
+    pub provenance: String,
+}
+
+/// Why bytes are not a network, or a network cannot be written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NetworkError {
+    /// The file does not start with [`MAGIC`].
+    #[error("not a network file: it does not start with `ARBNNUE1`")]
+    Magic,
+    /// The file ends inside a field.
+    #[error("the file ends in the {field}: {needed} bytes needed from byte {offset}, {left} left")]
+    Truncated {
+        /// The field cut short.
+        field: &'static str,
+        /// Where it starts.
+        offset: usize,
+        /// Its length.
+        needed: usize,
+        /// The bytes left from `offset`.
+        left: usize,
+    },
+    /// A header field has a value this engine does not read.
+    #[error("the {field} is {found}, expected {expected}")]
+    Header {
+        /// The field.
+        field: &'static str,
+        /// Its value in the file.
+        found: i64,
+        /// What it must be.
+        expected: &'static str,
+    },
+    /// Bytes follow the provenance text.
+    #[error("{extra} bytes after the end of the network")]
+    TrailingBytes {
+        /// How many.
+        extra: usize,
+    },
+    /// The provenance text is not UTF-8.
+    #[error("the provenance text is not UTF-8")]
+    Provenance,
+    /// An array of a network to write has the wrong length for its hidden size.
+    #[error("the {field} have {found} values, expected {expected} for {hidden} hidden units")]
+    Shape {
+        /// The array.
+        field: &'static str,
+        /// Its length.
+        found: usize,
+        /// The length the hidden size asks for.
+        expected: usize,
+        /// The hidden size.
+        hidden: usize,
+    },
+}
+
+/// Reads the fields of a file in order, each checked against the bytes left.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    offset: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, field: &'static str, needed: usize) -> Result<&'a [u8], NetworkError> {
+        let left = self.bytes.len() - self.offset;
+        if needed > left {
+            return Err(NetworkError::Truncated { field, offset: self.offset, needed, left });
+        }
+        let taken = &self.bytes[self.offset..self.offset + needed];
+        self.offset += needed;
+        Ok(taken)
+    }
+
+    fn u32(&mut self, field: &'static str) -> Result<u32, NetworkError> {
+        let bytes = self.take(field, 4)?;
+        Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+    }
+
+    fn i32(&mut self, field: &'static str) -> Result<i32, NetworkError> {
+        self.u32(field).map(|word| word as i32)
+    }
+
+    fn i16s(&mut self, field: &'static str, count: usize) -> Result<Vec<i16>, NetworkError> {
+        let needed = count.saturating_mul(2);
+        let bytes = self.take(field, needed)?;
+        Ok(bytes.chunks_exact(2).map(|pair| i16::from_le_bytes([pair[0], pair[1]])).collect())
+    }
+}
+
+/// A header field's value, if it is `expected`.
+fn expect(
+    field: &'static str,
+    found: i64,
+    ok: bool,
+    expected: &'static str,
+) -> Result<(), NetworkError> {
+    if ok { Ok(()) } else { Err(NetworkError::Header { field, found, expected }) }
+}
+
+impl Network {
+    /// The network in `bytes`, a whole `.nnue` file: every field is checked, and the length must
+    /// be exactly what the header declares.
+    pub fn read(bytes: &[u8]) -> Result<Network, NetworkError> {
+        let mut reader = Reader { bytes, offset: 0 };
+        if reader.take("magic", MAGIC.len())? != MAGIC {
+            return Err(NetworkError::Magic);
+        }
+        let inputs = reader.u32("input count")?;
+        expect("input count", inputs.into(), inputs as usize == INPUTS, "1260")?;
+        let hidden = reader.u32("hidden size")? as usize;
+        expect("hidden size", hidden as i64, (1..=MAX_HIDDEN).contains(&hidden), "1..=16384")?;
+        let scale = reader.i32("scale")?;
+        expect("scale", scale.into(), scale > 0, "positive")?;
+        let qa = reader.i32("QA")?;
+        expect("QA", qa.into(), qa == QA, "255")?;
+        let qb = reader.i32("QB")?;
+        expect("QB", qb.into(), qb == QB, "64")?;
+        let feature_weights = reader.i16s("feature weights", INPUTS * hidden)?;
+        let feature_bias = reader.i16s("feature bias", hidden)?;
+        let output_weights = reader.i16s("output weights", 2 * hidden)?;
+        let output_bias = reader.i32("output bias")?;
+        let length = reader.u32("provenance length")? as usize;
+        let text = reader.take("provenance", length)?;
+        let provenance = std::str::from_utf8(text).map_err(|_| NetworkError::Provenance)?;
+        let extra = bytes.len() - reader.offset;
+        if extra != 0 {
+            return Err(NetworkError::TrailingBytes { extra });
+        }
+        Ok(Network {
+            hidden,
+            scale,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+            provenance: provenance.to_owned(),
+        })
+    }
+
+    /// Writes the network as a `.nnue` file (see the [module docs](self)). A network whose
+    /// arrays do not fit its hidden size, or that [`read`](Network::read) would refuse, is an
+    /// error of kind [`InvalidInput`](io::ErrorKind::InvalidInput) and writes nothing.
+    pub fn write(&self, out: &mut impl Write) -> io::Result<()> {
+        self.check().map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error))?;
+        let mut bytes = Vec::with_capacity(self.file_len());
+        bytes.extend_from_slice(&MAGIC);
+        bytes.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        for word in [self.scale, QA, QB] {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
+        for array in [&self.feature_weights, &self.feature_bias, &self.output_weights] {
+            bytes.extend(array.iter().flat_map(|value| value.to_le_bytes()));
+        }
+        bytes.extend_from_slice(&self.output_bias.to_le_bytes());
+        bytes.extend_from_slice(&(self.provenance.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(self.provenance.as_bytes());
+        out.write_all(&bytes)
+    }
+
+    /// The length of the network's file.
+    fn file_len(&self) -> usize {
+        MAGIC.len() + 5 * 4 + 2 * (INPUTS + 3) * self.hidden + 4 + 4 + self.provenance.len()
+    }
+
+    /// Whether the network can be written and read back: its arrays fit its hidden size, which
+    /// and whose scale and provenance a file can hold.
+    pub fn check(&self) -> Result<(), NetworkError> {
+        let hidden = self.hidden;
+        expect("hidden size", hidden as i64, (1..=MAX_HIDDEN).contains(&hidden), "1..=16384")?;
+        expect("scale", self.scale.into(), self.scale > 0, "positive")?;
+        for (field, found, expected) in [
+            ("feature weights", self.feature_weights.len(), INPUTS * hidden),
+            ("feature bias", self.feature_bias.len(), hidden),
+            ("output weights", self.output_weights.len(), 2 * hidden),
+        ] {
+            if found != expected {
+                return Err(NetworkError::Shape { field, found, expected, hidden });
+            }
+        }
+        let length = self.provenance.len();
+        expect("provenance length", length as i64, u32::try_from(length).is_ok(), "a u32")
+    }
+
+    /// A network with weights drawn from `seed`, small enough that no sum wraps: for tests and
+    /// for measuring the cost of inference before a network is trained.
+    pub fn random(hidden: usize, seed: u64) -> Network {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut draw = |low: i32, high: i32| {
+            let span = (high - low + 1) as u64;
+            (low + (rng.next_u64() % span) as i32) as i16
+        };
+        Network {
+            hidden,
+            scale: 400,
+            feature_weights: (0..INPUTS * hidden).map(|_| draw(-40, 40)).collect(),
+            feature_bias: (0..hidden).map(|_| draw(0, 160)).collect(),
+            output_weights: (0..2 * hidden).map(|_| draw(-64, 64)).collect(),
+            output_bias: i32::from(draw(-2000, 2000)),
+            provenance: format!("random weights, seed {seed}"),
+        }
+    }
+
+    /// The value of `position` for the side to move, computed from scratch: each perspective's
+    /// accumulator summed from the bias and the active features, then the output layer. Slow and
+    /// plain: the reference the search's incremental evaluation is tested against.
+    pub fn evaluate_scratch(&self, position: &Position) -> Value {
+        let hidden = self.hidden;
+        let accumulator = |perspective: Color| -> Vec<i16> {
+            let mut sums: Vec<i16> = self.feature_bias.clone();
+            for feature in features::active(position.board(), perspective) {
+                let weights = &self.feature_weights[feature * hidden..(feature + 1) * hidden];
+                for (sum, &weight) in sums.iter_mut().zip(weights) {
+                    *sum = sum.wrapping_add(weight);
+                }
+            }
+            sums
+        };
+        let us = position.turn();
+        let halves = [accumulator(us), accumulator(!us)];
+        let mut sum = self.output_bias;
+        for (half, accumulator) in halves.iter().enumerate() {
+            for (i, &value) in accumulator.iter().enumerate() {
+                let activation = i32::from(value).clamp(0, QA);
+                let weight = i32::from(self.output_weights[half * hidden + i]);
+                sum = sum.wrapping_add(activation * weight);
+            }
+        }
+        output_value(sum, self.scale)
+    }
+}
+
+/// The value for the output layer's sum `sum` (in `QA · QB` units) with `scale`.
+#[inline]
+pub(crate) fn output_value(sum: i32, scale: i32) -> Value {
+    let value = i64::from(sum) * i64::from(scale) / i64::from(QA * QB);
+    value.clamp(-i64::from(MAX_VALUE), i64::from(MAX_VALUE)) as Value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(network: &Network) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        network.write(&mut bytes).unwrap();
+        bytes
+    }
+
+    #[test]
+    fn a_written_network_reads_back_the_same() {
+        for hidden in [1, 8, 128] {
+            let mut network = Network::random(hidden, hidden as u64);
+            network.provenance = "trained on 鸭棋 self-play".to_owned();
+            let bytes = file(&network);
+            assert_eq!(bytes.len(), network.file_len());
+            assert_eq!(Network::read(&bytes), Ok(network.clone()));
+            network.provenance.clear();
+            assert_eq!(Network::read(&file(&network)), Ok(network));
+        }
+    }
+
+    #[test]
+    fn the_layout_is_the_documented_one() {
+        let mut network = Network::random(2, 1);
+        network.provenance = "x".to_owned();
+        let bytes = file(&network);
+        assert_eq!(&bytes[..8], b"ARBNNUE1");
+        assert_eq!(bytes[8..12], 1260u32.to_le_bytes());
+        assert_eq!(bytes[12..16], 2u32.to_le_bytes());
+        assert_eq!(bytes[16..20], 400i32.to_le_bytes());
+        assert_eq!(bytes[20..24], 255i32.to_le_bytes());
+        assert_eq!(bytes[24..28], 64i32.to_le_bytes());
+        assert_eq!(bytes[28..30], network.feature_weights[0].to_le_bytes());
+        let bias = 28 + 2 * 1260 * 2;
+        assert_eq!(bytes[bias..bias + 2], network.feature_bias[0].to_le_bytes());
+        let output = bias + 2 * 2;
+        assert_eq!(bytes[output + 6..output + 8], network.output_weights[3].to_le_bytes());
+        assert_eq!(bytes[output + 8..output + 12], network.output_bias.to_le_bytes());
+        assert_eq!(bytes[output + 12..output + 16], 1u32.to_le_bytes());
+        assert_eq!(&bytes[output + 16..], b"x");
+    }
+
+    #[test]
+    fn a_truncated_file_names_the_field_cut_short() {
+        let bytes = file(&Network::random(4, 3));
+        for cut in 0..bytes.len() {
+            let error = Network::read(&bytes[..cut]).unwrap_err();
+            assert!(matches!(error, NetworkError::Truncated { .. }), "cut at {cut}: {error}");
+        }
+        assert!(matches!(
+            Network::read(&bytes[..40]),
+            Err(NetworkError::Truncated {
+                field: "feature weights",
+                offset: 28,
+                needed: 10_080,
+                left: 12
+            })
+        ));
+        assert_eq!(
+            Network::read(&[]).unwrap_err().to_string(),
+            "the file ends in the magic: 8 bytes needed from byte 0, 0 left"
+        );
+    }
+
+    #[test]
+    fn a_bad_header_is_refused() {
+        let bytes = file(&Network::random(4, 3));
+        let with = |offset: usize, word: [u8; 4]| {
+            let mut bad = bytes.clone();
+            bad[offset..offset + 4].copy_from_slice(&word);
+            Network::read(&bad).unwrap_err()
+        };
+        let header = |error: NetworkError| match error {
+            NetworkError::Header { field, .. } => field,
+            other => panic!("{other}"),
+        };
+        assert_eq!(header(with(8, 1261u32.to_le_bytes())), "input count");
+        assert_eq!(header(with(12, 0u32.to_le_bytes())), "hidden size");
+        assert_eq!(header(with(12, u32::MAX.to_le_bytes())), "hidden size");
+        assert_eq!(header(with(16, 0i32.to_le_bytes())), "scale");
+        assert_eq!(header(with(20, 127i32.to_le_bytes())), "QA");
+        assert_eq!(header(with(24, 128i32.to_le_bytes())), "QB");
+        assert_eq!(with(20, 127i32.to_le_bytes()).to_string(), "the QA is 127, expected 255");
+        // A larger hidden size than the weights that follow: the file is too short for it.
+        assert!(matches!(with(12, 5u32.to_le_bytes()), NetworkError::Truncated { .. }));
+        // A smaller one: bytes are left over, or the provenance length read is garbage.
+        assert!(matches!(
+            with(12, 3u32.to_le_bytes()),
+            NetworkError::Truncated { .. } | NetworkError::TrailingBytes { .. }
+        ));
+    }
+
+    #[test]
+    fn garbage_is_refused() {
+        let bytes = file(&Network::random(4, 3));
+        let mut wrong_magic = bytes.clone();
+        wrong_magic[7] = b'2';
+        assert_eq!(Network::read(&wrong_magic), Err(NetworkError::Magic));
+        assert_eq!(Network::read(b"#!/bin/sh\necho not a network\n"), Err(NetworkError::Magic));
+        let mut longer = bytes.clone();
+        longer.extend_from_slice(b"more");
+        assert_eq!(Network::read(&longer), Err(NetworkError::TrailingBytes { extra: 4 }));
+        let mut network = Network::random(4, 3);
+        network.provenance = "ab".to_owned();
+        let mut not_utf8 = file(&network);
+        let last = not_utf8.len() - 1;
+        not_utf8[last] = 0xFF;
+        assert_eq!(Network::read(&not_utf8), Err(NetworkError::Provenance));
+        // Random bytes behind a good magic never panic.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        for length in [8, 12, 28, 40, 200, 5_000] {
+            let mut noise: Vec<u8> = (0..length).map(|_| rng.next_u64() as u8).collect();
+            noise[..8].copy_from_slice(&MAGIC);
+            assert!(Network::read(&noise).is_err());
+        }
+    }
+
+    #[test]
+    fn a_misshapen_network_is_not_written() {
+        let mut network = Network::random(4, 3);
+        network.output_weights.pop();
+        let mut bytes = Vec::new();
+        let error = network.write(&mut bytes).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidInput);
+        assert_eq!(
+            error.to_string(),
+            "the output weights have 7 values, expected 8 for 4 hidden units"
+        );
+        assert!(bytes.is_empty());
+    }
+
+    #[test]
+    fn the_value_is_the_documented_sum() {
+        // One hidden unit, all weights 1 but the output's: every piece adds 1 to each
+        // accumulator.
+        let network = Network {
+            hidden: 1,
+            scale: QA * QB,
+            feature_weights: vec![1; INPUTS],
+            feature_bias: vec![10],
+            output_weights: vec![2, -1],
+            output_bias: 5,
+            provenance: String::new(),
+        };
+        // 32 pieces: both accumulators 42, so 42·2 − 42 + 5.
+        assert_eq!(network.evaluate_scratch(&Position::new()), 47);
+        let clipped = Network { feature_bias: vec![300], ..network.clone() };
+        assert_eq!(clipped.evaluate_scratch(&Position::new()), 255 * 2 - 255 + 5);
+        assert_eq!(output_value(i32::MAX, 400), MAX_VALUE);
+        assert_eq!(output_value(-QA * QB, 100), -100);
+        assert_eq!(output_value(QA * QB - 1, 1), 0);
+    }
+}
