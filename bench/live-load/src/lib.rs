@@ -71,11 +71,14 @@ pub struct Options {
     pub seed: u64,
     /// Games being set up at once.
     pub setting_up: usize,
+    /// A pause before each move, as a player thinks: zero sends each move as soon as the
+    /// opponent's has been shown, which keeps the server saturated.
+    pub think: Duration,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { games: 1_000, moves: 100, seed: 1, setting_up: 32 }
+        Options { games: 1_000, moves: 100, seed: 1, setting_up: 32, think: Duration::ZERO }
     }
 }
 
@@ -145,8 +148,8 @@ pub async fn run(options: &Options, target: &Target) -> Result<Report, LoadError
     let playing = Instant::now();
     let mut games = JoinSet::new();
     for (index, game) in seated {
-        let (moves, seed) = (options.moves, options.seed.wrapping_add(index as u64));
-        games.spawn(play::play(game, moves, seed));
+        let seed = options.seed.wrapping_add(index as u64);
+        games.spawn(play::play(game, options.moves, seed, options.think));
     }
     let mut records = Vec::with_capacity(options.games);
     while let Some(done) = games.join_next().await {

@@ -5,6 +5,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use arbiter_live_load::server::{self, Started};
 use arbiter_live_load::{LoadError, Options, Target};
@@ -27,6 +28,10 @@ struct Args {
     /// Games set up at once.
     #[arg(long, default_value_t = 32)]
     setting_up: usize,
+    /// Milliseconds each player waits before each move, as if thinking; 0 sends each move as
+    /// soon as the opponent's is shown, which keeps the server saturated.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    think: u64,
     /// The arbiter binary to start as `serve --port 0 --data-dir DIR`.
     #[arg(long, default_value = "target/release/arbiter", conflicts_with = "addr")]
     server: PathBuf,
@@ -61,6 +66,7 @@ fn run(args: &Args) -> Result<bool, LoadError> {
         moves: args.moves,
         seed: args.seed,
         setting_up: args.setting_up,
+        think: Duration::from_millis(args.think),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let report = match (&args.addr, &args.data_dir) {

@@ -160,11 +160,11 @@ pub async fn set_up(local: IpAddr, server: SocketAddr, index: usize) -> Result<S
     Ok(Seated { id, tokens: [red, blue], client, sockets })
 }
 
-/// Plays `seated` with random valid moves drawn from `seed` until it ends or `max_moves` plies
-/// were played.
-pub async fn play(mut seated: Seated, max_moves: usize, seed: u64) -> Record {
+/// Plays `seated` with random valid moves drawn from `seed`, each after `think`, until it ends
+/// or `max_moves` plies were played.
+pub async fn play(mut seated: Seated, max_moves: usize, seed: u64, think: Duration) -> Record {
     let mut record = Record { id: seated.id.clone(), ..Record::default() };
-    if let Err(error) = moves(&mut seated, max_moves, seed, &mut record).await {
+    if let Err(error) = moves(&mut seated, (max_moves, think), seed, &mut record).await {
         record.failure = Some(error.to_string());
     }
     seated.client.close();
@@ -176,7 +176,7 @@ pub async fn play(mut seated: Seated, max_moves: usize, seed: u64) -> Record {
 
 async fn moves(
     seated: &mut Seated,
-    max_moves: usize,
+    (max_moves, think): (usize, Duration),
     seed: u64,
     record: &mut Record,
 ) -> Result<(), LoadError> {
@@ -193,6 +193,9 @@ async fn moves(
         let mv = legal[index];
         let command = mv.to_string();
         let body = json!({ "token": seated.tokens[mover], "action": "move", "command": command });
+        if !think.is_zero() {
+            tokio::time::sleep(think).await;
+        }
         seated.sockets[mover].drain();
         let sent = Instant::now();
         record.unanswered = Some(command.clone());

@@ -145,8 +145,12 @@ impl fmt::Display for Report {
         let o = &self.options;
         writeln!(
             f,
-            "live games load: {} games of 2 WebSocket clients, at most {} moves a game, seed {}",
-            o.games, o.moves, o.seed
+            "live games load: {} games of 2 WebSocket clients, at most {} moves a game, {} ms to \
+             think, seed {}",
+            o.games,
+            o.moves,
+            o.think.as_millis(),
+            o.seed
         )?;
         writeln!(f)?;
         writeln!(f, "| figure | value |")?;
@@ -177,7 +181,8 @@ impl fmt::Display for Report {
                  {} |",
                 mib(idle.now_kib),
                 mib(memory.in_play_kib),
-                mib(after.peak_kib),
+                // VmHWM is updated lazily: a sample may have seen more.
+                mib(after.peak_kib.max(memory.in_play_kib)),
                 mib(after.now_kib)
             )?,
             _ => writeln!(f, "| server memory (RSS) | not read |")?,

@@ -45,7 +45,7 @@ fn a_small_load_loses_and_duplicates_no_move_and_the_check_sees_one() {
         })
     });
     let addr = address.recv().expect("the server listens");
-    let options = Options { games: 20, moves: 10, seed: 7, setting_up: 4 };
+    let options = Options { games: 20, moves: 10, seed: 7, setting_up: 4, ..Options::default() };
     let target = Target { addr, data_dir: dir.clone(), pid: None };
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let report = runtime.block_on(arbiter_live_load::run(&options, &target)).unwrap();
