@@ -4,7 +4,9 @@
 //! Each game has a lock of its own, so actions on one game are serialised while other games go
 //! on; the store has one lock too, held only while a change is written. Games are read from the
 //! store on first use and kept in memory while they go on; a finished game, which no action can
-//! change any more, is read from the store each time it is asked for.
+//! change any more, is read from the store each time it is asked for. A game left alone for long
+//! (no action, no look-up) is dropped from memory by [`Games::forget_idle`] and read back from the
+//! store at its next use, so that abandoned games do not fill the memory.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -49,7 +51,19 @@ pub struct Created {
 /// Every game served, over a store `S`.
 pub struct Games<S: Store> {
     store: Mutex<S>,
-    games: Mutex<HashMap<GameId, Arc<Mutex<LiveGame>>>>,
+    games: Mutex<HashMap<GameId, Kept>>,
+}
+
+/// A game kept in memory, and when it was last used (ms since the epoch).
+struct Kept {
+    game: Arc<Mutex<LiveGame>>,
+    used: u64,
+}
+
+impl Kept {
+    fn new(game: LiveGame, now: u64) -> Kept {
+        Kept { game: Arc::new(Mutex::new(game)), used: now }
+    }
 }
 
 /// A lock taken even if a thread panicked holding it: each game is replaced whole, never left
@@ -66,13 +80,14 @@ impl<S: Store> Games<S> {
 
     /// The game `id`, from memory or else from the store.
     fn game(&self, id: &GameId, now: u64) -> Result<Arc<Mutex<LiveGame>>, LiveError> {
-        if let Some(game) = lock(&self.games).get(id) {
-            return Ok(Arc::clone(game));
+        if let Some(kept) = lock(&self.games).get_mut(id) {
+            kept.used = kept.used.max(now);
+            return Ok(Arc::clone(&kept.game));
         }
         let loaded = lock(&self.store).load(id, now)?.ok_or(LiveError::NotFound)?;
         // Another request may have loaded it meanwhile: the first one kept wins.
         let mut games = lock(&self.games);
-        Ok(Arc::clone(games.entry(id.clone()).or_insert_with(|| Arc::new(Mutex::new(loaded)))))
+        Ok(Arc::clone(&games.entry(id.clone()).or_insert_with(|| Kept::new(loaded, now)).game))
     }
 
     /// Creates a game at `now` and commits it.
@@ -99,7 +114,7 @@ impl<S: Store> Games<S> {
             token: game.tokens[seat.index()].reveal().to_owned(),
             invite: game.tokens[seat.other().index()].reveal().to_owned(),
         };
-        lock(&self.games).insert(id, Arc::new(Mutex::new(game)));
+        lock(&self.games).insert(id, Kept::new(game, now));
         Ok(created)
     }
 
@@ -172,6 +187,37 @@ impl<S: Store> Games<S> {
         let game = self.game(id, now)?;
         let game = lock(&game);
         Ok((game.official(), game.game().position().to_string()))
+    }
+
+    /// Drops from memory the games unused for `idle_ms` or more at `now` that `watched` does not
+    /// name, and returns how many were dropped; each stays in the store, read back at its next
+    /// use. A game whose clock runs is kept (reading it back would restart its clock, and its
+    /// flag ends it in time anyway) unless its time has run out: it is then ended, committed and
+    /// dropped. A game a request is using at that moment is kept.
+    pub fn forget_idle(&self, now: u64, idle_ms: u64, watched: impl Fn(&GameId) -> bool) -> usize {
+        let mut games = lock(&self.games);
+        let before = games.len();
+        games.retain(|id, kept| {
+            // Only the map holds it, and no other can take it while the map is locked.
+            if now.saturating_sub(kept.used) < idle_ms
+                || watched(id)
+                || Arc::strong_count(&kept.game) > 1
+            {
+                return true;
+            }
+            let mut game = lock(&kept.game);
+            if game.deadline().is_some() {
+                // A store that fails keeps the game as it was, in memory.
+                let _ = self.commit(&mut game, |g| Ok(g.flag(now)));
+            }
+            game.deadline().is_some()
+        });
+        before - games.len()
+    }
+
+    /// The games kept in memory now.
+    pub fn kept(&self) -> usize {
+        lock(&self.games).len()
     }
 
     /// One page of the games matching `filter`, newest first, and how many match.

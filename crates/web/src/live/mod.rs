@@ -13,6 +13,7 @@ mod socket;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use arbiter_live::{
     Action, Filter, GameId, Games, LiveError, New, Page, Refusal, Seat, SqliteStore, StoreError,
@@ -32,6 +33,13 @@ use crate::assets;
 /// Games listed per page of the archive.
 const PER_PAGE: u64 = 20;
 
+/// How long a game nobody watches may go unused before it is dropped from memory (10 minutes);
+/// it stays in the store and is read back at its next use.
+const IDLE_MS: u64 = 10 * 60 * 1000;
+
+/// How often, at most, the games in memory are looked over for idle ones (each minute).
+const TIDY_MS: u64 = 60 * 1000;
+
 /// The live games and everything watching them.
 pub(crate) struct Live {
     games: Arc<Games<SqliteStore>>,
@@ -39,6 +47,8 @@ pub(crate) struct Live {
     created: quota::Buckets,
     acted: quota::Buckets,
     sockets: Arc<quota::Sockets>,
+    /// When the games in memory were last looked over for idle ones (ms since the epoch).
+    tidied: AtomicU64,
 }
 
 impl Live {
@@ -54,7 +64,28 @@ impl Live {
             created: quota::Buckets::default(),
             acted: quota::Buckets::default(),
             sockets: Arc::new(quota::Sockets::default()),
+            tidied: AtomicU64::new(now_ms()),
         }))
+    }
+
+    /// Drops from memory, at most once every [`TIDY_MS`], the games unused for [`IDLE_MS`] that
+    /// no socket watches, off the async threads; the request that finds it due does not wait.
+    fn tidy(&self) {
+        let now = now_ms();
+        let last = self.tidied.load(Ordering::Relaxed);
+        if now.saturating_sub(last) < TIDY_MS
+            || self
+                .tidied
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        let watched = self.hub.watched();
+        let games = Arc::clone(&self.games);
+        tokio::task::spawn_blocking(move || {
+            games.forget_idle(now, IDLE_MS, |id| watched.contains(id));
+        });
     }
 }
 
@@ -202,6 +233,7 @@ async fn blocking<T: Send + 'static>(
     live: &Arc<Live>,
     job: impl FnOnce(&Games<SqliteStore>) -> Result<T, LiveError> + Send + 'static,
 ) -> Result<T, Failure> {
+    live.tidy();
     let games = Arc::clone(&live.games);
     tokio::task::spawn_blocking(move || job(&games))
         .await

@@ -8,7 +8,7 @@
 //! message sent is `{"game": VIEW, "spectators": N}`; views carry their `version`, and clients
 //! keep the newest.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -53,6 +53,11 @@ struct Hello {
 impl Hub {
     fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, Room>> {
         self.rooms.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The games at least one socket watches now.
+    pub(crate) fn watched(&self) -> HashSet<GameId> {
+        self.rooms().keys().cloned().collect()
     }
 }
 

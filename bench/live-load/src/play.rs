@@ -1,0 +1,225 @@
+//! One game of the load: created by its red player, joined by its blue one, each watching it on
+//! a WebSocket of its own, then played with random valid moves, each sent once the player's
+//! socket has shown the opponent's last move, as a page does.
+
+use std::net::{IpAddr, SocketAddr};
+use std::time::{Duration, Instant};
+
+use arbiter_duck::Game;
+use futures_util::{SinkExt, StreamExt};
+use rand_core::{Rng as _, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::LoadError;
+use crate::http::{self, Client};
+
+/// The longest a socket may take to show a move, or to connect.
+const SHOWN: Duration = Duration::from_secs(60);
+
+/// A pause before an action answered 429 is sent again (nothing was done).
+const BACK_OFF: Duration = Duration::from_millis(100);
+
+/// A view a socket received: the plies it holds, whether the game is over, and when it came.
+struct Seen {
+    plies: usize,
+    over: bool,
+    at: Instant,
+}
+
+/// One player's socket: what it has received, in order.
+struct Socket {
+    sender: futures_util::stream::SplitSink<WebSocketStream<TcpStream>, Message>,
+    seen: mpsc::UnboundedReceiver<Seen>,
+}
+
+impl Socket {
+    /// Opens the socket of game `id` for the seat `token` and waits for its first view: from
+    /// then on it receives every change.
+    async fn open(
+        local: IpAddr,
+        server: SocketAddr,
+        id: &str,
+        token: &str,
+    ) -> Result<Socket, LoadError> {
+        let failed = |error: String| LoadError::Socket(format!("game {id}: {error}"));
+        let stream = http::connect(local, server).await.map_err(|e| failed(e.to_string()))?;
+        let url = format!("ws://{server}/api/live/games/{id}/socket");
+        let (socket, _) = tokio_tungstenite::client_async(url, stream)
+            .await
+            .map_err(|e| failed(e.to_string()))?;
+        let (mut sender, mut receiver) = socket.split();
+        let hello = json!({ "hello": token }).to_string();
+        sender.send(Message::text(hello)).await.map_err(|e| failed(e.to_string()))?;
+        let (seen_sender, seen) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while let Some(Ok(message)) = receiver.next().await {
+                let at = Instant::now();
+                let Message::Text(text) = message else { continue };
+                let Ok(value) = serde_json::from_str::<Value>(text.as_str()) else { continue };
+                let game = &value["game"];
+                let plies = game["commands"].as_array().map_or(0, Vec::len);
+                let over = game["status"] == "over";
+                if seen_sender.send(Seen { plies, over, at }).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut socket = Socket { sender, seen };
+        socket.wait(0).await.map_err(|_| failed("no first view".into()))?;
+        Ok(socket)
+    }
+
+    /// Waits until the socket shows at least `plies` plies (or the end): when it came.
+    async fn wait(&mut self, plies: usize) -> Result<Instant, LoadError> {
+        let deadline = tokio::time::Instant::now() + SHOWN;
+        loop {
+            match tokio::time::timeout_at(deadline, self.seen.recv()).await {
+                Ok(Some(seen)) if seen.plies >= plies || seen.over => return Ok(seen.at),
+                Ok(Some(_)) => {}
+                Ok(None) => return Err(LoadError::Socket("the socket closed".into())),
+                Err(_) => {
+                    return Err(LoadError::Socket(format!("ply {plies} not shown in {SHOWN:?}")));
+                }
+            }
+        }
+    }
+
+    /// Drops what the socket received so far.
+    fn drain(&mut self) {
+        while self.seen.try_recv().is_ok() {}
+    }
+
+    async fn close(mut self) {
+        let _ = self.sender.send(Message::Close(None)).await;
+    }
+}
+
+/// A game set up: both seats taken, both sockets open.
+pub struct Seated {
+    id: String,
+    tokens: [String; 2],
+    client: Client,
+    sockets: [Socket; 2],
+}
+
+/// What happened in one game: what the server acknowledged, and the timings.
+#[derive(Debug, Default)]
+pub struct Record {
+    /// The game's id.
+    pub id: String,
+    /// The commands the server acknowledged, in order.
+    pub acknowledged: Vec<String>,
+    /// A move sent whose answer never came (the connection failed): it may be stored or not.
+    pub unanswered: Option<String>,
+    /// Whether the game ended (rather than being cut at the move limit).
+    pub ended: bool,
+    /// From each move sent to the opponent's socket showing it.
+    pub shown: Vec<Duration>,
+    /// From each move sent to its acknowledgement.
+    pub answered: Vec<Duration>,
+    /// Actions answered 429 and sent again.
+    pub busy: u64,
+    /// Why the game stopped early, if it did.
+    pub failure: Option<String>,
+}
+
+/// A path of the live API for game `id`.
+fn act_path(id: &str) -> String {
+    format!("/api/live/games/{id}/act")
+}
+
+/// Creates a game from `local` (red for its creator), joins it as blue, and opens both sockets.
+pub async fn set_up(local: IpAddr, server: SocketAddr, index: usize) -> Result<Seated, LoadError> {
+    let mut client = Client::new(local, server);
+    let new = json!({ "name": format!("red {index}"), "color": "red" });
+    let (status, created) = client.post("/api/live/games", &new).await?;
+    if status != 201 {
+        return Err(LoadError::Refused(status, created.to_string()));
+    }
+    let text = |key: &str| created[key].as_str().map(str::to_owned);
+    let (Some(id), Some(red), Some(blue)) = (text("id"), text("token"), text("invite")) else {
+        return Err(LoadError::Refused(status, created.to_string()));
+    };
+    let join = json!({ "token": blue, "action": "join", "name": format!("blue {index}") });
+    let (status, joined) = client.post(&act_path(&id), &join).await?;
+    if status != 200 {
+        return Err(LoadError::Refused(status, joined.to_string()));
+    }
+    // Closed while the others are set up, opened again at the first move: the server holds
+    // 1,024 connections at most.
+    client.close();
+    let sockets = [
+        Socket::open(local, server, &id, &red).await?,
+        Socket::open(local, server, &id, &blue).await?,
+    ];
+    Ok(Seated { id, tokens: [red, blue], client, sockets })
+}
+
+/// Plays `seated` with random valid moves drawn from `seed`, each after `think`, until it ends
+/// or `max_moves` plies were played.
+pub async fn play(mut seated: Seated, max_moves: usize, seed: u64, think: Duration) -> Record {
+    let mut record = Record { id: seated.id.clone(), ..Record::default() };
+    if let Err(error) = moves(&mut seated, (max_moves, think), seed, &mut record).await {
+        record.failure = Some(error.to_string());
+    }
+    seated.client.close();
+    let [red, blue] = seated.sockets;
+    red.close().await;
+    blue.close().await;
+    record
+}
+
+async fn moves(
+    seated: &mut Seated,
+    (max_moves, think): (usize, Duration),
+    seed: u64,
+    record: &mut Record,
+) -> Result<(), LoadError> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut game = Game::new();
+    let path = act_path(&seated.id);
+    for ply in 0..max_moves {
+        let mover = ply % 2;
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let index = usize::try_from(rng.next_u64() % legal.len() as u64).unwrap_or(0);
+        let mv = legal[index];
+        let command = mv.to_string();
+        let body = json!({ "token": seated.tokens[mover], "action": "move", "command": command });
+        if !think.is_zero() {
+            tokio::time::sleep(think).await;
+        }
+        seated.sockets[mover].drain();
+        let sent = Instant::now();
+        record.unanswered = Some(command.clone());
+        let (status, view) = loop {
+            let answer = seated.client.post(&path, &body).await?;
+            if answer.0 != 429 {
+                break answer;
+            }
+            record.busy += 1;
+            tokio::time::sleep(BACK_OFF).await;
+        };
+        record.unanswered = None;
+        if status != 200 {
+            return Err(LoadError::Refused(status, view.to_string()));
+        }
+        record.answered.push(sent.elapsed());
+        record.acknowledged.push(command);
+        game.play(mv.from, mv.to).map_err(|e| LoadError::Diverged(e.to_string()))?;
+        let shown = seated.sockets[1 - mover].wait(ply + 1).await?;
+        record.shown.push(shown.saturating_duration_since(sent));
+        if view["status"] == "over" {
+            record.ended = true;
+            break;
+        }
+    }
+    Ok(())
+}
