@@ -54,7 +54,7 @@ impl Compression {
 }
 
 /// The largest Zstandard window accepted (2 GiB): `zstd --long=31` streams decompress too.
-const ZSTD_WINDOW_LOG_MAX: u32 = 31;
+pub(super) const ZSTD_WINDOW_LOG_MAX: u32 = 31;
 
 /// `reader`, decompressed as it is read when its first bytes show a compression.
 pub fn decompressed<'a, R: Read + Send + 'a>(
