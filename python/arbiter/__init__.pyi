@@ -221,6 +221,10 @@ class GameReport:
         """``Standard``, ``Chess960``, ``Antichess``, ``Atomic``, ``Crazyhouse``,
         ``King of the Hill``, ``Three-check``, ``Racing Kings`` or ``Horde``."""
     @property
+    def result(self) -> Optional[str]:
+        """The ``Result`` tag as written (``1-0``, ``0-1``, ``1/2-1/2``, ``*``), or None; not in
+        ``to_dict``."""
+    @property
     def ok(self) -> bool:
         """Whether the game has no error."""
     @property

@@ -267,6 +267,12 @@ impl GameReport {
         self.report.variant.name()
     }
 
+    /// The `Result` tag as written (`1-0`, `0-1`, `1/2-1/2`, `*`), or None.
+    #[getter]
+    fn result(&self) -> Option<&str> {
+        self.report.result.as_deref()
+    }
+
     /// Whether the game has no error.
     #[getter]
     fn ok(&self) -> bool {
