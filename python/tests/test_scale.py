@@ -5,10 +5,13 @@ scheduler and workers started as separate processes give the same dataset.
 
 Skipped without the `scale` extra (`pip install './python[scale]'`) or the arbiter binary."""
 
+import contextlib
 import gzip
+import io
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -16,7 +19,7 @@ import time
 
 import pytest
 
-from conftest import cli
+from conftest import ROOT, cli
 from test_shards import PIECES, frames
 
 pq = pytest.importorskip("pyarrow.parquet")
@@ -109,9 +112,16 @@ def wait_for(path, process, timeout=60):
     return int(path.read_text())
 
 
-def test_a_local_cluster_gives_the_commands_verdicts_and_a_summary(database, tmp_path):
-    out = tmp_path / "out"
-    printed = finished(scale(database, out, "--workers", "2"))
+@pytest.fixture(scope="module")
+def checked(database, tmp_path_factory):
+    """The database checked on a local cluster of two workers: the output folder, and what the
+    run printed."""
+    out = tmp_path_factory.mktemp("run") / "checked"
+    return out, finished(scale(database, out, "--workers", "2"))
+
+
+def test_a_local_cluster_gives_the_commands_verdicts_and_a_summary(database, checked):
+    out, printed = checked
     rows = dataset(out)
     assert rows == expected(database)
     assert len({(row["file"], row["offset"]) for row in rows}) == len(rows)
@@ -121,12 +131,53 @@ def test_a_local_cluster_gives_the_commands_verdicts_and_a_summary(database, tmp
     assert sum(summary["wrong_by_kind"].values()) == summary["wrong"] > 0
     assert summary["shards"] > 20 and summary["checked_now"] == summary["shards"]
     assert "dashboard: http" in printed and f"{summary['games']} games in 4 files" in printed
-    # Run again, the directory is refused; resumed, there is nothing left to do.
+
+
+def test_a_run_is_resumed_only_when_asked_and_with_the_same_plan(database, checked, tmp_path):
+    out, _ = checked
+    rows = dataset(out)
     again = scale(database, out, "--workers", "1")
     assert again.wait(60) != 0 and "--resume" in again.stderr.read()
+    other = subprocess.run(
+        [sys.executable, "-m", "arbiter.scale", str(database / "2024-01.pgn"), "--out", str(out),
+         "--resume"], capture_output=True, text=True,
+    )
+    assert other.returncode != 0 and "other files" in other.stderr
     finished(scale(database, out, "--workers", "1", "--resume"))
     assert json.loads((out / "summary.json").read_text())["checked_now"] == 0
     assert dataset(out) == rows
+
+
+def test_the_queries_of_the_page_run_on_the_dataset(database, checked):
+    """The Python blocks of docs/scale.md's "Querying the dataset", run where `checked/` is."""
+    out, _ = checked
+    page = (ROOT / "docs/scale.md").read_text()
+    section = page.split("## Querying the dataset", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == 2
+    wrong = {}
+    for row in expected(database):
+        month = row["file"][:7]
+        wrong.setdefault(month, []).append(any("disagrees" in w for w in row["warnings"]))
+    share = {month: sum(flags) / len(flags) for month, flags in wrong.items()}
+    assert 0 < min(share.values())
+    cwd = os.getcwd()
+    os.chdir(out.parent)
+    try:
+        printed, variables = [], []
+        for code in blocks:
+            names = {}
+            with contextlib.redirect_stdout(io.StringIO()) as text:
+                exec(compile(code, "docs/scale.md", "exec"), names)
+            printed.append(text.getvalue())
+            variables.append(names)
+    finally:
+        os.chdir(cwd)
+    by_pandas = variables[0]["games"].groupby("month")["wrong_result"].mean().to_dict()
+    assert by_pandas == pytest.approx(share)
+    for month, value in share.items():
+        assert month in printed[0] and month in printed[1]
+        assert f"{value:.4f}"[:5] in printed[1]
 
 
 def test_a_worker_killed_in_a_task_is_replaced_and_the_task_done_again(database, tmp_path):
