@@ -41,7 +41,7 @@ use arbiter_scan::is_space;
 
 use super::compressed::{Compression, ZSTD_WINDOW_LOG_MAX, decompressed};
 use super::frames::zstd_frames;
-use super::split::{Piece, Splitter, TagPair, tag_pair};
+use super::split::{MAX_GAME_BYTES, Piece, Splitter, TagPair, tag_pair};
 
 /// How a shard's range is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -230,7 +230,8 @@ impl Read for ShardText {
 pub fn shard_extent(path: &Path, shard: &Shard) -> io::Result<Extent> {
     let mut text = ShardText::open(path, shard)?;
     let mut games = 0;
-    for piece in Splitter::new(&mut text).with_limit(usize::MAX).with_nul_bytes() {
+    // Games over the limit are counted as the check counts them, and not held.
+    for piece in Splitter::new(&mut text).with_limit(MAX_GAME_BYTES).with_nul_bytes() {
         if let Piece::Game(_) | Piece::TooLarge { .. } = piece? {
             games += 1;
         }
@@ -417,7 +418,102 @@ fn resync<R: Read>(mut reader: R, at_start: bool) -> io::Result<(Resumed<R>, Ski
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use proptest::prelude::*;
+
     use super::*;
+    use crate::pgn::{GameReport, Mode, check_games};
+
+    /// Games of every shape the splitter tells apart, and blank lines.
+    const PIECES: &[&str] = &[
+        "[Event \"a\"]\n[White \"W\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n",
+        "[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n",
+        "1. d4 d5 2. Ke3 *\n\n",
+        "1. e4 {a comment\n\nover a blank line} e5 *\n\n",
+        "1. e4 {never closed\n\n",
+        "1. e4 {clock\n\n[%clk 0:01:00]} e5 *\n\n",
+        "[A \"1\"]\n\n[B \"2\"]\n\n1. c4 *\n\n",
+        "% an escape line\n1. Nf3 Nf6 *\n",
+        "\n",
+        "[White \"x\"]\r\n\r\n1. e4 *\r\n\r\n",
+        "1. e4 e5 2. Qh5",
+    ];
+
+    /// A file of its own in the temporary folder, removed when dropped.
+    struct Scratch(std::path::PathBuf);
+
+    impl Scratch {
+        fn new(bytes: &[u8]) -> Scratch {
+            static COUNT: AtomicUsize = AtomicUsize::new(0);
+            let n = COUNT.fetch_add(1, Ordering::Relaxed);
+            let path = std::env::temp_dir().join(format!("shard-{}-{n}", std::process::id()));
+            std::fs::write(&path, bytes).expect("scratch file");
+            Scratch(path)
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+
+    /// The reports of the shards of `path`, placed and one after the other.
+    fn sharded(path: &Path, target: u64) -> Vec<GameReport> {
+        let mut base = Base::START;
+        let mut reports = Vec::new();
+        for shard in plan_shards(path, target).expect("shards") {
+            let text = ShardText::open(path, &shard).expect("shard");
+            for piece in text.splitter(base) {
+                if let Piece::Game(game) = piece.expect("piece") {
+                    reports.push(game.check(Mode::Lenient));
+                }
+            }
+            base = shard_extent(path, &shard).expect("extent").after(base);
+        }
+        reports
+    }
+
+    fn whole(path: &Path) -> Vec<GameReport> {
+        let file = File::open(path).expect("file");
+        let games = check_games(file, Mode::Lenient, MAX_GAME_BYTES).expect("games");
+        games.collect::<io::Result<_>>().expect("reports")
+    }
+
+    fn text(pieces: &[usize]) -> Vec<u8> {
+        pieces.iter().flat_map(|&i| PIECES[i].bytes()).collect()
+    }
+
+    proptest! {
+        #[test]
+        fn plain_shards_give_the_whole_files_reports(
+            pieces in prop::collection::vec(0..PIECES.len(), 0..40),
+            target in 1u64..300,
+        ) {
+            let file = Scratch::new(&text(&pieces));
+            prop_assert_eq!(sharded(&file.0, target), whole(&file.0));
+        }
+
+        #[test]
+        fn frame_shards_give_the_whole_files_reports(
+            pieces in prop::collection::vec(0..PIECES.len(), 0..40),
+            cuts in prop::collection::vec(0usize..2000, 0..6),
+            target in 1u64..300,
+        ) {
+            let text = text(&pieces);
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % (text.len() + 1)).collect();
+            cuts.extend([0, text.len()]);
+            cuts.sort_unstable();
+            cuts.dedup();
+            let mut packed = Vec::new();
+            for pair in cuts.windows(2) {
+                packed.extend(zstd::encode_all(&text[pair[0]..pair[1]], 1).expect("zstd"));
+            }
+            let file = Scratch::new(&packed);
+            prop_assert_eq!(sharded(&file.0, target), whole(&file.0));
+        }
+    }
 
     fn start(text: &str) -> Option<usize> {
         let (_, skipped) = resync(text.as_bytes(), false).expect("read");
