@@ -37,7 +37,10 @@ LICHESS_MONTH_BYTES = 200e9
 def build(no_build):
     """The release `arbiter` and `gen_games`, built unless told not to."""
     if not no_build:
-        for what in (["-p", "arbiter-cli"], ["-p", "arbiter-chess-record", "--example", "gen_games"]):
+        for what in (
+            ["-p", "arbiter-cli"],
+            ["-p", "arbiter-chess-record", "--example", "gen_games"],
+        ):
             subprocess.run(["cargo", "build", "--release", "--quiet", *what], cwd=ROOT, check=True)
     release = ROOT / "target" / "release"
     arbiter = os.environ.get("ARBITER", release / "arbiter")
@@ -124,10 +127,12 @@ def main():
             assert summary["games"] == games, (summary["games"], games)
             per_core = text / 1e6 / summary["cpu_seconds"]
             games_per_core = games / summary["cpu_seconds"]
-            print(f"arbiter.scale, {workers} worker(s): {wall:.1f} s of wall ({text / 1e6 / wall:.1f} "
-                  f"MB/s, {games / wall:.0f} games/s), {summary['cpu_seconds']:.1f} s of CPU in tasks: "
-                  f"{per_core:.1f} MB/s and {games_per_core:.0f} games/s per core, "
-                  f"{per_core / base:.2f}× chess pgn's")
+            print(
+                f"arbiter.scale, {workers} worker(s): {wall:.1f} s of wall "
+                f"({text / 1e6 / wall:.1f} MB/s, {games / wall:.0f} games/s), "
+                f"{summary['cpu_seconds']:.1f} s of CPU in tasks: {per_core:.1f} MB/s and "
+                f"{games_per_core:.0f} games/s per core, {per_core / base:.2f}× chess pgn's"
+            )
         if per_core:
             month = LICHESS_MONTH_BYTES / 1e6 / per_core / 3600
             whole = LICHESS_GAMES / games_per_core / 3600

@@ -45,7 +45,12 @@ def schema():
     import pyarrow as pa  # type: ignore[import-untyped]
 
     problem = pa.struct(
-        [("kind", pa.string()), ("line", pa.int64()), ("column", pa.int64()), ("message", pa.string())]
+        [
+            ("kind", pa.string()),
+            ("line", pa.int64()),
+            ("column", pa.int64()),
+            ("message", pa.string()),
+        ]
     )
     return pa.schema(
         [
@@ -100,7 +105,11 @@ def sleep_hook(file_number: int, shard_number: int) -> None:
 
 
 def check_shard(
-    shard: "arbiter.Shard", file_number: int, label: str, out: str, mode: "Literal['strict', 'lenient']"
+    shard: "arbiter.Shard",
+    file_number: int,
+    label: str,
+    out: str,
+    mode: Literal["strict", "lenient"],
 ) -> Dict[str, Any]:
     """A Dask task: checks a placed shard's games and writes them as the dataset's file for the
     shard, atomically; returns its statistics, also kept in ``shards/`` beside the dataset."""
@@ -211,13 +220,17 @@ def load_plan(out: Path, files: Sequence[Path], target: int, resume: bool) -> Di
         write_atomically(kept, json.dumps(manifest, indent=1).encode())
         return manifest
     if not resume:
-        raise SystemExit(f"arbiter.scale: {out} holds a run already: add --resume, or choose an empty directory")
+        raise SystemExit(
+            f"arbiter.scale: {out} holds a run already: add --resume, or choose an empty directory"
+        )
     manifest = json.loads(kept.read_text())
     now = [(str(p), p.stat().st_size) for p in files]
     before = [(f["path"], f["size"]) for f in manifest["files"]]
-    if manifest.get("version") != MANIFEST_VERSION or now != before or manifest["target_bytes"] != target:
+    same = manifest.get("version") == MANIFEST_VERSION and manifest["target_bytes"] == target
+    if not same or now != before:
         raise SystemExit(
-            f"arbiter.scale: {out} holds a run of other files or another shard size; resume it with the same"
+            f"arbiter.scale: {out} holds a run of other files or another shard size; "
+            "resume it with the same"
         )
     return manifest
 
@@ -252,13 +265,19 @@ def connect(scheduler: Optional[str], workers: Optional[int]):
     return Client(cluster)
 
 
+def by_kind(count: Dict[str, Any]) -> str:
+    """The kind a count of errors is of, to sort the counts by."""
+    return str(count["values"])
+
+
 def summarize(out: Path, manifest: Dict[str, Any], wall: float) -> Dict[str, Any]:
     """The summary of the dataset: its games counted from the rows themselves, the bytes and
     CPU time of every shard's task, and this run's wall time."""
     import pyarrow.compute as pc  # type: ignore[import-untyped]
     import pyarrow.dataset as ds  # type: ignore[import-untyped]
 
-    table = ds.dataset(out / "games", format="parquet").to_table(columns=["ok", "plies", "error_kind"])
+    games = ds.dataset(out / "games", format="parquet")
+    table = games.to_table(columns=["ok", "plies", "error_kind"])
     kinds = pc.value_counts(pc.drop_null(table["error_kind"])).to_pylist()
     stats = [json.loads(p.read_text()) for p in sorted((out / "shards").glob("part-*.json"))]
     games, ok = table.num_rows, int(pc.sum(table["ok"].cast("int64")).as_py() or 0)
@@ -270,7 +289,7 @@ def summarize(out: Path, manifest: Dict[str, Any], wall: float) -> Dict[str, Any
         "games": games,
         "ok": ok,
         "wrong": games - ok,
-        "wrong_by_kind": {k["values"]: k["counts"] for k in sorted(kinds, key=lambda k: k["values"])},
+        "wrong_by_kind": {k["values"]: k["counts"] for k in sorted(kinds, key=by_kind)},
         "plies": int(pc.sum(table["plies"]).as_py() or 0),
         "bytes": size,
         "wall_seconds": round(wall, 3),
@@ -315,7 +334,7 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
             for shard in shard_objects(entry)
             if not (out / "games" / part_name(number, shard.number)).exists()
         ]
-        labels = {number: Path(entry["path"]).name for number, entry in enumerate(manifest["files"])}
+        labels = {n: Path(entry["path"]).name for n, entry in enumerate(manifest["files"])}
         futures = [
             client.submit(
                 check_shard,
@@ -342,15 +361,16 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m arbiter.scale",
-        description="Check every game of PGN files on Dask; write a Parquet dataset, one row per game.",
+        description="Check every game of PGN files on Dask into a Parquet dataset, a row a game.",
     )
-    parser.add_argument("files", nargs="+", metavar="FILES_OR_GLOBS", help="PGN files, plain or compressed, or globs")
-    parser.add_argument("--out", required=True, metavar="DIR", help="the dataset's directory")
-    parser.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler's address or scheduler file (default: a local cluster)")
-    parser.add_argument("--shard-mib", type=float, default=64, metavar="N", help="the shards' target size, in MiB (default 64)")
-    parser.add_argument("--resume", action="store_true", help="check only the shards not written yet")
-    parser.add_argument("--workers", type=int, metavar="N", help="the local cluster's worker processes (default: one per core)")
-    parser.add_argument("--lenient", action="store_true", help="accept what real files hold, with warnings (default: strict)")
+    add = parser.add_argument
+    add("files", nargs="+", metavar="FILES_OR_GLOBS", help="PGN files or globs, compressed or not")
+    add("--out", required=True, metavar="DIR", help="the run's directory (dataset: DIR/games)")
+    add("--scheduler", metavar="ADDRESS", help="a scheduler's address or file (default: local)")
+    add("--shard-mib", type=float, default=64, metavar="N", help="shard size in MiB (default 64)")
+    add("--resume", action="store_true", help="check only the shards not written yet")
+    add("--workers", type=int, metavar="N", help="local worker processes (default: one per core)")
+    add("--lenient", action="store_true", help="accept what real files hold (default: strict)")
     args = parser.parse_args(argv)
     summary = run(args)
     wrong = ", ".join(f"{n} {k}" for k, n in summary["wrong_by_kind"].items()) or "none"

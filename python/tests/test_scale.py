@@ -54,7 +54,8 @@ def expected(directory):
     """What `arbiter chess pgn --json` says of each game, as the dataset's rows say it."""
     rows = []
     for path in sorted(directory.iterdir()):
-        run = subprocess.run([cli(), "chess", "pgn", "--json", path], capture_output=True, text=True)
+        command = [cli(), "chess", "pgn", "--json", path]
+        run = subprocess.run(command, capture_output=True, text=True)
         for line in run.stdout.splitlines():
             game = json.loads(line)
             error = game["error"]

@@ -58,15 +58,26 @@ def frames(text, cuts):
 files = st.lists(st.sampled_from(PIECES), max_size=40).map(lambda pieces: "".join(pieces).encode())
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(text=files, bom=st.booleans(), target=st.integers(1, 400), mode=st.sampled_from(["strict", "lenient"]))
+#: The temporary folder is shared by the examples: each writes its file again.
+SHARED_TMP = settings(
+    deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+@settings(SHARED_TMP, max_examples=150)
+@given(
+    text=files,
+    bom=st.booleans(),
+    target=st.integers(1, 400),
+    mode=st.sampled_from(["strict", "lenient"]),
+)
 def test_the_shards_of_a_plain_file_give_the_whole_files_reports(tmp_path, text, bom, target, mode):
     path = tmp_path / "games.pgn"
     path.write_bytes(b"\xef\xbb\xbf" * bom + text)
     assert sharded(path, target, mode) == reports(path, mode)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(SHARED_TMP, max_examples=80)
 @given(text=files, cuts=st.lists(st.integers(0, 10_000), max_size=8), target=st.integers(1, 600))
 def test_the_shards_of_zstd_frames_give_the_whole_files_reports(tmp_path, text, cuts, target):
     path = tmp_path / "games.pgn.zst"
