@@ -3,6 +3,9 @@ every game exactly once, whatever the parts' size; on random files (hypothesis).
 
 import gzip
 import pickle
+import random
+import shutil
+import subprocess
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -130,3 +133,20 @@ def test_a_shard_is_checked_only_with_its_own_file(tmp_path):
         arbiter.shards(path, 0)
     with pytest.raises(FileNotFoundError):
         arbiter.shards(tmp_path / "missing.pgn", 10)
+
+
+@pytest.mark.skipif(shutil.which("pzstd") is None, reason="no pzstd")
+def test_the_frames_pzstd_writes_are_shards(tmp_path):
+    path, packed = tmp_path / "games.pgn", tmp_path / "games.pgn.zst"
+    rng = random.Random(3)
+    # Enough text for pzstd to cut it in several frames, each after a skippable frame.
+    path.write_bytes("".join(rng.choice(PIECES) for _ in range(200_000)).encode())
+    subprocess.run(["pzstd", "-q", "-p", "2", "-1", path, "-o", packed], check=True)
+    shards = arbiter.place_shards(arbiter.shards(packed, 1000))
+    assert len(shards) > 1 and {s.layout for s in shards} == {"zstd_frames"}
+
+    def brief(reports):
+        return [(r.index, r.line, r.offset, r.ok, r.plies, len(r.warnings)) for r in reports]
+
+    whole = brief(arbiter.check_pgn_file(packed))
+    assert [g for s in shards for g in brief(arbiter.check_pgn_file(packed, shard=s))] == whole

@@ -500,6 +500,7 @@ mod tests {
             pieces in prop::collection::vec(0..PIECES.len(), 0..40),
             cuts in prop::collection::vec(0usize..2000, 0..6),
             target in 1u64..300,
+            skippable in any::<bool>(),
         ) {
             let text = text(&pieces);
             let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % (text.len() + 1)).collect();
@@ -508,6 +509,10 @@ mod tests {
             cuts.dedup();
             let mut packed = Vec::new();
             for pair in cuts.windows(2) {
+                if skippable {
+                    // As `pzstd` writes: a skippable frame before each frame.
+                    packed.extend([0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 9, 9, 9, 9]);
+                }
                 packed.extend(zstd::encode_all(&text[pair[0]..pair[1]], 1).expect("zstd"));
             }
             let file = Scratch::new(&packed);
