@@ -18,6 +18,7 @@ from ._arbiter import (
     InputError,
     InputWarning,
     Problem,
+    Shard,
     Verdict,
     __version__,
     check_pgn,
@@ -27,7 +28,10 @@ from ._arbiter import (
     judge_arena,
     judge_chess,
     judge_duck,
+    shard_extent,
+    shards,
 )
+from ._placing import place_shards
 
 __all__ = [
     "MAX_GAME_BYTES",
@@ -37,6 +41,7 @@ __all__ = [
     "InputError",
     "InputWarning",
     "Problem",
+    "Shard",
     "Verdict",
     "__version__",
     "check_pgn",
@@ -46,4 +51,7 @@ __all__ = [
     "judge_arena",
     "judge_chess",
     "judge_duck",
+    "place_shards",
+    "shard_extent",
+    "shards",
 ]

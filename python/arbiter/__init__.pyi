@@ -1,7 +1,19 @@
 """arbiter: a fast referee for chess records and PGN, Duck Chess (鸭棋) and the skill arena."""
 
 import os
-from typing import IO, Any, Iterator, Literal, Optional, Union, final, overload
+from typing import (
+    IO,
+    Any,
+    Iterable,
+    Iterator,
+    Literal,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+    final,
+    overload,
+)
 
 __all__ = [
     "MAX_GAME_BYTES",
@@ -11,6 +23,7 @@ __all__ = [
     "InputError",
     "InputWarning",
     "Problem",
+    "Shard",
     "Verdict",
     "__version__",
     "check_pgn",
@@ -20,6 +33,9 @@ __all__ = [
     "judge_arena",
     "judge_chess",
     "judge_duck",
+    "place_shards",
+    "shard_extent",
+    "shards",
 ]
 
 __version__: str
@@ -205,6 +221,10 @@ class GameReport:
         """``Standard``, ``Chess960``, ``Antichess``, ``Atomic``, ``Crazyhouse``,
         ``King of the Hill``, ``Three-check``, ``Racing Kings`` or ``Horde``."""
     @property
+    def result(self) -> Optional[str]:
+        """The ``Result`` tag as written (``1-0``, ``0-1``, ``1/2-1/2``, ``*``), or None; not in
+        ``to_dict``."""
+    @property
     def ok(self) -> bool:
         """Whether the game has no error."""
     @property
@@ -240,10 +260,83 @@ def check_pgn_file(
     mode: _Mode = "strict",
     *,
     max_game_bytes: int = ...,
+    shard: Optional[Shard] = None,
 ) -> GameReports:
     """Checks every game of a PGN file: a path or a file object opened for reading (binary, or
     text, read as UTF-8), plain or compressed (gzip, bzip2, zstd). Otherwise like
-    ``check_pgn``. A missing file raises FileNotFoundError at once."""
+    ``check_pgn``. A missing file raises FileNotFoundError at once.
+
+    With ``shard`` (one of ``shards(file, ...)``; ``file`` is then its path), only the games
+    that begin in the shard are checked, numbered and placed as in the whole file when the
+    shard is placed."""
+
+_Layout = Literal["text", "zstd_frames", "whole"]
+_Compression = Literal["none", "gzip", "bzip2", "zstd"]
+
+@final
+class Shard:
+    """A part of a PGN file to check on its own: bytes ``start`` to ``end`` of the file at
+    ``path`` (compressed bytes for Zstandard frames). ``text_start``, ``line`` and ``game`` say
+    what comes before it (bytes of text, the line it starts on, games); None when not known,
+    and its reports then count from the shard's own start. Shards pickle, for other processes."""
+
+    def __new__(
+        cls,
+        path: Union[str, "os.PathLike[str]"],
+        number: int,
+        start: int,
+        end: int,
+        layout: _Layout,
+        compression: _Compression,
+        text_start: Optional[int] = None,
+        line: Optional[int] = None,
+        game: Optional[int] = None,
+    ) -> "Shard": ...
+    @property
+    def path(self) -> str:
+        """The path of its file."""
+    @property
+    def number(self) -> int:
+        """Its number among the file's shards, from 0."""
+    @property
+    def start(self) -> int:
+        """Where its range starts in the file, in bytes."""
+    @property
+    def end(self) -> int:
+        """Where its range ends in the file, in bytes: the next shard's start."""
+    @property
+    def layout(self) -> _Layout:
+        """``text`` (plain bytes), ``zstd_frames`` (whole frames) or ``whole`` (read from the
+        file's start: gzip, bzip2, Zstandard in one frame)."""
+    @property
+    def compression(self) -> _Compression:
+        """How the file is compressed."""
+    @property
+    def text_start(self) -> Optional[int]:
+        """Bytes of (decompressed) text before its range."""
+    @property
+    def line(self) -> Optional[int]:
+        """The line its range starts on, from 1."""
+    @property
+    def game(self) -> Optional[int]:
+        """Games before its first."""
+    def placed(self, text_start: int, line: int, game: int) -> "Shard":
+        """The shard with what comes before it known."""
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]: ...
+
+def shards(path: Union[str, "os.PathLike[str]"], target_bytes: int) -> list[Shard]:
+    """Cuts a PGN file into shards of about ``target_bytes``: byte ranges of plain text, runs of
+    whole frames of a Zstandard file made of several, else one shard. Every game is checked by
+    exactly one shard, whatever their size. The first shard is placed."""
+
+def shard_extent(shard: Shard) -> Tuple[int, int, int]:
+    """What a shard's range holds, read through: ``(text_bytes, line_breaks, games)``."""
+
+def place_shards(
+    shards: Sequence[Shard], extents: Optional[Iterable[Tuple[int, int, int]]] = None
+) -> list[Shard]:
+    """The shards of one file, all in order, each placed: ``extents`` are their
+    ``shard_extent`` (counted elsewhere, e.g. in parallel), or are counted here."""
 
 @overload
 def fix(text: str, dialect: _Dialect = "standard") -> str:

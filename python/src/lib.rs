@@ -11,7 +11,7 @@
 //!
 //! Modules, one concept each: [`record`] (the contest record check), [`pgn`] (PGN validation, an
 //! iterator of per-game reports), [`source`] (where PGN comes from: text, a path, a Python file
-//! object), [`fix`] (rewriting into canonical SAN), [`judges`] (the official judges, text in,
+//! object), [`shard`] (a file cut into parts checked apart), [`fix`] (rewriting into canonical SAN), [`judges`] (the official judges, text in,
 //! text out), [`errors`] (the exceptions and how library errors become them), [`names`] (the
 //! names of faults and rules), [`interrupt`] (Ctrl-C during long calls).
 //!
@@ -32,6 +32,7 @@ mod judges;
 mod names;
 mod pgn;
 mod record;
+mod shard;
 mod source;
 
 use pyo3::prelude::*;
@@ -51,6 +52,8 @@ mod _arbiter {
     use crate::pgn::{GameReport, GameReports, Problem, check_pgn, check_pgn_file};
     #[pymodule_export]
     use crate::record::{Verdict, check_record, judge_chess};
+    #[pymodule_export]
+    use crate::shard::{Shard, shard_extent, shards};
 
     /// The largest game `check_pgn` and `check_pgn_file` read by default, in bytes (64 MiB).
     #[pymodule_export]

@@ -16,12 +16,13 @@ use arbiter_chess_record::pgn::{
     Compression, GameReport as RustGameReport, MAX_GAME_BYTES, Mode, Piece, Problem as RustProblem,
     Splitter,
 };
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
 use crate::names;
+use crate::shard::Shard;
 use crate::source::{Source, read_error};
 
 /// A mode named by Python code: `strict` or `lenient`.
@@ -266,6 +267,12 @@ impl GameReport {
         self.report.variant.name()
     }
 
+    /// The `Result` tag as written (`1-0`, `0-1`, `1/2-1/2`, `*`), or None.
+    #[getter]
+    fn result(&self) -> Option<&str> {
+        self.report.result.as_deref()
+    }
+
     /// Whether the game has no error.
     #[getter]
     fn ok(&self) -> bool {
@@ -385,9 +392,20 @@ pub struct GameReports {
 impl GameReports {
     fn new(source: Source, mode: Mode, limit: usize) -> GameReports {
         let Source { compression, reader, path } = source;
+        GameReports::of(Splitter::new(reader), mode, limit, compression, path)
+    }
+
+    /// The reports on the games `splitter` cuts from a source compressed with `compression`.
+    fn of(
+        splitter: Splitter<Box<dyn io::Read + Send>>,
+        mode: Mode,
+        limit: usize,
+        compression: Compression,
+        path: Option<PathBuf>,
+    ) -> GameReports {
         GameReports {
             reading: Mutex::new(Reading {
-                splitter: Some(Splitter::new(reader).with_limit(limit)),
+                splitter: Some(splitter.with_limit(limit)),
                 mode,
                 compression,
                 path,
@@ -458,16 +476,34 @@ pub fn check_pgn(
 ///
 /// The file is opened at once (a missing file raises `FileNotFoundError` here) and read as the
 /// iterator goes.
+///
+/// With `shard` (one of `shards(file, ...)`), only the shard's games are checked, numbered and
+/// placed as in the whole file when the shard is placed; `file` must then be its path.
 #[pyfunction]
 #[pyo3(
-    signature = (file, mode = Cow::Borrowed("strict"), *, max_game_bytes = MAX_GAME_BYTES),
-    text_signature = "(file, mode='strict', *, max_game_bytes=MAX_GAME_BYTES)"
+    signature = (file, mode = Cow::Borrowed("strict"), *, max_game_bytes = MAX_GAME_BYTES, shard = None),
+    text_signature = "(file, mode='strict', *, max_game_bytes=MAX_GAME_BYTES, shard=None)"
 )]
 pub fn check_pgn_file(
     file: &Bound<'_, PyAny>,
     mode: Cow<'_, str>,
     max_game_bytes: usize,
+    shard: Option<PyRef<'_, Shard>>,
 ) -> PyResult<GameReports> {
     let mode = self::mode(&mode)?;
-    Ok(GameReports::new(Source::open(file)?, mode, max_game_bytes))
+    let Some(shard) = shard else {
+        return Ok(GameReports::new(Source::open(file)?, mode, max_game_bytes));
+    };
+    let path: PathBuf = file
+        .extract()
+        .map_err(|_| PyTypeError::new_err("with a shard, the file must be given by its path"))?;
+    if path != shard.file() {
+        return Err(PyValueError::new_err(format!(
+            "the shard is one of {}, not of {}",
+            shard.file().display(),
+            path.display()
+        )));
+    }
+    let splitter = shard.splitter(file.py())?;
+    Ok(GameReports::of(splitter, mode, max_game_bytes, shard.compressed(), Some(path)))
 }

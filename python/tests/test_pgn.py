@@ -5,14 +5,13 @@ import gzip
 import io
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 import arbiter
-from conftest import ROOT
+from conftest import ROOT, cli
 
 FIXTURES = ROOT / "crates/chess-record/tests/fixtures/pgn"
 
@@ -108,15 +107,6 @@ def test_reports_as_dicts_are_the_json_report():
         "move_number": 2, "side": "white", "token": "Ke3", "reason": report.error.reason,
         "canonical": None,
     }
-
-
-def cli():
-    """The arbiter binary `cargo test` or `cargo build` left, if any."""
-    for profile in ("debug", "release"):
-        binary = ROOT / "target" / profile / "arbiter"
-        if binary.exists():
-            return binary
-    return shutil.which("arbiter")
 
 
 @pytest.mark.skipif(cli() is None, reason="no arbiter binary built")

@@ -38,6 +38,7 @@ impl GameText {
         report.id = tags.site.take().or_else(|| tags.game_id.take());
         // A game cut off stops in the middle of its last line: the input ends without a line break.
         let cut = self.last && !self.bytes.ends_with(b"\n");
+        report.result = tags.result.as_ref().map(|(_, text)| text.clone());
         let ending = Ending { tag: tags.result.take(), cut };
         if let Ok(variant) = tags.variant() {
             report.variant = variant;

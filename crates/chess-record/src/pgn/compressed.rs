@@ -26,7 +26,7 @@ pub enum Compression {
     Gzip,
     /// bzip2 (`BZh`), streams one after the other read as one.
     Bzip2,
-    /// Zstandard (`28 b5 2f fd`), any number of frames.
+    /// Zstandard (`28 b5 2f fd`, or a skippable frame's `5? 2a 4d 18`), any number of frames.
     Zstd,
 }
 
@@ -48,13 +48,16 @@ impl Compression {
             [0x1f, 0x8b, ..] => Compression::Gzip,
             [b'B', b'Z', b'h', ..] => Compression::Bzip2,
             [0x28, 0xb5, 0x2f, 0xfd, ..] => Compression::Zstd,
+            // A skippable frame, as `pzstd` writes before each frame (its size) and the
+            // seekable format at the end: Zstandard data begins with one too.
+            [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..] => Compression::Zstd,
             _ => Compression::None,
         }
     }
 }
 
 /// The largest Zstandard window accepted (2 GiB): `zstd --long=31` streams decompress too.
-const ZSTD_WINDOW_LOG_MAX: u32 = 31;
+pub(super) const ZSTD_WINDOW_LOG_MAX: u32 = 31;
 
 /// `reader`, decompressed as it is read when its first bytes show a compression.
 pub fn decompressed<'a, R: Read + Send + 'a>(
@@ -123,6 +126,10 @@ mod tests {
         round_trip(Compression::Bzip2, bz.finish().expect("bzip2"), &text);
         let zst = zstd::stream::encode_all(&text[..], 3).expect("zstd");
         round_trip(Compression::Zstd, zst, &text);
+        // A skippable frame first, as `pzstd` writes.
+        let mut pzstd = vec![0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4];
+        pzstd.extend(zstd::stream::encode_all(&text[..], 3).expect("zstd"));
+        round_trip(Compression::Zstd, pzstd, &text);
         round_trip(Compression::None, text.clone(), &text);
         round_trip(Compression::None, b"1f".to_vec(), b"1f");
     }

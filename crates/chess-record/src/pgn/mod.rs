@@ -37,10 +37,12 @@
 mod batches;
 mod check;
 mod compressed;
+mod frames;
 mod lex;
 mod listener;
 mod mainline;
 mod report;
+mod shard;
 mod split;
 mod tags;
 
@@ -49,11 +51,13 @@ use std::io::{self, Read};
 pub use arbiter_scan::Place;
 pub use batches::{BatchError, for_each_batch};
 pub use compressed::{Compression, decompressed};
+pub use frames::zstd_frames;
 pub(crate) use lex::{Kind, Lexer, Token};
 pub use lex::{MAX_DEPTH, SyntaxError};
 pub use listener::Listener;
 pub use mainline::{Mainline, PlayedMove, WrongMove};
 pub use report::{GameReport, Located, Mode, Problem};
+pub use shard::{Base, Extent, Layout, Shard, ShardText, plan_shards, shard_extent};
 pub use split::{GameText, MAX_GAME_BYTES, NulByte, PgnGames, Piece, Splitter};
 pub(crate) use tags::Tags;
 

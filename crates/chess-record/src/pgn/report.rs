@@ -213,6 +213,10 @@ pub struct GameReport {
     pub error: Option<Problem>,
     /// Lenient mode: each departure from the export format that was accepted.
     pub warnings: Vec<Problem>,
+    /// The `Result` tag, if any, as written: for tables of games (not in the JSON report,
+    /// which says what is wrong, not what the game holds).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub result: Option<String>,
 }
 
 impl GameReport {
@@ -230,6 +234,7 @@ impl GameReport {
             plies: 0,
             error: None,
             warnings: Vec::new(),
+            result: None,
         }
     }
 

@@ -125,7 +125,7 @@ struct Row {
 
 /// How far a line has matched the start of a tag pair, `[Name "`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum TagPair {
+pub(super) enum TagPair {
     /// In the name, this many bytes long.
     Name(usize),
     /// In the blanks after the name.
@@ -155,6 +155,9 @@ pub struct Splitter<R> {
     /// Whether a NUL byte stops the reading (a stream's may never end) or is read as any byte
     /// (a text in memory, which ends).
     nul_stops: bool,
+    /// The stream is a part of a longer text, which goes on after it: its last game is not
+    /// the text's last.
+    more_after: bool,
 }
 
 /// The game being read.
@@ -212,7 +215,26 @@ impl<R: Read> Splitter<R> {
             row: Row::fresh(1),
             nul: None,
             nul_stops: true,
+            more_after: false,
         }
+    }
+
+    /// Reads a stream that starts inside a longer text: at byte `offset` of it, on line
+    /// `line`, after `games` games (a shard of a file, whose reports then read as the whole
+    /// file's). The stream must start at the start of a line.
+    pub fn with_start(mut self, offset: u64, line: u32, games: usize) -> Splitter<R> {
+        self.offset = offset;
+        self.game = Game::new(offset, 4096);
+        self.row = Row::fresh(line);
+        self.count = games;
+        self
+    }
+
+    /// The text goes on after the stream (a shard that is not the file's last): its last game
+    /// was ended by the next game, not by the end of the text.
+    pub fn with_more_after(mut self) -> Splitter<R> {
+        self.more_after = true;
+        self
     }
 
     /// Games larger than `limit` bytes are [`Piece::TooLarge`].
@@ -324,7 +346,7 @@ impl<R: Read> Splitter<R> {
         if !self.row.fresh {
             end_row(&mut self.game, &mut self.row, &mut sink);
         }
-        emit_game(&mut self.game, &mut sink, true);
+        emit_game(&mut self.game, &mut sink, !self.more_after);
         self.done = true;
     }
 }
@@ -561,7 +583,7 @@ fn scan_comments(game: &mut Game, from: usize, end: usize) -> bool {
 
 /// Reads more of a line that may start a tag pair: `Some(true)` once it does, `Some(false)`
 /// once it cannot, `None` while it is undecided (`state` then says how far it matched).
-fn tag_pair(state: &mut TagPair, bytes: &[u8]) -> Option<bool> {
+pub(super) fn tag_pair(state: &mut TagPair, bytes: &[u8]) -> Option<bool> {
     let mut bytes = bytes;
     if *state == TagPair::Name(0) {
         // The `[` itself.
