@@ -11,12 +11,12 @@ mod quota;
 mod socket;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use arbiter_live::{
-    Action, Filter, GameId, Games, LiveError, New, Page, Refusal, Seat, SqliteStore, StoreError,
-    TimeControl,
+    Action, Filter, GameId, Games, LiveError, New, Page, PostgresStore, Refusal, Seat, SqliteStore,
+    Store, StoreError, TimeControl,
 };
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, Path as UrlPath, Query};
@@ -32,9 +32,23 @@ use crate::assets;
 /// Games listed per page of the archive.
 const PER_PAGE: u64 = 20;
 
+/// Where the live games are kept.
+#[derive(Debug, Clone)]
+pub enum Storage {
+    /// In memory, gone at exit.
+    Memory,
+    /// In SQLite, in this data directory (created if missing).
+    Directory(PathBuf),
+    /// In the PostgreSQL database at this URL, which other servers may share.
+    Postgres(String),
+}
+
+/// The store of every game, whichever it is.
+type AnyStore = Box<dyn Store>;
+
 /// The live games and everything watching them.
 pub(crate) struct Live {
-    games: Arc<Games<SqliteStore>>,
+    games: Arc<Games<AnyStore>>,
     hub: socket::Hub,
     created: quota::Buckets,
     acted: quota::Buckets,
@@ -42,11 +56,12 @@ pub(crate) struct Live {
 }
 
 impl Live {
-    /// The games kept in `dir`, or in memory (gone at exit) when `None`.
-    pub(crate) fn open(dir: Option<&Path>) -> Result<Arc<Live>, StoreError> {
-        let store = match dir {
-            Some(dir) => SqliteStore::open(dir)?,
-            None => SqliteStore::memory()?,
+    /// The games kept in `storage`.
+    pub(crate) fn open(storage: &Storage) -> Result<Arc<Live>, StoreError> {
+        let store: AnyStore = match storage {
+            Storage::Memory => Box::new(SqliteStore::memory()?),
+            Storage::Directory(dir) => Box::new(SqliteStore::open(dir)?),
+            Storage::Postgres(url) => Box::new(PostgresStore::open(url)?),
         };
         Ok(Arc::new(Live {
             games: Arc::new(Games::new(store)),
@@ -200,7 +215,7 @@ fn game_id(text: &str) -> Result<GameId, Failure> {
 /// Runs `job` on the live games off the async threads (it writes to the store).
 async fn blocking<T: Send + 'static>(
     live: &Arc<Live>,
-    job: impl FnOnce(&Games<SqliteStore>) -> Result<T, LiveError> + Send + 'static,
+    job: impl FnOnce(&Games<AnyStore>) -> Result<T, LiveError> + Send + 'static,
 ) -> Result<T, Failure> {
     let games = Arc::clone(&live.games);
     tokio::task::spawn_blocking(move || job(&games))
