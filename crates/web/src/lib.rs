@@ -226,6 +226,10 @@ pub fn run_games(
         .max_blocking_threads(2 * cores + 2)
         .enable_all()
         .build()?;
+    // Changes other servers commit to a shared database reach this one's sockets.
+    let listener = games.listen(runtime.handle().clone()).map_err(|error| {
+        io::Error::other(format!("cannot listen to the games' changes: {error}"))
+    })?;
     let mut hosts = Hosts::loopback();
     hosts.allow(&host_name(host));
     for name in allowed {
@@ -238,6 +242,7 @@ pub fn run_games(
     });
     // Rule work and stopped searches still on blocking threads are not waited for.
     runtime.shutdown_timeout(Duration::from_millis(200));
+    drop(listener);
     drop(kept);
     served
 }

@@ -6,6 +6,9 @@
 //! A seat is held by its token, sent in the body of each action; the token is never in a reply
 //! but the creator's own (the creation's, which also holds the invitation's token) and never in
 //! what a socket is sent. Every action is answered only once it is committed.
+//!
+//! With a PostgreSQL store, several servers share the games: each one hears, by a
+//! [`Listener`], every change the others commit, and sends it to its own sockets.
 
 mod quota;
 mod socket;
@@ -14,6 +17,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use arbiter_live::postgres::Listener;
 use arbiter_live::{
     Action, Filter, GameId, Games, LiveError, New, Page, PostgresStore, Refusal, Seat, SqliteStore,
     Store, StoreError, TimeControl,
@@ -49,6 +53,8 @@ type AnyStore = Box<dyn Store>;
 /// The live games and everything watching them.
 pub(crate) struct Live {
     games: Arc<Games<AnyStore>>,
+    /// The URL of the database shared with other servers, if it is.
+    shared: Option<String>,
     hub: socket::Hub,
     created: quota::Buckets,
     acted: quota::Buckets,
@@ -63,13 +69,35 @@ impl Live {
             Storage::Directory(dir) => Box::new(SqliteStore::open(dir)?),
             Storage::Postgres(url) => Box::new(PostgresStore::open(url)?),
         };
+        let shared = match storage {
+            Storage::Postgres(url) => Some(url.clone()),
+            Storage::Memory | Storage::Directory(_) => None,
+        };
         Ok(Arc::new(Live {
             games: Arc::new(Games::new(store)),
+            shared,
             hub: socket::Hub::default(),
             created: quota::Buckets::default(),
             acted: quota::Buckets::default(),
             sockets: Arc::new(quota::Sockets::default()),
         }))
+    }
+
+    /// Hears every change committed to a shared database, by this server or another, and sends
+    /// it to this server's sockets of the game, on `runtime`; `None` when the games are not
+    /// shared. Drop the listener before the last handle on the games: it holds only a weak one.
+    pub(crate) fn listen(
+        self: &Arc<Live>,
+        runtime: tokio::runtime::Handle,
+    ) -> Result<Option<Listener>, StoreError> {
+        let Some(url) = &self.shared else { return Ok(None) };
+        let live = Arc::downgrade(self);
+        let listener = Listener::start(url, move |change| {
+            if let Some(live) = live.upgrade() {
+                socket::heard(&live, change, &runtime);
+            }
+        })?;
+        Ok(Some(listener))
     }
 }
 
