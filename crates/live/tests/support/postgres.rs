@@ -66,13 +66,16 @@ impl Server {
         };
         let user = is_root().then_some("postgres");
         // Short: a Unix socket's path has room for about 100 bytes.
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("pg-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("a scratch directory");
-        let server = Server { dir, bin, user };
-        if let Some(user) = user {
-            server.check(Command::new("chown").arg(user).arg(&server.dir).output(), "chown");
+        let scratch = format!("pg-{name}-{}", std::process::id());
+        let mut server =
+            Server::scratch(Path::new(env!("CARGO_TARGET_TMPDIR")), &scratch, bin, user);
+        if !server.writable() {
+            // The clone lies where the `postgres` user cannot reach (under /root, say).
+            eprintln!("{} is out of the postgres user's reach: /tmp instead", server.dir.display());
+            let bin = server.bin.clone();
+            drop(server);
+            server = Server::scratch(Path::new("/tmp"), &format!("arbiter-{scratch}"), bin, user);
+            assert!(server.writable(), "the postgres user cannot write {}", server.dir.display());
         }
         let data = server.dir.join("data");
         let initdb = server
@@ -95,6 +98,30 @@ impl Server {
             .output();
         server.check(started, "pg_ctl start");
         Some(server)
+    }
+
+    /// A new scratch directory `name` in `parent`, owned by the server's user.
+    fn scratch(parent: &Path, name: &str, bin: PathBuf, user: Option<&'static str>) -> Server {
+        let dir = parent.join(name);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        let server = Server { dir, bin, user };
+        if let Some(user) = user {
+            server.check(Command::new("chown").arg(user).arg(&server.dir).output(), "chown");
+        }
+        server
+    }
+
+    /// Whether the server's user can write in the scratch directory.
+    fn writable(&self) -> bool {
+        match self.user {
+            Some(user) => Command::new("runuser")
+                .args(["-u", user, "--", "test", "-w"])
+                .arg(&self.dir)
+                .status()
+                .is_ok_and(|status| status.success()),
+            None => true,
+        }
     }
 
     /// A PostgreSQL program, run as the server's user.
