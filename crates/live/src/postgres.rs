@@ -35,6 +35,9 @@ const MIGRATIONS: [&str; 2] = [
 /// turns ("arbiter" in ASCII).
 const MIGRATION_LOCK: i64 = 0x0061_7262_6974_6572;
 
+/// How long a connection may take unless the URL says (`connect_timeout`).
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// The games in one PostgreSQL database.
 pub struct PostgresStore {
     config: Config,
@@ -47,7 +50,13 @@ pub fn config(url: &str) -> Result<Config, StoreError> {
     if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
         return Err(StoreError::Address("it must begin with postgres:// or postgresql://".into()));
     }
-    Config::from_str(url).map_err(|error| StoreError::Address(error.to_string()))
+    let mut config =
+        Config::from_str(url).map_err(|error| StoreError::Address(error.to_string()))?;
+    // An unreachable server fails a start, or a reconnection, rather than hanging it.
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(CONNECT_TIMEOUT);
+    }
+    Ok(config)
 }
 
 /// Brings the schema up to date: each migration not yet recorded runs, all in one transaction
