@@ -40,9 +40,15 @@ fn a_small_load_loses_and_duplicates_no_move_and_the_check_sees_one() {
     let served = dir.clone();
     // The server runs until the test process ends.
     std::thread::spawn(move || {
-        arbiter_web::run_games("127.0.0.1", 0, &[], Some(&served), |addr| {
-            ready.send(addr).unwrap();
-        })
+        arbiter_web::run_games(
+            "127.0.0.1",
+            0,
+            &[],
+            &arbiter_web::Storage::Directory(served),
+            |addr| {
+                ready.send(addr).unwrap();
+            },
+        )
     });
     let addr = address.recv().expect("the server listens");
     let options = Options { games: 20, moves: 10, seed: 7, setting_up: 4, ..Options::default() };

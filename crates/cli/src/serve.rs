@@ -5,6 +5,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
+use arbiter_web::Storage;
+
 use crate::input::CliError;
 
 /// What the server promises whatever its clients do, for `arbiter serve --help`.
@@ -23,11 +25,12 @@ Cross-site rules:
   sites cannot drive the server through a visitor's browser.
 
 Live games (Play a friend, /duck/games):
-  Every game is kept in DIR/arbiter.sqlite3 (--data-dir), each move committed before it is
-  answered. A client address may create 20 games at once, then one every 30 s, send 10 game
+  Every game is kept in DIR/arbiter.sqlite3 (--data-dir), or in the PostgreSQL database given by
+  --database, each move committed before it is answered. A client address may create 20 games at once, then one every 30 s, send 10 game
   actions a second (20 at once) and hold 16 WebSockets open; beyond that it gets 429. Time while
   the server is down is not charged: after a restart the side to move has the time it had when
-  the last move was committed.
+  the last move was committed. With --database, several servers may share one database, and a
+  turn's time runs from when it began, whichever server saw it begin.
 
 Shutdown:
   Ctrl-C (SIGINT) or SIGTERM stops the engine searches, finishes the requests under way and
@@ -57,6 +60,12 @@ pub struct Args {
     /// $XDG_DATA_HOME/arbiter, else ~/.local/share/arbiter, else ./arbiter-data.
     #[arg(long = "data-dir", value_name = "DIR")]
     data_dir: Option<PathBuf>,
+    /// Keep the live games in a PostgreSQL database instead of the data directory:
+    /// postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (a HOST that is a path, or
+    /// ?host=/PATH, names a Unix socket's directory). Several servers may share it; each sends
+    /// its pages the changes the others commit.
+    #[arg(long, value_name = "URL", conflicts_with = "data_dir")]
+    database: Option<String>,
 }
 
 /// The default data directory: `$XDG_DATA_HOME/arbiter`, else `~/.local/share/arbiter`, else
@@ -102,9 +111,19 @@ pub fn run(args: Args) -> Result<(), CliError> {
             open_browser(&url);
         }
     };
-    let data_dir = args.data_dir.clone().unwrap_or_else(default_data_dir);
+    let storage = match &args.database {
+        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+            Storage::Postgres(url.clone())
+        }
+        Some(_) => {
+            return Err(CliError::Message(
+                "arbiter serve: --database takes a postgres:// or postgresql:// URL".into(),
+            ));
+        }
+        None => Storage::Directory(args.data_dir.clone().unwrap_or_else(default_data_dir)),
+    };
     let served =
-        arbiter_web::run_games(&args.host, args.port, &args.allow_host, Some(&data_dir), listening);
+        arbiter_web::run_games(&args.host, args.port, &args.allow_host, &storage, listening);
     served.map_err(|error| {
         CliError::Message(format!(
             "arbiter serve: cannot serve on {}:{}: {error}",

@@ -7,6 +7,11 @@
 //! change any more, is read from the store each time it is asked for. A game left alone for long
 //! (no action, no look-up) is dropped from memory by [`Games::forget_idle`] and read back from the
 //! store at its next use, so that abandoned games do not fill the memory.
+//!
+//! When the store is [shared](Store::shared) with other servers, a game kept in memory may be
+//! out of date: before each use its version is checked against the store's, and it is read again
+//! if another server changed it. A change made meanwhile elsewhere makes the commit
+//! [stale](StoreError::Stale): the game is read again and the action judged anew on it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -48,10 +53,15 @@ pub struct Created {
     pub invite: String,
 }
 
+/// Commits tried again on a game another server keeps changing, before giving up.
+const RETRIES: usize = 8;
+
 /// Every game served, over a store `S`.
 pub struct Games<S: Store> {
     store: Mutex<S>,
     games: Mutex<HashMap<GameId, Kept>>,
+    /// Whether other servers change the store's games too.
+    shared: bool,
 }
 
 /// A game kept in memory, and when it was last used (ms since the epoch).
@@ -75,7 +85,25 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl<S: Store> Games<S> {
     /// The games kept in `store`.
     pub fn new(store: S) -> Games<S> {
-        Games { store: Mutex::new(store), games: Mutex::new(HashMap::new()) }
+        let shared = store.shared();
+        Games { store: Mutex::new(store), games: Mutex::new(HashMap::new()), shared }
+    }
+
+    /// Brings `game` up to date with the store when another server may have changed it.
+    fn refresh(&self, game: &mut LiveGame, now: u64) -> Result<(), LiveError> {
+        if self.shared {
+            let stored = lock(&self.store).version(&game.id)?;
+            if stored != Some(game.version) {
+                self.reload(game, now)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads `game` again from the store.
+    fn reload(&self, game: &mut LiveGame, now: u64) -> Result<(), LiveError> {
+        *game = lock(&self.store).load(&game.id, now)?.ok_or(LiveError::NotFound)?;
+        Ok(())
     }
 
     /// The game `id`, from memory or else from the store.
@@ -118,19 +146,35 @@ impl<S: Store> Games<S> {
         Ok(created)
     }
 
-    /// Changes `game` by `change` on a copy, commits the copy when it differs, and keeps it.
+    /// Changes `game` by `change` on a copy, commits the copy when it differs, and keeps it. A
+    /// stale commit reads the game again and judges the change anew.
     fn commit(
         &self,
         game: &mut LiveGame,
-        change: impl FnOnce(&mut LiveGame) -> Result<bool, Refusal>,
+        now: u64,
+        change: impl Fn(&mut LiveGame) -> Result<bool, Refusal>,
     ) -> Result<(), LiveError> {
-        let mut next = game.clone();
-        if change(&mut next)? {
+        let mut tries = 0;
+        loop {
+            let mut next = game.clone();
+            if !change(&mut next)? {
+                return Ok(());
+            }
             next.version = game.version + 1;
-            lock(&self.store).save(&next)?;
-            *game = next;
+            // The store's lock is let go before a stale game is read again.
+            let saved = lock(&self.store).save(&next);
+            match saved {
+                Ok(()) => {
+                    *game = next;
+                    return Ok(());
+                }
+                Err(StoreError::Stale(_)) if tries < RETRIES => {
+                    tries += 1;
+                    self.reload(game, now)?;
+                }
+                Err(error) => return Err(error.into()),
+            }
         }
-        Ok(())
     }
 
     /// Forgets the game `id` once it is over: it can no longer change, so the store's copy is
@@ -145,7 +189,8 @@ impl<S: Store> Games<S> {
     pub fn view(&self, id: &GameId, now: u64) -> Result<View, LiveError> {
         let game = self.game(id, now)?;
         let mut game = lock(&game);
-        self.commit(&mut game, |g| Ok(g.flag(now)))?;
+        self.refresh(&mut game, now)?;
+        self.commit(&mut game, now, |g| Ok(g.flag(now)))?;
         self.settle(id, &game);
         Ok(game.view(now))
     }
@@ -168,8 +213,10 @@ impl<S: Store> Games<S> {
         let game = self.game(id, now)?;
         let mut game = lock(&game);
         let seat = game.seat_of(token).ok_or(LiveError::NotASeat)?;
-        self.commit(&mut game, |g| Ok(g.flag(now)))?;
-        let applied = self.commit(&mut game, |g| g.apply(seat, action, now).map(|()| true));
+        self.refresh(&mut game, now)?;
+        self.commit(&mut game, now, |g| Ok(g.flag(now)))?;
+        let applied =
+            self.commit(&mut game, now, |g| g.apply(seat, action.clone(), now).map(|()| true));
         self.settle(id, &game);
         applied?;
         Ok(game.view(now))
@@ -178,14 +225,16 @@ impl<S: Store> Games<S> {
     /// When the game `id`'s running clock runs out, if one runs.
     pub fn deadline(&self, id: &GameId, now: u64) -> Result<Option<u64>, LiveError> {
         let game = self.game(id, now)?;
-        let deadline = lock(&game).deadline();
-        Ok(deadline)
+        let mut game = lock(&game);
+        self.refresh(&mut game, now)?;
+        Ok(game.deadline())
     }
 
     /// The game `id` as the official input (`Q`, then the commands) and its position as FEN.
     pub fn export(&self, id: &GameId, now: u64) -> Result<(String, String), LiveError> {
         let game = self.game(id, now)?;
-        let game = lock(&game);
+        let mut game = lock(&game);
+        self.refresh(&mut game, now)?;
         Ok((game.official(), game.game().position().to_string()))
     }
 
@@ -208,7 +257,7 @@ impl<S: Store> Games<S> {
             let mut game = lock(&kept.game);
             if game.deadline().is_some() {
                 // A store that fails keeps the game as it was, in memory.
-                let _ = self.commit(&mut game, |g| Ok(g.flag(now)));
+                let _ = self.commit(&mut game, now, |g| Ok(g.flag(now)));
             }
             game.deadline().is_some()
         });

@@ -26,7 +26,8 @@
 //! Modules, from the bottom up: [`seat`] (the two seats, game ids and seat tokens), [`clock`]
 //! (time controls and the clocks), [`game`] (the game's state machine: moves, offers, the end),
 //! [`store`] (what is kept and the [`Store`] trait), [`sqlite`] (the store in SQLite, with its
-//! migrations) and [`games`] (the authority: every game served, each action serialised per game
+//! migrations), [`postgres`] (the store in PostgreSQL, shared by several servers, and the
+//! [`Listener`](postgres::Listener) that hears their changes) and [`games`] (the authority: every game served, each action serialised per game
 //! and committed before it is answered).
 
 #![warn(missing_docs)]
@@ -34,6 +35,7 @@
 pub mod clock;
 pub mod game;
 pub mod games;
+pub mod postgres;
 pub mod seat;
 pub mod sqlite;
 pub mod store;
@@ -41,6 +43,7 @@ pub mod store;
 pub use clock::{Clocks, TimeControl};
 pub use game::{Action, End, LiveGame, New, Refusal, View};
 pub use games::{Created, Games, LiveError};
+pub use postgres::PostgresStore;
 pub use seat::{GameId, Seat, Token};
 pub use sqlite::SqliteStore;
 pub use store::{Filter, Page, Store, StoreError, Summary};

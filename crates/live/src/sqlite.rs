@@ -1,7 +1,7 @@
 //! The [`Store`] in SQLite: one file, `arbiter.sqlite3`, in the data directory, its schema brought
-//! up to date at every start by the migrations in `crates/live/migrations/`. The database runs in
-//! WAL mode with `synchronous = FULL`: a save returns only once its transaction is on disk, so a
-//! killed server (or a power cut) loses no change that was answered.
+//! up to date at every start by the migrations in `crates/live/migrations/sqlite/`. The database
+//! runs in WAL mode with `synchronous = FULL`: a save returns only once its transaction is on
+//! disk, so a killed server (or a power cut) loses no change that was answered.
 
 use std::path::Path;
 
@@ -22,8 +22,8 @@ pub const LOCK: &str = "arbiter.lock";
 /// The schema's migrations, oldest first; each runs once, in a transaction of its own.
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
-        M::up(include_str!("../migrations/01-games/up.sql")),
-        M::up(include_str!("../migrations/02-clocks/up.sql")),
+        M::up(include_str!("../migrations/sqlite/01-games/up.sql")),
+        M::up(include_str!("../migrations/sqlite/02-clocks/up.sql")),
     ])
 }
 
@@ -90,7 +90,7 @@ impl Store for SqliteStore {
             Some(end) => ("over", seat_name(end.winner), Some(end.reason)),
             None => ("ongoing", None, None),
         };
-        transaction.execute(
+        let written = transaction.execute(
             "INSERT INTO games (id, red_token, blue_token, red_name, blue_name, initial_ms,
                  increment_ms, status, winner, reason, draw_offer, takeback, plies, version,
                  created_at, updated_at, red_ms, blue_ms)
@@ -98,7 +98,8 @@ impl Store for SqliteStore {
                  ?18)
              ON CONFLICT (id) DO UPDATE SET red_name = ?4, blue_name = ?5, status = ?8,
                  winner = ?9, reason = ?10, draw_offer = ?11, takeback = ?12, plies = ?13,
-                 version = ?14, updated_at = ?16, red_ms = ?17, blue_ms = ?18",
+                 version = ?14, updated_at = ?16, red_ms = ?17, blue_ms = ?18
+             WHERE games.version = ?14 - 1",
             params![
                 game.id.as_str(),
                 game.tokens[0].reveal(),
@@ -120,6 +121,10 @@ impl Store for SqliteStore {
                 game.clocks.map(|c| int(c.blue_ms)),
             ],
         )?;
+        if written == 0 {
+            // Dropped, the transaction rolls back.
+            return Err(StoreError::Stale(game.id.as_str().to_owned()));
+        }
         let plies = int(game.moves.len() as u64);
         transaction.execute(
             "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
@@ -271,6 +276,14 @@ impl Store for SqliteStore {
             .collect::<Result<Vec<_>, _>>()?;
         Ok((games, uint(total)))
     }
+
+    fn version(&mut self, id: &GameId) -> Result<Option<u64>, StoreError> {
+        let version: Option<i64> = self
+            .connection
+            .query_row("SELECT version FROM games WHERE id = ?1", [id.as_str()], |r| r.get(0))
+            .optional()?;
+        Ok(version.map(uint))
+    }
 }
 
 #[cfg(test)]
@@ -295,7 +308,7 @@ mod tests {
     #[test]
     fn a_database_of_the_first_schema_is_brought_up_to_date_with_its_games() {
         let mut connection = Connection::open_in_memory().unwrap();
-        Migrations::new(vec![M::up(include_str!("../migrations/01-games/up.sql"))])
+        Migrations::new(vec![M::up(include_str!("../migrations/sqlite/01-games/up.sql"))])
             .to_latest(&mut connection)
             .unwrap();
         connection

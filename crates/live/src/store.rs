@@ -1,6 +1,8 @@
 //! What is kept of the games, and the [`Store`] that keeps it. A store commits each change of a
 //! game whole (the game's row and its moves together) before it returns: the caller acknowledges
-//! a move only after that.
+//! a move only after that. Each change carries the game's next version, and a store commits it
+//! only over the version before: a change made from an out-of-date copy (another server changed
+//! the game meanwhile) is refused as [`StoreError::Stale`], never written over the newer one.
 
 use serde::Serialize;
 
@@ -13,6 +15,12 @@ pub enum StoreError {
     /// The database refused or failed.
     #[error("database: {0}")]
     Database(#[from] rusqlite::Error),
+    /// The PostgreSQL server refused or failed.
+    #[error("PostgreSQL: {0}")]
+    Postgres(#[from] ::postgres::Error),
+    /// The game was changed elsewhere since the copy being saved was read: nothing was written.
+    #[error("game {0} was changed meanwhile by another server")]
+    Stale(String),
     /// The schema could not be brought up to date.
     #[error("database migration: {0}")]
     Migration(#[from] rusqlite_migration::Error),
@@ -22,6 +30,9 @@ pub enum StoreError {
     /// The data directory cannot be made.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// The database's address cannot be one.
+    #[error("database address: {0}")]
+    Address(String),
 }
 
 /// Which games a listing shows.
@@ -68,12 +79,48 @@ pub struct Summary {
 /// Where the games are kept.
 pub trait Store: Send + 'static {
     /// Commits `game` as it now stands: its row, and its moves (those past the ones stored are
-    /// added, those taken back removed). Returns once the change is durable.
+    /// added, those taken back removed). Returns once the change is durable. The stored game
+    /// must be at the version before `game.version` (or absent, for version 1): else nothing is
+    /// written and the answer is [`StoreError::Stale`].
     fn save(&mut self, game: &LiveGame) -> Result<(), StoreError>;
 
-    /// The game `id` as last saved, its turn restarting at `now`.
+    /// The game `id` as last saved. A store of one server restarts its turn at `now` (the time
+    /// the server was down is not charged); a [shared](Store::shared) one goes on from when the
+    /// turn began, since another server may have been serving it all along.
     fn load(&mut self, id: &GameId, now: u64) -> Result<Option<LiveGame>, StoreError>;
 
     /// One page of the games matching `filter`, newest first, and how many match in all.
     fn list(&mut self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), StoreError>;
+
+    /// The version of the game `id` as last saved.
+    fn version(&mut self, id: &GameId) -> Result<Option<u64>, StoreError>;
+
+    /// Whether other servers may change the games too: then a game kept in memory is checked
+    /// against the store's version before each use.
+    fn shared(&self) -> bool {
+        false
+    }
+}
+
+/// A store chosen at run time.
+impl Store for Box<dyn Store> {
+    fn save(&mut self, game: &LiveGame) -> Result<(), StoreError> {
+        (**self).save(game)
+    }
+
+    fn load(&mut self, id: &GameId, now: u64) -> Result<Option<LiveGame>, StoreError> {
+        (**self).load(id, now)
+    }
+
+    fn list(&mut self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), StoreError> {
+        (**self).list(filter, page)
+    }
+
+    fn version(&mut self, id: &GameId) -> Result<Option<u64>, StoreError> {
+        (**self).version(id)
+    }
+
+    fn shared(&self) -> bool {
+        (**self).shared()
+    }
 }

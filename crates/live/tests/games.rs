@@ -1,11 +1,20 @@
-//! The authority and its SQLite store: games created, played, reloaded from disk, refused
-//! actions that change nothing, offers, takebacks, clocks, and concurrent moves serialised.
+//! The authority and its stores: games created, played, reloaded from the store, refused
+//! actions that change nothing, offers, takebacks, clocks, and concurrent moves serialised. Each
+//! test body runs on SQLite and on PostgreSQL (a private server, `support/postgres.rs`), and the
+//! PostgreSQL store's own tests play one game through two authorities on one database, as two
+//! servers do.
+
+mod support;
 
 use std::sync::Arc;
+use std::time::Duration;
 
+use arbiter_live::postgres::{Change, Listener};
 use arbiter_live::{
-    Action, Filter, Games, LiveError, New, Page, Refusal, Seat, SqliteStore, Store, TimeControl,
+    Action, Filter, Games, LiveError, New, Page, PostgresStore, Refusal, Seat, SqliteStore, Store,
+    TimeControl,
 };
+use support::postgres::Server;
 
 fn mv(command: &str) -> Action {
     Action::Move { command: command.to_owned() }
@@ -28,6 +37,47 @@ impl Drop for TempDir {
     }
 }
 
+/// Where a test's games are kept: each `open` is the store as a server starting then sees it.
+trait Place: Sync {
+    /// The store kept here.
+    type Kept: Store;
+
+    fn open(&self) -> Self::Kept;
+}
+
+/// A SQLite database in a directory.
+struct SqliteDir(TempDir);
+
+impl Place for SqliteDir {
+    type Kept = SqliteStore;
+
+    fn open(&self) -> SqliteStore {
+        SqliteStore::open(&self.0.0).unwrap()
+    }
+}
+
+/// A SQLite database in memory, new at each opening.
+struct Memory;
+
+impl Place for Memory {
+    type Kept = SqliteStore;
+
+    fn open(&self) -> SqliteStore {
+        SqliteStore::memory().unwrap()
+    }
+}
+
+/// A PostgreSQL database, by its URL.
+struct Postgres(String);
+
+impl Place for Postgres {
+    type Kept = PostgresStore;
+
+    fn open(&self) -> PostgresStore {
+        PostgresStore::open(&self.0).unwrap()
+    }
+}
+
 /// A game with red held by the creator: (games, id, red token, blue token).
 fn red_game<S: Store>(
     games: &Games<S>,
@@ -39,11 +89,9 @@ fn red_game<S: Store>(
     (created.id, created.token, created.invite)
 }
 
-#[test]
-fn a_game_is_played_and_reloads_from_disk_as_it_stood() {
-    let dir = TempDir::new("reload");
+fn a_game_is_played_and_reloads_as_it_stood(place: &impl Place) {
     let (id, red, blue) = {
-        let games = Games::new(SqliteStore::open(&dir.0).unwrap());
+        let games = Games::new(place.open());
         let (id, red, blue) = red_game(&games, None);
         games.act(&id, &blue, Action::Join { name: " Bob\u{7} ".into() }, 1_500).unwrap();
         games.act(&id, &red, mv("0 3 1 4"), 2_000).unwrap();
@@ -51,7 +99,7 @@ fn a_game_is_played_and_reloads_from_disk_as_it_stood() {
         games.act(&id, &red, Action::OfferDraw, 2_700).unwrap();
         (id, red, blue)
     };
-    let games = Games::new(SqliteStore::open(&dir.0).unwrap());
+    let games = Games::new(place.open());
     let view = games.view(&id, 10_000).unwrap();
     assert_eq!(view.commands, ["0 3 1 4", "9 4 8 4"]);
     assert_eq!(view.moves[0].took_ms, 1_000);
@@ -70,9 +118,8 @@ fn a_game_is_played_and_reloads_from_disk_as_it_stood() {
     ));
 }
 
-#[test]
-fn refused_actions_change_nothing() {
-    let games = Games::new(SqliteStore::memory().unwrap());
+fn refused_actions_change_nothing(place: &impl Place) {
+    let games = Games::new(place.open());
     let (id, red, blue) = red_game(&games, None);
     let before = games.view(&id, 0).unwrap();
     let refusals = [
@@ -96,9 +143,8 @@ fn refused_actions_change_nothing() {
     assert!(matches!(games.view(&missing, 0), Err(LiveError::NotFound)));
 }
 
-#[test]
-fn a_takeback_removes_the_askers_last_move_and_the_reply() {
-    let games = Games::new(SqliteStore::memory().unwrap());
+fn a_takeback_removes_the_askers_last_move_and_the_reply(place: &impl Place) {
+    let games = Games::new(place.open());
     let (id, red, blue) = red_game(&games, None);
     games.act(&id, &red, mv("0 3 1 4"), 1).unwrap();
     games.act(&id, &blue, mv("9 4 8 4"), 2).unwrap();
@@ -115,12 +161,10 @@ fn a_takeback_removes_the_askers_last_move_and_the_reply() {
     assert_eq!(end.text, "red wins: blue resigned");
 }
 
-#[test]
-fn a_clock_that_runs_out_ends_the_game_and_restarts_resume_it() {
-    let dir = TempDir::new("clock");
+fn a_clock_that_runs_out_ends_the_game_and_restarts_resume_it(place: &impl Place) {
     let time = Some(TimeControl { initial_ms: 60_000, increment_ms: 2_000 });
     let (id, red, blue) = {
-        let games = Games::new(SqliteStore::open(&dir.0).unwrap());
+        let games = Games::new(place.open());
         let (id, red, blue) = red_game(&games, time);
         games.act(&id, &red, mv("0 3 1 4"), 5_000).unwrap();
         // The clocks start once both sides have moved.
@@ -134,8 +178,19 @@ fn a_clock_that_runs_out_ends_the_game_and_restarts_resume_it() {
         assert_eq!(clocks.red_ms, 52_000);
         (id, red, blue)
     };
+    let games = Games::new(place.open());
+    if place.open().shared() {
+        // Another server may have served the game all along: the turn that began at 50 s has
+        // run on, and red's 62 s ran out at 112 s.
+        let view = games.view(&id, 1_000_000).unwrap();
+        let end = view.end.unwrap();
+        assert_eq!((end.winner, end.reason), (Some(Seat::Blue), "time"));
+        assert_eq!(view.clocks.unwrap().red_ms, 0);
+        let refused = games.act(&id, &red, mv("1 4 2 4"), 1_000_001);
+        assert!(matches!(refused, Err(LiveError::Refused(Refusal::Over))));
+        return;
+    }
     // Down from 60 s to 1,000 s: that time is not charged; the turn restarts on reload.
-    let games = Games::new(SqliteStore::open(&dir.0).unwrap());
     let clocks = games.view(&id, 1_000_000).unwrap().clocks.unwrap();
     assert_eq!(clocks.red_ms, 62_000);
     assert_eq!(games.deadline(&id, 1_000_000).unwrap(), Some(1_062_000));
@@ -147,7 +202,7 @@ fn a_clock_that_runs_out_ends_the_game_and_restarts_resume_it() {
     assert_eq!(view.commands.len(), 2);
     // The fallen clock stays at zero, in memory and on disk.
     assert_eq!(view.clocks.unwrap().red_ms, 0);
-    let reloaded = Games::new(SqliteStore::open(&dir.0).unwrap());
+    let reloaded = Games::new(place.open());
     assert_eq!(reloaded.view(&id, 2_000_000).unwrap().clocks.unwrap().red_ms, 0);
     drop(blue);
     let (listed, total) = games.list(&Filter::default(), Page { offset: 0, limit: 10 }).unwrap();
@@ -155,10 +210,8 @@ fn a_clock_that_runs_out_ends_the_game_and_restarts_resume_it() {
     assert_eq!(listed[0].reason.as_deref(), Some("time"));
 }
 
-#[test]
-fn concurrent_moves_on_one_game_are_serialised() {
-    let dir = TempDir::new("concurrent");
-    let games = Arc::new(Games::new(SqliteStore::open(&dir.0).unwrap()));
+fn concurrent_moves_on_one_game_are_serialised(place: &impl Place) {
+    let games = Arc::new(Games::new(place.open()));
     let (id, red, _) = red_game(&games, None);
     // Eight threads send red's first move at once: exactly one is played.
     let handles: Vec<_> = (0..8)
@@ -170,13 +223,12 @@ fn concurrent_moves_on_one_game_are_serialised() {
     let played = handles.into_iter().map(|h| h.join().unwrap()).filter(|&ok| ok).count();
     assert_eq!(played, 1);
     drop(games);
-    let games = Games::new(SqliteStore::open(&dir.0).unwrap());
+    let games = Games::new(place.open());
     assert_eq!(games.view(&id, 100).unwrap().commands, ["0 3 1 4"]);
 }
 
-#[test]
-fn the_listing_pages_and_filters() {
-    let games = Games::new(SqliteStore::memory().unwrap());
+fn the_listing_pages_and_filters(place: &impl Place) {
+    let games = Games::new(place.open());
     for (i, name) in ["Ann", "Bob", "ann_b", "100%"].iter().enumerate() {
         games
             .create(New { name: (*name).into(), seat: Some(Seat::Blue), time: None }, i as u64)
@@ -196,18 +248,130 @@ fn the_listing_pages_and_filters() {
     assert_eq!(games.list(&over, Page { offset: 0, limit: 10 }).unwrap().1, 0);
 }
 
+/// Stores opened at once on a new place all open it (each brings the schema up to date).
+fn stores_opened_at_once_all_open_it(place: &impl Place) {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..4).map(|_| scope.spawn(|| drop(place.open()))).collect();
+        for handle in handles {
+            handle.join().unwrap();
+        }
+    });
+}
+
+#[test]
+fn a_game_is_played_and_reloads_from_disk_as_it_stood() {
+    a_game_is_played_and_reloads_as_it_stood(&SqliteDir(TempDir::new("reload")));
+}
+
+#[test]
+fn refused_actions_change_nothing_in_sqlite() {
+    refused_actions_change_nothing(&Memory);
+}
+
+#[test]
+fn a_takeback_removes_the_askers_last_move_and_the_reply_in_sqlite() {
+    a_takeback_removes_the_askers_last_move_and_the_reply(&Memory);
+}
+
+#[test]
+fn a_clock_that_runs_out_ends_the_game_and_restarts_resume_it_in_sqlite() {
+    a_clock_that_runs_out_ends_the_game_and_restarts_resume_it(&SqliteDir(TempDir::new("clock")));
+}
+
+#[test]
+fn concurrent_moves_on_one_game_are_serialised_in_sqlite() {
+    concurrent_moves_on_one_game_are_serialised(&SqliteDir(TempDir::new("concurrent")));
+}
+
+#[test]
+fn the_listing_pages_and_filters_in_sqlite() {
+    the_listing_pages_and_filters(&Memory);
+}
+
 #[test]
 fn stores_opened_at_once_on_a_new_directory_all_open_it() {
-    let dir = TempDir::new("at-once");
-    let handles: Vec<_> = (0..4)
-        .map(|_| {
-            let dir = dir.0.clone();
-            std::thread::spawn(move || {
-                SqliteStore::open(&dir).map(|_| ()).map_err(|e| e.to_string())
-            })
+    stores_opened_at_once_all_open_it(&SqliteDir(TempDir::new("at-once")));
+}
+
+/// Two authorities on one database, as two servers: each sees the other's moves, a stale copy
+/// is never written over a newer game, and the clocks run from when the turn began, whichever
+/// server saw it begin.
+fn two_servers_play_one_game(place: &Postgres) {
+    let (a, b) = (Games::new(place.open()), Games::new(place.open()));
+    let time = Some(TimeControl { initial_ms: 60_000, increment_ms: 2_000 });
+    let (id, red, blue) = red_game(&a, time);
+    b.act(&id, &blue, Action::Join { name: "Bob".into() }, 1_500).unwrap();
+    a.act(&id, &red, mv("3 4 4 4"), 5_000).unwrap();
+    // `a` has the game in memory at the join's version; `b` moved since.
+    b.act(&id, &blue, mv("9 0 8 0"), 50_000).unwrap();
+    let view = a.view(&id, 60_000).unwrap();
+    assert_eq!(view.commands, ["3 4 4 4", "9 0 8 0"]);
+    assert_eq!(view.clocks.unwrap().red_ms, 52_000);
+    // Red's move through `a` after blue's through `b`; blue's reply through `b` again.
+    a.act(&id, &red, mv("4 4 5 4"), 61_000).unwrap();
+    let refused = b.act(&id, &red, mv("5 4 6 4"), 62_000);
+    assert!(matches!(refused, Err(LiveError::Refused(Refusal::NotYourTurn(Seat::Blue)))));
+    assert!(matches!(b.act(&id, "no token", mv("8 0 9 0"), 62_000), Err(LiveError::NotASeat)));
+    let view = b.act(&id, &blue, mv("8 0 9 0"), 63_000).unwrap();
+    assert_eq!(view.commands.len(), 4);
+    assert_eq!(a.export(&id, 63_000).unwrap().0, "4\n3 4 4 4\n9 0 8 0\n4 4 5 4\n8 0 9 0\n");
+    // Both servers send red's next move at once, four times each: exactly one is played.
+    let (a, b) = (Arc::new(a), Arc::new(b));
+    let handles: Vec<_> = (0..8)
+        .map(|i| {
+            let games = Arc::clone(if i % 2 == 0 { &a } else { &b });
+            let (id, red) = (id.clone(), red.clone());
+            std::thread::spawn(move || games.act(&id, &red, mv("5 4 6 4"), 64_000 + i).is_ok())
         })
         .collect();
-    for handle in handles {
-        assert_eq!(handle.join().unwrap(), Ok(()));
+    let played = handles.into_iter().map(|h| h.join().unwrap()).filter(|&ok| ok).count();
+    assert_eq!(played, 1);
+    assert_eq!(a.view(&id, 65_000).unwrap().commands.len(), 5);
+    assert_eq!(b.view(&id, 65_000).unwrap().version, a.view(&id, 65_000).unwrap().version);
+    // Blue's clock ran from red's move at 64 s, through `b`, even when read by `a`.
+    let view = a.view(&id, 74_000).unwrap();
+    assert_eq!(view.turn, Seat::Blue);
+    let end = b.act(&id, &red, Action::Resign, 75_000).unwrap().end.unwrap();
+    assert_eq!((end.winner, end.reason), (Some(Seat::Blue), "resign"));
+    assert!(a.view(&id, 76_000).unwrap().end.is_some());
+}
+
+/// Every committed change is heard by a listener, as the game's id and its new version.
+fn changes_are_heard(place: &Postgres) {
+    let (sender, heard) = std::sync::mpsc::channel();
+    let listener = Listener::start(&place.0, move |change| {
+        let _ = sender.send(change);
+    })
+    .unwrap();
+    let games = Games::new(place.open());
+    let (id, red, _) = red_game(&games, None);
+    games.act(&id, &red, mv("0 3 1 4"), 2_000).unwrap();
+    // A refused action commits nothing, and so announces nothing.
+    assert!(games.act(&id, &red, mv("1 4 2 4"), 3_000).is_err());
+    let wait = Duration::from_secs(10);
+    assert_eq!(heard.recv_timeout(wait).unwrap(), Change::Game(id.clone(), 1));
+    assert_eq!(heard.recv_timeout(wait).unwrap(), Change::Game(id, 2));
+    drop(listener);
+    assert!(heard.recv_timeout(Duration::from_millis(300)).is_err());
+}
+
+#[test]
+fn every_store_test_on_postgres() {
+    let Some(server) = Server::start("live") else { return };
+    type Body = fn(&Postgres);
+    let bodies: [(&str, Body); 9] = [
+        ("reload", a_game_is_played_and_reloads_as_it_stood),
+        ("refused", refused_actions_change_nothing),
+        ("takeback", a_takeback_removes_the_askers_last_move_and_the_reply),
+        ("clock", a_clock_that_runs_out_ends_the_game_and_restarts_resume_it),
+        ("concurrent", concurrent_moves_on_one_game_are_serialised),
+        ("listing", the_listing_pages_and_filters),
+        ("at_once", stores_opened_at_once_all_open_it),
+        ("two_servers", two_servers_play_one_game),
+        ("heard", changes_are_heard),
+    ];
+    for (name, body) in bodies {
+        eprintln!("postgres: {name}");
+        body(&Postgres(server.database(name)));
     }
 }

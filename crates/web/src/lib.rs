@@ -55,7 +55,6 @@ mod work;
 
 use std::io;
 use std::net::{IpAddr, SocketAddr};
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -70,6 +69,7 @@ use tower_http::compression::CompressionLayer;
 use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 
 pub use guard::Hosts;
+pub use live::Storage;
 
 /// The pages, each an embedded HTML file.
 const PAGES: [(&str, &str); 4] = [
@@ -90,7 +90,7 @@ pub fn app() -> Router {
 /// Live games kept in memory only, for an app served without a data directory.
 fn in_memory() -> Arc<live::Live> {
     // An in-memory SQLite database has no file to fail on.
-    live::Live::open(None).expect("an in-memory SQLite database")
+    live::Live::open(&Storage::Memory).expect("an in-memory SQLite database")
 }
 
 /// The app answering to `hosts`, with `body_time` for a request's body to arrive and bodies given
@@ -195,24 +195,29 @@ pub fn run(
     allowed: &[String],
     ready: impl FnOnce(SocketAddr),
 ) -> io::Result<()> {
-    run_games(host, port, allowed, None, ready)
+    run_games(host, port, allowed, &Storage::Memory, ready)
 }
 
-/// [`run`] with the live games kept in `data_dir` (created if missing; `None` keeps them in
-/// memory, gone at exit).
+/// [`run`] with the live games kept in `storage`.
 pub fn run_games(
     host: &str,
     port: u16,
     allowed: &[String],
-    data_dir: Option<&Path>,
+    storage: &Storage,
     ready: impl FnOnce(SocketAddr),
 ) -> io::Result<()> {
-    let games = match data_dir {
-        Some(dir) => live::Live::open(Some(dir)).map_err(|error| {
-            io::Error::other(format!("cannot open the games in {}: {error}", dir.display()))
-        })?,
-        None => in_memory(),
-    };
+    let games = live::Live::open(storage).map_err(|error| {
+        let place = match storage {
+            Storage::Memory => "memory".to_owned(),
+            Storage::Directory(dir) => dir.display().to_string(),
+            // Never the URL itself: it may hold a password.
+            Storage::Postgres(_) => "the PostgreSQL database".to_owned(),
+        };
+        io::Error::other(format!("cannot open the games in {place}: {error}"))
+    })?;
+    // The last handle on the games is let go here, off the runtime: a PostgreSQL client runs a
+    // runtime of its own, which may not be dropped on an async thread.
+    let kept = Arc::clone(&games);
     // Few threads: each one that allocates gets an allocator arena of its own, which keeps
     // the memory it once held; rule work and searches are bounded by cores anyway.
     let cores = limits::search_slots();
@@ -221,6 +226,10 @@ pub fn run_games(
         .max_blocking_threads(2 * cores + 2)
         .enable_all()
         .build()?;
+    // Changes other servers commit to a shared database reach this one's sockets.
+    let listener = games.listen(runtime.handle().clone()).map_err(|error| {
+        io::Error::other(format!("cannot listen to the games' changes: {error}"))
+    })?;
     let mut hosts = Hosts::loopback();
     hosts.allow(&host_name(host));
     for name in allowed {
@@ -233,6 +242,8 @@ pub fn run_games(
     });
     // Rule work and stopped searches still on blocking threads are not waited for.
     runtime.shutdown_timeout(Duration::from_millis(200));
+    drop(listener);
+    drop(kept);
     served
 }
 

@@ -6,18 +6,22 @@
 //! A seat is held by its token, sent in the body of each action; the token is never in a reply
 //! but the creator's own (the creation's, which also holds the invitation's token) and never in
 //! what a socket is sent. Every action is answered only once it is committed.
+//!
+//! With a PostgreSQL store, several servers share the games: each one hears, by a
+//! [`Listener`], every change the others commit, and sends it to its own sockets.
 
 mod quota;
 mod socket;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use arbiter_live::postgres::Listener;
 use arbiter_live::{
-    Action, Filter, GameId, Games, LiveError, New, Page, Refusal, Seat, SqliteStore, StoreError,
-    TimeControl,
+    Action, Filter, GameId, Games, LiveError, New, Page, PostgresStore, Refusal, Seat, SqliteStore,
+    Store, StoreError, TimeControl,
 };
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, Path as UrlPath, Query};
@@ -40,9 +44,25 @@ const IDLE_MS: u64 = 10 * 60 * 1000;
 /// How often, at most, the games in memory are looked over for idle ones (each minute).
 const TIDY_MS: u64 = 60 * 1000;
 
+/// Where the live games are kept.
+#[derive(Debug, Clone)]
+pub enum Storage {
+    /// In memory, gone at exit.
+    Memory,
+    /// In SQLite, in this data directory (created if missing).
+    Directory(PathBuf),
+    /// In the PostgreSQL database at this URL, which other servers may share.
+    Postgres(String),
+}
+
+/// The store of every game, whichever it is.
+type AnyStore = Box<dyn Store>;
+
 /// The live games and everything watching them.
 pub(crate) struct Live {
-    games: Arc<Games<SqliteStore>>,
+    games: Arc<Games<AnyStore>>,
+    /// The URL of the database shared with other servers, if it is.
+    shared: Option<String>,
     hub: socket::Hub,
     created: quota::Buckets,
     acted: quota::Buckets,
@@ -52,14 +72,20 @@ pub(crate) struct Live {
 }
 
 impl Live {
-    /// The games kept in `dir`, or in memory (gone at exit) when `None`.
-    pub(crate) fn open(dir: Option<&Path>) -> Result<Arc<Live>, StoreError> {
-        let store = match dir {
-            Some(dir) => SqliteStore::open(dir)?,
-            None => SqliteStore::memory()?,
+    /// The games kept in `storage`.
+    pub(crate) fn open(storage: &Storage) -> Result<Arc<Live>, StoreError> {
+        let store: AnyStore = match storage {
+            Storage::Memory => Box::new(SqliteStore::memory()?),
+            Storage::Directory(dir) => Box::new(SqliteStore::open(dir)?),
+            Storage::Postgres(url) => Box::new(PostgresStore::open(url)?),
+        };
+        let shared = match storage {
+            Storage::Postgres(url) => Some(url.clone()),
+            Storage::Memory | Storage::Directory(_) => None,
         };
         Ok(Arc::new(Live {
             games: Arc::new(Games::new(store)),
+            shared,
             hub: socket::Hub::default(),
             created: quota::Buckets::default(),
             acted: quota::Buckets::default(),
@@ -86,6 +112,23 @@ impl Live {
         tokio::task::spawn_blocking(move || {
             games.forget_idle(now, IDLE_MS, |id| watched.contains(id));
         });
+    }
+
+    /// Hears every change committed to a shared database, by this server or another, and sends
+    /// it to this server's sockets of the game, on `runtime`; `None` when the games are not
+    /// shared. Drop the listener before the last handle on the games: it holds only a weak one.
+    pub(crate) fn listen(
+        self: &Arc<Live>,
+        runtime: tokio::runtime::Handle,
+    ) -> Result<Option<Listener>, StoreError> {
+        let Some(url) = &self.shared else { return Ok(None) };
+        let live = Arc::downgrade(self);
+        let listener = Listener::start(url, move |change| {
+            if let Some(live) = live.upgrade() {
+                socket::heard(&live, change, &runtime);
+            }
+        })?;
+        Ok(Some(listener))
     }
 }
 
@@ -231,7 +274,7 @@ fn game_id(text: &str) -> Result<GameId, Failure> {
 /// Runs `job` on the live games off the async threads (it writes to the store).
 async fn blocking<T: Send + 'static>(
     live: &Arc<Live>,
-    job: impl FnOnce(&Games<SqliteStore>) -> Result<T, LiveError> + Send + 'static,
+    job: impl FnOnce(&Games<AnyStore>) -> Result<T, LiveError> + Send + 'static,
 ) -> Result<T, Failure> {
     live.tidy();
     let games = Arc::clone(&live.games);

@@ -7,6 +7,10 @@
 //! token holds a seat is a player's, any other a spectator's, counted in `spectators`. Each
 //! message sent is `{"game": VIEW, "spectators": N}`; views carry their `version`, and clients
 //! keep the newest.
+//!
+//! Servers sharing a database each hear the changes the others commit ([`heard`]) and send them
+//! to their own sockets; each keeps the timers of the games its sockets watch, and each counts
+//! only its own spectators.
 
 use std::collections::{HashMap, HashSet};
 use std::pin::Pin;
@@ -14,6 +18,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use arbiter_live::GameId;
+use arbiter_live::postgres::Change;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use serde::Deserialize;
 use tokio::sync::broadcast;
@@ -103,6 +108,24 @@ async fn publish_now(live: &Arc<Live>, id: &GameId) {
             publish(live, key).await;
         });
         timers.insert(id.clone(), timer.abort_handle());
+    }
+}
+
+/// Sends a change committed by any server to the sockets here that have not seen it, on
+/// `runtime` (called from the listener's thread).
+pub(crate) fn heard(live: &Arc<Live>, change: Change, runtime: &tokio::runtime::Handle) {
+    let stale: Vec<GameId> = {
+        let rooms = live.hub.rooms();
+        match change {
+            Change::Game(id, version) => {
+                rooms.get(&id).filter(|room| version > room.sent).map(|_| id).into_iter().collect()
+            }
+            // Changes may have gone unheard: every game watched here is sent again.
+            Change::Missed => rooms.keys().cloned().collect(),
+        }
+    };
+    for id in stale {
+        runtime.spawn(publish(Arc::clone(live), id));
     }
 }
 
