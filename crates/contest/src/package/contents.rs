@@ -23,6 +23,8 @@ pub enum Origin {
     Sample,
     /// The official judge data, file `name`.
     Official(&'static str),
+    /// Written by hand for a corner no profile reaches.
+    Handwritten,
     /// `arbiter <game> gen` with these arguments (`--profile P [--size S] --seed N`).
     Generated(String),
 }
@@ -90,7 +92,7 @@ pub struct Contents {
     pub statement: Statement,
     /// The samples.
     pub samples: Vec<Test>,
-    /// The secret tests: the official data, then the generated tests.
+    /// The secret tests: the official data, the handwritten tests, then the generated tests.
     pub secret: Vec<Test>,
     /// The solutions.
     pub solutions: Vec<Solution>,
@@ -158,6 +160,16 @@ pub fn gather<G: Packaged>() -> Contents {
             }
         })
         .collect();
+    for (name, input) in G::handwritten() {
+        let name = name.to_owned();
+        secret.push(Test {
+            new_corners: mark::<G>(&mut reached, &format!("secret/{name}"), input),
+            name,
+            answer: answer(input),
+            input: input.to_owned(),
+            origin: Origin::Handwritten,
+        });
+    }
     let reached_before: Vec<bool> = reached.iter().map(Option::is_some).collect();
     for chosen in select::choose::<G>(&reached_before) {
         let input = chosen.input;

@@ -15,8 +15,8 @@
 //! game's [`Packaged`] description ([`duck`], [`chess`], [`arena`]), with the generated tests
 //! chosen by [`select`]. Nothing is random: the same version of arbiter builds the same bytes.
 
-// mod arena;
-// mod chess;
+mod arena;
+mod chess;
 pub mod contents;
 mod duck;
 pub mod kattis;
@@ -79,6 +79,21 @@ pub trait Packaged: Setup {
     /// The strict validator's ruling on `input`: which corners it reaches, or where it breaks
     /// the format.
     fn corners(input: &[u8]) -> Result<Vec<bool>, Invalid>;
+
+    /// What [`Packaged::normalize`] does to an input it changes, as a note after the `gen`
+    /// command that printed the input (empty when it changes nothing).
+    const NORMALIZED: &'static str = "";
+
+    /// A generated `input` as the statement's format writes it: `gen` may write more freely
+    /// than the statement (the arena's obstacles are any nonzero number).
+    fn normalize(input: &str) -> String {
+        input.to_owned()
+    }
+
+    /// Handwritten tests for corners no profile reaches: (name, input).
+    fn handwritten() -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
 
     /// Whether a generated `input` may be a test: the accepted solutions must agree with the
     /// package's answer (the arena's near-ties are left out).

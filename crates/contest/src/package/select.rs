@@ -21,9 +21,9 @@ pub struct Chosen {
 }
 
 /// The generated tests of game `G`, given which corners earlier tests (`reached`) reach: for
-/// each choice of the plan, the inputs of its first seeds that are valid and usable, as many as
-/// the plan says. A test is named for the first corner it is the first to reach, or else for its
-/// profile and seed (or size).
+/// each choice of the plan, as many inputs as the plan says, valid and usable, preferring those
+/// that reach a corner no earlier test reaches, then the first seeds. A test is named for the
+/// first corner it is the first to reach, or else for its profile and seed.
 pub fn choose<G: Packaged>(reached: &[bool]) -> Vec<Chosen> {
     let mut reached = reached.to_vec();
     let mut chosen = Vec::new();
@@ -36,33 +36,49 @@ pub fn choose<G: Packaged>(reached: &[bool]) -> Vec<Chosen> {
         let size =
             size_text.map(|text| text.parse::<G::Size>().ok().expect("a plan's sizes parse"));
         let problem = G::choose(profile, size, &G::options());
-        let mut kept = 0;
+        // (seed, input, whether it was rewritten, the corners it is the first to reach)
+        let mut picked: Vec<(u64, String, bool, Vec<usize>)> = Vec::new();
+        let mut spare = Vec::new();
         for seed in 1..=TRIES {
-            if kept == most {
+            if picked.len() == most {
                 break;
             }
             let case = problem.generate(seed);
             let mut bytes = Vec::new();
             problem.write_input(&case, &mut bytes);
-            let Ok(input) = String::from_utf8(bytes) else { continue };
+            let Ok(generated) = String::from_utf8(bytes) else { continue };
+            let input = G::normalize(&generated);
             let Ok(corners) = G::corners(input.as_bytes()) else { continue };
             if !G::usable(&input) {
                 continue;
             }
+            let rewritten = input != generated;
             let new: Vec<usize> =
                 (0..corners.len()).filter(|&i| corners[i] && !reached[i]).collect();
+            if new.is_empty() {
+                if spare.len() < most {
+                    spare.push((seed, input, rewritten, new));
+                }
+                continue;
+            }
             for &i in &new {
                 reached[i] = true;
             }
-            kept += 1;
+            picked.push((seed, input, rewritten, new));
+        }
+        let missing = most - picked.len();
+        picked.extend(spare.into_iter().take(missing));
+        picked.sort_by_key(|(seed, ..)| *seed);
+        for (seed, input, rewritten, new) in picked {
             let what = match new.first() {
                 Some(&i) => slug(G::CORNERS[i]),
-                None => size_text.map_or_else(|| format!("seed{seed}"), slug),
+                None => format!("seed{seed}"),
             };
             let size_args = size_text.map(|text| format!(" --size {text}")).unwrap_or_default();
+            let note = if rewritten { G::NORMALIZED } else { "" };
             chosen.push(Chosen {
                 name: format!("{:02}-{profile_name}-{what}", chosen.len() + 1),
-                args: format!("--profile {profile_name}{size_args} --seed {seed}"),
+                args: format!("--profile {profile_name}{size_args} --seed {seed}{note}"),
                 input,
             });
         }
