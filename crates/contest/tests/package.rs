@@ -6,6 +6,7 @@ use arbiter_contest::arena::ArenaProblem;
 use arbiter_contest::chess::ChessProblem;
 use arbiter_contest::duck::DuckProblem;
 use arbiter_contest::package::contents::{self, Origin};
+use arbiter_contest::package::select::slug;
 use arbiter_contest::package::{Code, Format, Packaged, Verdict, build};
 
 /// The checks of this file for game `G`.
@@ -38,7 +39,7 @@ fn check_game<G: Packaged>() {
     for (test, args) in &generated {
         assert!(test.name.contains(args.split(' ').nth(1).unwrap()), "{}: {args}", test.name);
         if let Some(&corner) = test.new_corners.first() {
-            assert!(test.name.ends_with(&contents::slug(corner)), "{}", test.name);
+            assert!(test.name.ends_with(&slug(corner)), "{}", test.name);
         }
     }
     let seeds = contents.seeds();

@@ -3,7 +3,6 @@
 //! seeds, each named for what it is the first to reach.
 
 use super::Packaged;
-use super::contents::slug;
 
 /// Seeds tried for each choice of the plan at most: an input the strict validator refuses, or
 /// one that is not usable (an arena near-tie), is skipped.
@@ -84,4 +83,33 @@ pub fn choose<G: Packaged>(reached: &[bool]) -> Vec<Chosen> {
         }
     }
     chosen
+}
+
+/// A test name's part made of `text`: lower-case letters and digits, runs of anything else
+/// one `-` (`Q = 1000` → `q-1000`, `invalid: off the pattern` → `invalid-off-the-pattern`).
+pub fn slug(text: &str) -> String {
+    let mut slug = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+    }
+    slug.trim_end_matches('-').to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slug;
+
+    #[test]
+    fn slugs_keep_letters_and_digits() {
+        assert_eq!(slug("Q = 1000"), "q-1000");
+        assert_eq!(slug("invalid: off the pattern"), "invalid-off-the-pattern");
+        assert_eq!(
+            slug("equal strengths from different (a, b)"),
+            "equal-strengths-from-different-a-b"
+        );
+    }
 }
