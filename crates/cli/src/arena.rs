@@ -48,6 +48,9 @@ enum Command {
     /// numbers, a line feed after every line) and every limit of the statement. Exit status 0
     /// valid, 3 invalid, with `FILE:LINE:COL: expected ..., found ...`.
     Validate(crate::validate::ValidateArgs),
+    /// Write a problem package for a judge system into DIR: statement, samples, the official
+    /// data and generated tests covering every corner, validator and solutions.
+    Package(crate::package::PackageArgs),
 }
 
 /// The `--rules` option shared by the judge and the trace.
@@ -73,6 +76,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         Some(Command::Contest(command)) => crate::contest::run(command),
         Some(Command::Validate(args)) => crate::validate::run(crate::validate::Format::Arena, args),
+        Some(Command::Package(args)) => {
+            crate::package::run::<arbiter_contest::arena::ArenaProblem>(args)
+        }
     }
 }
 

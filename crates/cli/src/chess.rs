@@ -39,6 +39,9 @@ enum Command {
     /// tokens, a final line feed, move numbers from 1, at most 300 rounds, moves in the
     /// statement's shapes. Exit status 0 valid, 3 invalid, with `FILE:LINE:COL: expected ...`.
     Validate(crate::validate::ValidateArgs),
+    /// Write a problem package for a judge system into DIR: statement, samples, the official
+    /// data and generated tests covering every corner, validator and solutions.
+    Package(crate::package::PackageArgs),
 }
 
 /// Runs `arbiter chess`.
@@ -49,6 +52,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(Command::Fix(args)) => fix::run(args),
         Some(Command::Contest(command)) => crate::contest::run(command),
         Some(Command::Validate(args)) => crate::validate::run(crate::validate::Format::Chess, args),
+        Some(Command::Package(args)) => {
+            crate::package::run::<arbiter_contest::chess::ChessProblem>(args)
+        }
         None if args.each_line => crate::records::run_lines(&args.input, answers),
         None => crate::records::run_record(&args.input, answers),
     }

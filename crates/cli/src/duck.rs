@@ -53,6 +53,9 @@ enum DuckCommand {
     /// numbers, a line feed after every line) and the statement's limits (Q ≤ 1000, 0 ≤ x < 10,
     /// 0 ≤ y < 9). Exit status 0 valid, 3 invalid, with `FILE:LINE:COL: expected ..., found ...`.
     Validate(crate::validate::ValidateArgs),
+    /// Write a problem package for a judge system into DIR: statement, samples, the official
+    /// data and generated tests covering every corner, validator and solutions.
+    Package(crate::package::PackageArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -139,6 +142,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(DuckCommand::Contest(command)) => crate::contest::run(command),
         Some(DuckCommand::Validate(args)) => {
             crate::validate::run(crate::validate::Format::Duck, args)
+        }
+        Some(DuckCommand::Package(args)) => {
+            crate::package::run::<arbiter_contest::duck::DuckProblem>(args)
         }
     }
 }

@@ -10,6 +10,7 @@ mod duck_engine;
 mod duck_match;
 mod input;
 mod output;
+mod package;
 mod records;
 mod serve;
 mod validate;

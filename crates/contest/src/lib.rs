@@ -17,7 +17,8 @@
 //! [`setup`] (what a contestant chooses of a game's inputs),
 //! [`duck`], [`chess`] and [`arena`] (the three games: generators with profiles, explanations,
 //! shrinking), [`runner`] (running a program within limits, with `orphans` killing what it leaves behind), [`compare`] (token comparison),
-//! [`shrink`] (delta debugging), [`stress`] (the test loop), [`check`] (the checker).
+//! [`shrink`] (delta debugging), [`stress`] (the test loop), [`check`] (the checker), [`package`]
+//! (problem packages for judge systems).
 //!
 //! Rules are never written here: answers come from the judges of the rule crates, and every
 //! explanation is built from what those crates return.
@@ -30,6 +31,7 @@ pub mod chess;
 pub mod compare;
 pub mod duck;
 mod orphans;
+pub mod package;
 pub mod problem;
 pub mod rng;
 pub mod runner;
