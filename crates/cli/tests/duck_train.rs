@@ -1,0 +1,74 @@
+//! End-to-end tests of `arbiter duck selfplay` and `arbiter duck train`: the data file they
+//! share, a run continued after an interruption, and a network trained from it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn arbiter(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().unwrap()
+}
+
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("duck-train").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `arbiter duck selfplay` on `out` with small games from seed 11 (or `seed`).
+fn selfplay(out: &Path, games: &str, threads: &str, seed: Option<&str>) -> Output {
+    let out = out.to_str().unwrap();
+    let mut args = vec!["duck", "selfplay", "--out", out, "--games", games, "--threads", threads];
+    args.extend_from_slice(&["--nodes", "150", "--random-plies", "10"]);
+    args.extend_from_slice(&["--seed", seed.unwrap_or("11")]);
+    arbiter(&args)
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn a_continued_run_writes_the_same_file_as_one_run() {
+    let dir = scratch("continue");
+    let whole = dir.join("whole.bin");
+    let out = selfplay(&whole, "5", "2", None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("positions/s"), "{}", stderr(&out));
+    let expected = std::fs::read(&whole).unwrap();
+    assert!(expected.len() > 48 + 56, "some positions are kept");
+
+    // Two games, then the rest on another number of threads.
+    let parts = dir.join("parts.bin");
+    assert_eq!(selfplay(&parts, "2", "1", None).status.code(), Some(0));
+    let out = selfplay(&parts, "5", "3", None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("continuing"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&parts).unwrap(), expected);
+
+    // A run stopped in the middle of a game's records: the partial game is played again.
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &expected[..expected.len() - 56 - 20]).unwrap();
+    assert_eq!(selfplay(&cut, "5", "1", None).status.code(), Some(0));
+    assert_eq!(std::fs::read(&cut).unwrap(), expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_is_continued_only_with_its_own_settings() {
+    let dir = scratch("settings");
+    let file = dir.join("data.bin");
+    assert_eq!(selfplay(&file, "1", "1", None).status.code(), Some(0));
+    let before = std::fs::read(&file).unwrap();
+    let out = selfplay(&file, "2", "1", Some("12"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("made with other settings (seed 11"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&file).unwrap(), before, "the file is left as it was");
+
+    std::fs::write(&file, b"not a data file at all, longer than a header is: 48 bytes").unwrap();
+    let out = selfplay(&file, "2", "1", None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not a self-play data file"), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
