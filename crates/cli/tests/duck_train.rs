@@ -72,3 +72,52 @@ fn a_file_is_continued_only_with_its_own_settings() {
     assert!(stderr(&out).contains("not a self-play data file"), "{}", stderr(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn train_writes_a_network_the_engine_reads_with_its_provenance() {
+    let dir = scratch("train");
+    let data = dir.join("data.bin");
+    assert_eq!(selfplay(&data, "6", "2", None).status.code(), Some(0));
+    let net = dir.join("net.nnue");
+    let args = [
+        "duck",
+        "train",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        net.to_str().unwrap(),
+        "--hidden",
+        "8",
+        "--epochs",
+        "2",
+        "--batch",
+        "64",
+        "--threads",
+        "2",
+        "--seed",
+        "4",
+        "--note",
+        "a test network",
+    ];
+    let out = arbiter(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let log = stderr(&out);
+    assert!(log.contains("epoch 2/2: training loss "), "{log}");
+    assert!(log.contains("validation loss"), "{log}");
+    let network = arbiter_duck_engine::nnue::Network::read(&std::fs::read(&net).unwrap()).unwrap();
+    assert_eq!((network.hidden, network.scale), (8, 400));
+    assert!(network.provenance.contains("hidden 8, epochs 2"), "{}", network.provenance);
+    assert!(network.provenance.contains("seed 11, 150 nodes, 10 random plies"));
+    assert!(network.provenance.ends_with("a test network\n"));
+    let _ = network.evaluate_scratch(&arbiter_duck::Position::new());
+
+    // The same command gives the same network.
+    let first = std::fs::read(&net).unwrap();
+    assert_eq!(arbiter(&args).status.code(), Some(0));
+    assert_eq!(std::fs::read(&net).unwrap(), first);
+
+    let out = arbiter(&["duck", "train", "--data", net.to_str().unwrap(), "--out", "x.nnue"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not a self-play data file"), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -145,6 +145,8 @@ pub fn loss(network: &FloatNetwork, samples: &[Sample]) -> f32 {
                 })
                 .sum::<f64>()
         })
+        .collect::<Vec<f64>>()
+        .into_iter()
         .sum();
     (total / samples.len() as f64) as f32
 }
@@ -174,6 +176,8 @@ pub fn train(split: &Split, config: &Config, mut on_epoch: impl FnMut(&Epoch)) -
             batch_samples.clear();
             batch_samples.extend(indices.iter().map(|&i| split.training[i as usize]));
             let chunk = batch_samples.len().div_ceil(threads);
+            // Gathered in order and summed in order: the same network whatever the threads'
+            // timing.
             let (mut gradient, batch_loss) = batch_samples
                 .par_chunks(chunk)
                 .map(|samples| {
@@ -185,7 +189,9 @@ pub fn train(split: &Split, config: &Config, mut on_epoch: impl FnMut(&Epoch)) -
                         .sum();
                     (gradient, loss)
                 })
-                .reduce_with(|(mut a, la), (b, lb)| {
+                .collect::<Vec<_>>()
+                .into_iter()
+                .reduce(|(mut a, la), (b, lb)| {
                     a.add(&b);
                     (a, la + lb)
                 })
