@@ -486,3 +486,57 @@ fn threads_beyond_the_cores_are_capped() {
     engine.send("quit");
     assert_eq!(engine.close(), Some(0));
 }
+
+#[test]
+fn evalfile_loads_a_network_and_refuses_a_bad_file() {
+    use std::sync::Arc;
+
+    use arbiter_duck_engine::eval::Evaluation;
+    use arbiter_duck_engine::nnue::{Model, Network};
+    use arbiter_duck_engine::search::{Limits, StopFlag};
+
+    let dir = std::env::temp_dir().join(format!("arbiter-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let network = Network::random(64, 2);
+    let mut bytes = Vec::new();
+    network.write(&mut bytes).unwrap();
+    let good = dir.join("good.nnue");
+    std::fs::write(&good, &bytes).unwrap();
+    let bad = dir.join("bad.nnue");
+    std::fs::write(&bad, b"not a network").unwrap();
+    // The nodes of a fresh engine searching with the network: what the UCI engine must search.
+    let mut reference = arbiter_duck_engine::engine::Engine::new(16);
+    reference.set_evaluation(Evaluation::Network(Arc::new(Model::new(network).unwrap())));
+    reference.set_position(after(&["e4e5"]));
+    let nodes = reference.go(&Limits::depth(4), &StopFlag::new(), |_| {}).nodes;
+
+    let mut engine = Engine::start(&[]);
+    engine.send("uci");
+    let lines = engine.until(|line| line == "uciok");
+    assert!(lines.contains(&"option name EvalFile type string default <empty>".to_owned()));
+    engine.send(&format!("setoption name EvalFile value {}", good.display()));
+    engine.send("position startpos moves e4e5");
+    engine.send("go depth 4");
+    let (lines, best) = engine.until_bestmove();
+    assert_eq!(
+        info_strings(&lines),
+        [&format!(
+            "info string EvalFile: the network {}, 64 hidden units: random weights, seed 2",
+            good.display()
+        )]
+    );
+    assert!(after(&["e4e5"]).is_legal(best.unwrap()));
+    assert_eq!(infos(&lines).last().unwrap().nodes, Some(nodes), "{lines:?}");
+    // A bad file is refused, and the network stays.
+    engine.send(&format!("setoption name EvalFile value {}", bad.display()));
+    engine.send("ucinewgame");
+    engine.send("go depth 4");
+    let (lines, _) = engine.until_bestmove();
+    let reasons = info_strings(&lines);
+    assert_eq!(reasons.len(), 1, "{lines:?}");
+    assert!(reasons[0].contains("not a network file"), "{}", reasons[0]);
+    assert!(reasons[0].ends_with("; the evaluation is unchanged"), "{}", reasons[0]);
+    assert_eq!(infos(&lines).last().unwrap().nodes, Some(nodes), "{lines:?}");
+    assert_eq!(engine.close(), Some(0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

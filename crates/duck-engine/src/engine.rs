@@ -28,6 +28,7 @@ use std::time::Duration;
 
 use arbiter_duck::Position;
 
+use crate::eval::Evaluation;
 use crate::search::{Features, Limits, SearchInfo, SearchResult, Searcher, StopFlag};
 
 /// A position to search and a searcher with its options, kept from one search to the next.
@@ -94,6 +95,17 @@ impl Engine {
     /// Switches parts of the search on or off (all are on by default).
     pub fn set_features(&mut self, features: Features) {
         self.searcher.set_features(features);
+    }
+
+    /// Evaluates positions with `evaluation` from the next search on (the classical one by
+    /// default); empties the transposition table, which holds the other evaluation's values.
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        self.searcher.set_evaluation(evaluation);
+    }
+
+    /// The evaluation in use.
+    pub fn evaluation(&self) -> &Evaluation {
+        self.searcher.evaluation()
     }
 
     /// Forgets everything learnt in earlier searches: the next position belongs to another game.

@@ -27,9 +27,32 @@
 
 pub mod weights;
 
+use std::sync::Arc;
+
 use arbiter_duck::{Bitboard, Color, Position, Role, Square, movement};
 
+use crate::nnue::Model;
 use crate::value::Value;
+
+/// Which static evaluation the search uses: this module's, or a network's.
+#[derive(Debug, Clone, Default)]
+pub enum Evaluation {
+    /// The weighted sum of terms written for this game ([`evaluate`]).
+    #[default]
+    Classical,
+    /// A network's, which the search updates move by move ([`crate::nnue`]).
+    Network(Arc<Model>),
+}
+
+impl Evaluation {
+    /// The value of `position` for the side to move, computed from scratch.
+    pub fn evaluate(&self, position: &Position) -> Value {
+        match self {
+            Evaluation::Classical => evaluate(position),
+            Evaluation::Network(model) => model.network().evaluate_scratch(position),
+        }
+    }
+}
 
 /// Material: one weight per role, indexed by [`Role::index`] (the captain's is unused: both
 /// sides always have one).

@@ -54,8 +54,9 @@ use std::time::{Duration, Instant};
 
 use arbiter_duck::{Move, MoveList, Position};
 
-use crate::eval;
+use crate::eval::{self, Evaluation};
 use crate::movepick::{History, MovePicker, Previous, is_capture};
+use crate::nnue::Accumulators;
 use crate::see;
 use crate::timeman::{Budget, Clock};
 use crate::tt::{Bound, Table};
@@ -275,6 +276,7 @@ pub struct Searcher {
     move_overhead: Duration,
     features: Features,
     multipv: usize,
+    evaluation: Evaluation,
 }
 
 /// The deepest iteration.
@@ -299,7 +301,20 @@ impl Searcher {
             move_overhead: Duration::from_millis(10),
             features: Features::ALL,
             multipv: 1,
+            evaluation: Evaluation::Classical,
         }
+    }
+
+    /// Evaluates positions with `evaluation` from the next search on. The transposition table
+    /// is emptied: the evaluations and values it holds came from the other one.
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        self.evaluation = evaluation;
+        self.table.clear();
+    }
+
+    /// The evaluation in use.
+    pub fn evaluation(&self) -> &Evaluation {
+        &self.evaluation
     }
 
     /// Searches the best `lines` root moves each to a full value and reports each line
@@ -371,10 +386,13 @@ impl Searcher {
         self.helpers.iter_mut().for_each(History::age);
         let root_moves = root_moves(position, &limits.searchmoves);
         let max_depth = limits.depth.map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
-        let Searcher { table, history, helpers, move_overhead, features, multipv } = self;
+        let Searcher { table, history, helpers, move_overhead, features, multipv, evaluation } =
+            self;
         let (table, move_overhead, features) = (&*table, *move_overhead, *features);
+        let evaluation = &*evaluation;
         let mut search = Search::new(position, table, history, stop, start);
         search.features = features;
+        search.use_evaluation(evaluation);
         search.multipv = *multipv;
         if helpers.is_empty() || position.is_over() || root_moves.is_empty() {
             search.root_moves = root_moves;
@@ -392,6 +410,7 @@ impl Searcher {
                     scope.spawn(move || {
                         let mut helper = Search::new(position, table, history, done, start);
                         helper.features = features;
+                        helper.use_evaluation(evaluation);
                         helper.root_moves = root_moves.clone();
                         helper.node_limit = limits.nodes.unwrap_or(u64::MAX);
                         helper.shared = Some(Shared { counted, reported: 0 });
@@ -687,6 +706,8 @@ struct Search<'a> {
     pv_len: [usize; MAX_PLY + 1],
     /// With several threads, the count of their nodes they share.
     shared: Option<Shared<'a>>,
+    /// With a network, its accumulators along the path; the classical evaluation without.
+    network: Option<Accumulators<'a>>,
 }
 
 /// The nodes of every thread of a search, counted together: each thread adds its own every
@@ -731,6 +752,25 @@ impl<'a> Search<'a> {
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             shared: None,
+            network: None,
+        }
+    }
+
+    /// Evaluates with `evaluation`: a network's accumulators start from the root position.
+    fn use_evaluation(&mut self, evaluation: &'a Evaluation) {
+        self.network = match evaluation {
+            Evaluation::Classical => None,
+            Evaluation::Network(model) => Some(Accumulators::new(model, &self.position)),
+        };
+    }
+
+    /// The static evaluation of the position at `ply`, for the side to move: every evaluation
+    /// of the search comes from here.
+    #[inline]
+    fn evaluate(&self, ply: usize) -> Value {
+        match &self.network {
+            None => eval::evaluate(&self.position),
+            Some(accumulators) => accumulators.evaluate(ply, self.position.turn()),
         }
     }
 
@@ -800,6 +840,11 @@ impl<'a> Search<'a> {
     fn make(&mut self, mv: Move, ply: usize) -> arbiter_duck::Undo {
         let moved = self.position.piece_at(mv.from).map(|piece| (piece, mv.to));
         let undo = self.position.make(mv);
+        if let Some(accumulators) = &mut self.network
+            && let Some((piece, _)) = moved
+        {
+            accumulators.make(ply, piece, mv, undo.captured());
+        }
         let key = self.position.key();
         self.table.prefetch(key);
         let plies_from_null = self.frames[ply].plies_from_null + 1;
@@ -807,6 +852,19 @@ impl<'a> Search<'a> {
         next.key = key;
         next.plies_from_null = plies_from_null;
         next.moved = moved;
+        undo
+    }
+
+    /// Passes the turn (a null move) and sets up the frame of the next ply.
+    fn make_null(&mut self, ply: usize) -> arbiter_duck::Undo {
+        let undo = self.position.make_null();
+        if let Some(accumulators) = &mut self.network {
+            accumulators.make_null(ply);
+        }
+        let next = &mut self.frames[ply + 1];
+        next.key = self.position.key();
+        next.plies_from_null = 0;
+        next.moved = None;
         undo
     }
 
@@ -841,7 +899,7 @@ impl<'a> Search<'a> {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return eval::evaluate(&self.position);
+                return self.evaluate(ply);
             }
             alpha = alpha.max(lost_in(ply));
             beta = beta.min(won_in(ply + 1));
@@ -872,7 +930,7 @@ impl<'a> Search<'a> {
         // The static evaluation (stored in the table as it is) and the estimate the pruning uses,
         // sharpened by the table's value when its bound allows.
         let static_eval =
-            (!in_check).then(|| hit.map_or_else(|| eval::evaluate(&self.position), |hit| hit.eval));
+            (!in_check).then(|| hit.map_or_else(|| self.evaluate(ply), |hit| hit.eval));
         // A node no search has been through is probably not worth its full depth (and the move
         // order has no table move to start from).
         if self.features.internal_reduction && depth >= 4 && table_move.is_none() {
@@ -921,11 +979,7 @@ impl<'a> Search<'a> {
                 && !is_decisive(beta)
             {
                 let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
-                let undo = self.position.make_null();
-                let next = &mut self.frames[ply + 1];
-                next.key = self.position.key();
-                next.plies_from_null = 0;
-                next.moved = None;
+                let undo = self.make_null(ply);
                 let value = -self.search(-beta, -beta + 1, depth - r, ply + 1);
                 self.position.unmake_null(undo);
                 if self.aborted {
@@ -1088,7 +1142,7 @@ impl<'a> Search<'a> {
         } else if self.position.board().captain_attacked(!us) {
             won_in(ply + 1)
         } else {
-            eval::evaluate(&self.position)
+            self.evaluate(ply)
         }
     }
 
@@ -1108,7 +1162,7 @@ impl<'a> Search<'a> {
             return won_in(ply + 1);
         }
         if ply >= MAX_PLY - 1 {
-            return eval::evaluate(&self.position);
+            return self.evaluate(ply);
         }
         let pv_node = beta - alpha > 1;
         let in_check = self.position.in_check();
@@ -1136,7 +1190,7 @@ impl<'a> Search<'a> {
             stand_pat = None;
             best_value = -INFINITE;
         } else {
-            let eval = hit.map_or_else(|| eval::evaluate(&self.position), |hit| hit.eval);
+            let eval = hit.map_or_else(|| self.evaluate(ply), |hit| hit.eval);
             if eval >= beta {
                 return eval;
             }
@@ -1203,6 +1257,7 @@ impl<'a> Search<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::Model;
 
     fn search(fen: &str, limits: &Limits) -> SearchResult {
         let position: Position = fen.parse().unwrap();
@@ -1479,6 +1534,66 @@ mod tests {
         });
         assert_eq!(firsts.len(), Searcher::MAX_MULTIPV.min(position.moves().len()));
         assert_eq!(firsts[0], "e2e10".parse().unwrap());
+    }
+
+    /// Walks every line `depth` plies deep from the search's position, with a null move at each
+    /// node, checking that the search's evaluation is the network's from scratch at every node.
+    fn walk(search: &mut Search, network: &crate::nnue::Network, depth: usize, ply: usize) -> u64 {
+        let expected = network.evaluate_scratch(&search.position);
+        assert_eq!(search.evaluate(ply), expected, "{} at ply {ply}", search.position);
+        if depth == 0 || search.position.is_over() {
+            return 1;
+        }
+        let mut nodes = 1;
+        for mv in search.position.moves() {
+            let undo = search.make(mv, ply);
+            nodes += walk(search, network, depth - 1, ply + 1);
+            search.position.unmake(mv, undo);
+        }
+        let undo = search.make_null(ply);
+        nodes += walk(search, network, depth - 1, ply + 1);
+        search.position.unmake_null(undo);
+        nodes
+    }
+
+    #[test]
+    fn the_network_is_updated_at_every_node_as_it_evaluates_from_scratch() {
+        let network = crate::nnue::Network::random(40, 11);
+        let evaluation = Evaluation::Network(Arc::new(Model::new(network.clone()).unwrap()));
+        // Positions where pieces meet, so that captures are among the moves.
+        let mut position: Position = arbiter_duck::fen::INITIAL.parse().unwrap();
+        for mv in ["e4e5", "e7e6", "e5e6", "c7d6", "b1c3", "d6e6"] {
+            let _ = position.make(mv.parse().unwrap());
+        }
+        let table = Table::new(1);
+        let mut history = History::new();
+        let stop = StopFlag::new();
+        let mut search = Search::new(&position, &table, &mut history, &stop, Instant::now());
+        search.use_evaluation(&evaluation);
+        assert!(walk(&mut search, &network, 3, 0) > 10_000);
+        assert_eq!(search.position, position);
+    }
+
+    #[test]
+    fn a_random_network_searches_to_a_depth() {
+        let model = Model::new(crate::nnue::Network::random(128, 3)).unwrap();
+        let mut engine = Searcher::new(4);
+        engine.set_evaluation(Evaluation::Network(Arc::new(model)));
+        let result = engine.search(&Position::new(), &Limits::depth(7), &StopFlag::new(), |_| {});
+        assert_eq!(result.depth, 7);
+        assert!(Position::new().is_legal(result.best.unwrap()));
+        // A capture of the captain is seen whatever the evaluation.
+        let result = search_with(&mut engine, "4c4/9/9/9/9/9/9/9/4R4/3C5 w", &Limits::depth(3));
+        assert_eq!(result.score, Score::Mate(1));
+        // On several threads too.
+        engine.set_threads(3);
+        let result = engine.search(&Position::new(), &Limits::depth(6), &StopFlag::new(), |_| {});
+        assert!(Position::new().is_legal(result.best.unwrap()));
+    }
+
+    fn search_with(engine: &mut Searcher, fen: &str, limits: &Limits) -> SearchResult {
+        let position: Position = fen.parse().unwrap();
+        engine.search(&position, limits, &StopFlag::new(), |_| {})
     }
 
     #[test]

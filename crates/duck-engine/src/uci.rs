@@ -10,7 +10,9 @@
 //! input is read as `quit`, once a running search with limits has answered (an infinite search
 //! and a perft are stopped). `Threads` is capped at the machine's cores, and a `Hash` larger than
 //! memory allows falls back to the largest size that can be allocated; both say so in an
-//! `info string`.
+//! `info string`. `EvalFile` names a network to evaluate with ([`nnue`]), `<embedded>` the one
+//! built in, and empty the classical evaluation (the default); a network that cannot be loaded
+//! gets an `info string` that says why, and the evaluation stays as it was.
 //!
 //! ```
 //! use arbiter_duck_engine::uci::{self, Player};
@@ -37,6 +39,8 @@ use arbiter_duck_protocol::{
 };
 
 use crate::engine::Engine;
+use crate::eval::Evaluation;
+use crate::nnue;
 use crate::random::RandomMover;
 use crate::search::{Features, Limits, SearchInfo, StopFlag};
 use crate::timeman::Clock;
@@ -126,13 +130,14 @@ enum Brain {
 }
 
 /// A change of option asked for while a search ran, applied when it ends.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum Change {
     Hash(usize),
     Threads(usize),
     MoveOverhead(Duration),
     MultiPv(usize),
     Clear,
+    Evaluation(Evaluation),
 }
 
 /// Where messages go: shared with the search thread, one whole line at a time.
@@ -186,6 +191,7 @@ const MOVE_OVERHEAD: &str = "Move Overhead";
 const VARIANT: &str = "UCI_Variant";
 const MULTIPV: &str = "MultiPV";
 const CLEAR_HASH: &str = "Clear Hash";
+const EVAL_FILE: &str = "EvalFile";
 const MAX_MOVE_OVERHEAD: i64 = 5000;
 
 /// The options offered.
@@ -213,6 +219,12 @@ fn options() -> Vec<OptionDecl> {
         OptionDecl {
             name: MULTIPV.to_owned(),
             kind: OptionKind::Spin { default: 1, min: 1, max: Engine::MAX_MULTIPV as i64 },
+        },
+        // A network file, `<embedded>` for the network built in (none yet), empty for the
+        // classical evaluation.
+        OptionDecl {
+            name: EVAL_FILE.to_owned(),
+            kind: OptionKind::String { default: String::new() },
         },
         OptionDecl {
             name: VARIANT.to_owned(),
@@ -410,6 +422,7 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
             Change::MoveOverhead(overhead) => engine.set_move_overhead(overhead),
             Change::MultiPv(lines) => engine.set_multipv(lines),
             Change::Clear => engine.new_game(),
+            Change::Evaluation(evaluation) => engine.set_evaluation(evaluation),
         }
     }
 
@@ -445,6 +458,7 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
                 self.change(Change::Clear);
                 Ok(())
             }
+            "evalfile" => self.eval_file(value.unwrap_or_default()),
             "uci_variant" => match value {
                 Some("duck") => Ok(()),
                 other => Err(format!(
@@ -453,13 +467,39 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
                 )),
             },
             _ => Err(format!(
-                "no option `{}` (options: {HASH}, {CLEAR_HASH}, {THREADS}, {MOVE_OVERHEAD}, {MULTIPV}, {VARIANT})",
+                "no option `{}` (options: {HASH}, {CLEAR_HASH}, {THREADS}, {MOVE_OVERHEAD}, {MULTIPV}, {EVAL_FILE}, {VARIANT})",
                 shorten(name)
             )),
         };
         if let Err(message) = result {
             self.out.info_string(message);
         }
+    }
+
+    /// `EvalFile`: empty (or `<empty>`) for the classical evaluation, else a network to load, a
+    /// file or [`nnue::EMBEDDED`]. A network that cannot be loaded leaves the evaluation as it
+    /// was.
+    fn eval_file(&mut self, value: &str) -> Result<(), String> {
+        let evaluation = if value.is_empty() || value == "<empty>" {
+            self.out.info_string("EvalFile: the classical evaluation");
+            Evaluation::Classical
+        } else {
+            let model = nnue::load(value).map_err(|error| {
+                format!("option {EVAL_FILE}: {error}; the evaluation is unchanged")
+            })?;
+            let network = model.network();
+            let provenance = match network.provenance.as_str() {
+                "" => String::new(),
+                text => format!(": {}", shorten(text)),
+            };
+            self.out.info_string(format!(
+                "EvalFile: the network {value}, {} hidden units{provenance}",
+                network.hidden
+            ));
+            Evaluation::Network(Arc::new(model))
+        };
+        self.change(Change::Evaluation(evaluation));
+        Ok(())
     }
 
     /// Sets up the position, or says why not and keeps the current one.

@@ -2,7 +2,7 @@
 //! evaluation that is the reference for the search's incremental one.
 //!
 //! The shape is `1260 → H → 1` seen from both sides: a feature transformer of
-//! [`INPUTS`] inputs (see [`features`](super::features)) and `H` outputs, shared by the two
+//! [`INPUTS`] inputs (see [`features`]) and `H` outputs, shared by the two
 //! perspectives (weights `i16`, feature-major: the `H` weights of a feature are contiguous; bias
 //! `i16`), giving an accumulator for red's perspective and one for blue's; the activation CReLU,
 //! `clamp(x, 0, QA)`; and an output layer `2H → 1` (weights `i16`, first those of the side to

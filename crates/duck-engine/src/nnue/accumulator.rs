@@ -1,0 +1,207 @@
+//! The accumulators along the search's path: one entry per ply, each holding red's and blue's
+//! perspective, so that a move updates the next ply's entry from this one (the moved piece's
+//! feature off its origin and onto its destination, the captured piece's off) and taking the
+//! move back is only going back a ply.
+//!
+//! A position's features change little from one ply to the next, and the feature transformer is
+//! linear: the sum at the next ply is this ply's plus the weights of the features that appear,
+//! minus those of the features that go. Sums wrap in `i16` like the reference
+//! ([`Network::evaluate_scratch`](super::Network::evaluate_scratch)), and wrapping addition does
+//! not depend on the order, so the value of a position is the same however the search reached
+//! it.
+//!
+//! ```
+//! use arbiter_duck::{Move, Position};
+//! use arbiter_duck_engine::nnue::{Accumulators, Model, Network};
+//!
+//! let network = Network::random(64, 1);
+//! let model = Model::new(network.clone()).unwrap();
+//! let mut position = Position::new();
+//! let mut accumulators = Accumulators::new(&model, &position);
+//! let mv: Move = "e4e5".parse().unwrap();
+//! let piece = position.piece_at(mv.from).unwrap();
+//! let undo = position.make(mv);
+//! accumulators.make(0, piece, mv, undo.captured());
+//! assert_eq!(accumulators.evaluate(1, position.turn()), network.evaluate_scratch(&position));
+//! ```
+
+use arbiter_duck::{Color, Move, Piece, Position};
+
+use super::features;
+use super::model::{Block, LANES, Model};
+use super::network::{QA, output_value};
+use crate::value::{MAX_PLY, Value};
+
+/// The entries kept: one for each ply the search reaches, and one past it.
+const ENTRIES: usize = MAX_PLY + 2;
+
+/// A stack of accumulators for `model`, an entry per ply.
+#[derive(Debug, Clone)]
+pub struct Accumulators<'a> {
+    model: &'a Model,
+    /// Each entry: red's perspective in `blocks` blocks, then blue's.
+    entries: Vec<Block>,
+}
+
+// Each block is computed in a local and then stored whole: the compiler then knows the stores
+// cannot change the blocks read, and vectorises without checking at run time whether they
+// overlap (which, inlined into the search, it otherwise does and then often takes a lane at a
+// time).
+
+/// `to = from + add - sub`, lane by lane (wrapping, as `i16` sums do).
+#[inline(always)]
+fn add_sub(to: &mut [Block], from: &[Block], add: &[Block], sub: &[Block]) {
+    for (((to, &from), &add), &sub) in to.iter_mut().zip(from).zip(add).zip(sub) {
+        let mut block = from;
+        for lane in 0..LANES {
+            block.0[lane] = from.0[lane].wrapping_add(add.0[lane]).wrapping_sub(sub.0[lane]);
+        }
+        *to = block;
+    }
+}
+
+/// `to = from + add - sub - gone`, lane by lane: a capture.
+#[inline(always)]
+fn add_sub_sub(to: &mut [Block], from: &[Block], add: &[Block], sub: &[Block], gone: &[Block]) {
+    let sources = from.iter().zip(add).zip(sub).zip(gone);
+    for (to, (((&from, &add), &sub), &gone)) in to.iter_mut().zip(sources) {
+        let mut block = from;
+        for lane in 0..LANES {
+            block.0[lane] = from.0[lane]
+                .wrapping_add(add.0[lane])
+                .wrapping_sub(sub.0[lane])
+                .wrapping_sub(gone.0[lane]);
+        }
+        *to = block;
+    }
+}
+
+/// `Σ clamp(accumulator, 0, QA) · weight` over the lanes, wrapping in `i32`.
+#[inline(always)]
+fn dot(accumulator: &[Block], weights: &[Block]) -> i32 {
+    let mut sum = 0i32;
+    for (values, weights) in accumulator.iter().zip(weights) {
+        let block = values.0.iter().zip(&weights.0).fold(0i32, |sum, (&value, &weight)| {
+            let activation = i32::from(value.clamp(0, QA as i16));
+            sum.wrapping_add(activation * i32::from(weight))
+        });
+        sum = sum.wrapping_add(block);
+    }
+    sum
+}
+
+impl<'a> Accumulators<'a> {
+    /// A stack for `model`, its root entry (ply 0) computed for `position`.
+    pub fn new(model: &'a Model, position: &Position) -> Accumulators<'a> {
+        let mut accumulators =
+            Accumulators { model, entries: vec![Block::ZERO; ENTRIES * 2 * model.blocks] };
+        accumulators.refresh(0, position);
+        accumulators
+    }
+
+    /// The entry of `ply`: both perspectives.
+    #[inline(always)]
+    fn entry(&self, ply: usize) -> &[Block] {
+        let size = 2 * self.model.blocks;
+        &self.entries[ply * size..(ply + 1) * size]
+    }
+
+    /// Computes the entry of `ply` from scratch for `position`: the bias plus every piece's
+    /// feature, in each perspective.
+    pub fn refresh(&mut self, ply: usize, position: &Position) {
+        let blocks = self.model.blocks;
+        let model = self.model;
+        let entry = &mut self.entries[ply * 2 * blocks..(ply + 1) * 2 * blocks];
+        for perspective in Color::ALL {
+            let half = &mut entry[perspective.index() * blocks..][..blocks];
+            half.copy_from_slice(&model.feature_bias);
+            for feature in features::active(position.board(), perspective) {
+                for (sum, weights) in half.iter_mut().zip(model.feature(feature)) {
+                    for lane in 0..LANES {
+                        sum.0[lane] = sum.0[lane].wrapping_add(weights.0[lane]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sets the entry of `ply + 1` for the position after `mv` played from the position of
+    /// `ply`: `piece` leaves `mv.from` for `mv.to`, where it takes `captured`, if any.
+    #[inline]
+    pub fn make(&mut self, ply: usize, piece: Piece, mv: Move, captured: Option<Piece>) {
+        let blocks = self.model.blocks;
+        let model = self.model;
+        let (before, after) = self.entries.split_at_mut((ply + 1) * 2 * blocks);
+        let from = &before[ply * 2 * blocks..];
+        let to = &mut after[..2 * blocks];
+        for perspective in Color::ALL {
+            let half = perspective.index() * blocks..(perspective.index() + 1) * blocks;
+            let (from, to) = (&from[half.clone()], &mut to[half]);
+            let add = model.feature(features::index(perspective, piece, mv.to));
+            let sub = model.feature(features::index(perspective, piece, mv.from));
+            match captured {
+                None => add_sub(to, from, add, sub),
+                Some(captured) => {
+                    let gone = model.feature(features::index(perspective, captured, mv.to));
+                    add_sub_sub(to, from, add, sub, gone);
+                }
+            }
+        }
+    }
+
+    /// Sets the entry of `ply + 1` for a null move from `ply`: the same pieces, so the same sums.
+    #[inline]
+    pub fn make_null(&mut self, ply: usize) {
+        let size = 2 * self.model.blocks;
+        self.entries.copy_within(ply * size..(ply + 1) * size, (ply + 1) * size);
+    }
+
+    /// The value of the position at `ply` for `turn`, the side to move there.
+    #[inline]
+    pub fn evaluate(&self, ply: usize, turn: Color) -> Value {
+        let blocks = self.model.blocks;
+        let entry = self.entry(ply);
+        let (red, blue) = entry.split_at(blocks);
+        let (us, them) = match turn {
+            Color::Red => (red, blue),
+            Color::Blue => (blue, red),
+        };
+        let (ours, theirs) = self.model.output_weights.split_at(blocks);
+        let sum =
+            self.model.output_bias.wrapping_add(dot(us, ours)).wrapping_add(dot(them, theirs));
+        output_value(sum, self.model.scale)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::Network;
+
+    #[test]
+    fn a_capture_and_a_null_move_update_as_a_refresh_computes() {
+        let network = Network::random(48, 4);
+        let model = Model::new(network.clone()).unwrap();
+        let mut position = Position::new();
+        let mut accumulators = Accumulators::new(&model, &position);
+        // e4e5 e7e6 e5e6: the red soldier takes the blue one.
+        for (ply, mv) in ["e4e5", "e7e6", "e5e6"].into_iter().enumerate() {
+            let mv: Move = mv.parse().unwrap();
+            let piece = position.piece_at(mv.from).unwrap();
+            let undo = position.make(mv);
+            accumulators.make(ply, piece, mv, undo.captured());
+            let mut fresh = Accumulators::new(&model, &position);
+            fresh.refresh(0, &position);
+            assert_eq!(accumulators.entry(ply + 1), fresh.entry(0));
+            assert_eq!(
+                accumulators.evaluate(ply + 1, position.turn()),
+                network.evaluate_scratch(&position)
+            );
+        }
+        let undo = position.make_null();
+        accumulators.make_null(3);
+        assert_eq!(accumulators.evaluate(4, position.turn()), network.evaluate_scratch(&position));
+        position.unmake_null(undo);
+        assert_eq!(accumulators.evaluate(3, position.turn()), network.evaluate_scratch(&position));
+    }
+}

@@ -1,0 +1,234 @@
+//! The network evaluation from outside: incremental updates agree with the reference at every
+//! node of random games, a position's value does not depend on the path to it, and UCI's
+//! `EvalFile` loads a network, refuses a bad one, and searches with it.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arbiter_duck::{Move, Position, Undo};
+use arbiter_duck_engine::engine::Engine;
+use arbiter_duck_engine::eval::Evaluation;
+use arbiter_duck_engine::nnue::{Accumulators, Model, Network};
+use arbiter_duck_engine::search::{Limits, StopFlag};
+use arbiter_duck_engine::uci::{self, Player};
+
+/// A small generator, so that the games are the same on every run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) as usize % n
+    }
+}
+
+/// What was played at a ply, to take it back.
+enum Step {
+    Move(Move, Undo),
+    Null(Undo),
+}
+
+/// Plays random games of moves and null moves, taking some back now and then, and checks the
+/// incremental value against the reference after every step, both ways.
+fn random_games(network: &Network, seed: u64, steps: usize) -> usize {
+    let model = Model::new(network.clone()).unwrap();
+    let mut rng = Lcg(seed);
+    let mut position = Position::new();
+    let mut accumulators = Accumulators::new(&model, &position);
+    let mut path: Vec<Step> = Vec::new();
+    let mut captures = 0;
+    for _ in 0..steps {
+        let moves = position.moves();
+        let back = rng.below(5) == 0 || moves.is_empty() || path.len() >= 100;
+        if back && let Some(step) = path.pop() {
+            match step {
+                Step::Move(mv, undo) => position.unmake(mv, undo),
+                Step::Null(undo) => position.unmake_null(undo),
+            }
+        } else if moves.is_empty() {
+            break;
+        } else if rng.below(8) == 0 {
+            accumulators.make_null(path.len());
+            path.push(Step::Null(position.make_null()));
+        } else {
+            let mv = moves[rng.below(moves.len())];
+            let piece = position.piece_at(mv.from).unwrap();
+            let undo = position.make(mv);
+            captures += usize::from(undo.captured().is_some());
+            accumulators.make(path.len(), piece, mv, undo.captured());
+            path.push(Step::Move(mv, undo));
+        }
+        let value = accumulators.evaluate(path.len(), position.turn());
+        assert_eq!(value, network.evaluate_scratch(&position), "{position}");
+    }
+    captures
+}
+
+#[test]
+fn incremental_values_are_the_reference_values_at_every_node() {
+    for (hidden, seed) in [(1, 1), (31, 2), (32, 3), (33, 4), (128, 5), (256, 6)] {
+        let network = Network::random(hidden, seed);
+        let captures = random_games(&network, seed, 3_000);
+        assert!(captures > 20, "{captures} captures");
+    }
+}
+
+#[test]
+fn sums_that_wrap_wrap_the_same_way_on_every_path() {
+    // Weights far beyond what training gives: the accumulators and the output sum wrap.
+    let mut network = Network::random(64, 9);
+    for (i, weight) in network.feature_weights.iter_mut().enumerate() {
+        *weight =
+            if i % 3 == 0 { i16::MAX - (i % 1000) as i16 } else { i16::MIN + (i % 777) as i16 };
+    }
+    for weight in &mut network.output_weights {
+        *weight = weight.wrapping_mul(512);
+    }
+    random_games(&network, 77, 2_000);
+}
+
+#[test]
+fn a_position_has_one_value_whatever_the_path() {
+    let network = Network::random(128, 21);
+    let model = Model::new(network.clone()).unwrap();
+    // The same position by two move orders, and from a FEN.
+    let lines = [["e4e5", "e7e6", "b1c3", "h10g8"], ["b1c3", "h10g8", "e4e5", "e7e6"]];
+    let mut values = Vec::new();
+    for line in lines {
+        let mut position = Position::new();
+        let mut accumulators = Accumulators::new(&model, &position);
+        for (ply, mv) in line.into_iter().enumerate() {
+            let mv: Move = mv.parse().unwrap();
+            let piece = position.piece_at(mv.from).unwrap();
+            let undo = position.make(mv);
+            accumulators.make(ply, piece, mv, undo.captured());
+        }
+        values.push(accumulators.evaluate(line.len(), position.turn()));
+        let fen: Position = position.fen().to_string().parse().unwrap();
+        values.push(Accumulators::new(&model, &fen).evaluate(0, fen.turn()));
+        values.push(Evaluation::Network(Arc::new(model.clone())).evaluate(&position));
+    }
+    assert!(values.iter().all(|&value| value == values[0]), "{values:?}");
+    // And the same search twice gives the same answer and nodes.
+    let search = || {
+        let mut engine = Engine::new(4);
+        engine.set_evaluation(Evaluation::Network(Arc::new(model.clone())));
+        engine.go(&Limits::depth(6), &StopFlag::new(), |_| {})
+    };
+    let (a, b) = (search(), search());
+    assert_eq!((a.best, a.value, a.nodes), (b.best, b.value, b.nodes));
+}
+
+/// A file in the temporary directory, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, bytes: &[u8]) -> TempFile {
+        let path = std::env::temp_dir().join(format!("arbiter-nnue-{}-{name}", std::process::id()));
+        std::fs::write(&path, bytes).unwrap();
+        TempFile(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn uci(input: &str) -> String {
+    let mut output = Vec::new();
+    uci::run(input.as_bytes(), &mut output, Player::default()).unwrap();
+    String::from_utf8(output).unwrap()
+}
+
+/// The node count of the last `info` line.
+fn last_nodes(output: &str) -> u64 {
+    let info = output.lines().rfind(|line| line.starts_with("info depth")).unwrap();
+    let mut words = info.split(' ').skip_while(|&word| word != "nodes");
+    words.nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn evalfile_loads_a_network_and_the_search_uses_it() {
+    let network = Network::random(128, 8);
+    let mut bytes = Vec::new();
+    network.write(&mut bytes).unwrap();
+    let file = TempFile::new("good.nnue", &bytes);
+    let declared = uci("uci\n");
+    assert!(declared.contains("option name EvalFile type string default <empty>\n"), "{declared}");
+
+    let output = uci(&format!(
+        "setoption name EvalFile value {}\nposition startpos moves e4e5\ngo depth 5\n",
+        file.path()
+    ));
+    let loaded = format!(
+        "info string EvalFile: the network {}, 128 hidden units: random weights, seed 8\n",
+        file.path()
+    );
+    assert!(output.starts_with(&loaded), "{output}");
+    assert!(output.contains("bestmove "), "{output}");
+    // The search is the engine's with that network: the same nodes.
+    let mut engine = Engine::new(Engine::DEFAULT_HASH);
+    engine.set_evaluation(Evaluation::Network(Arc::new(Model::new(network).unwrap())));
+    let mut position = Position::new();
+    let _ = position.make("e4e5".parse().unwrap());
+    engine.set_position(position.clone());
+    let with_network = engine.go(&Limits::depth(5), &StopFlag::new(), |_| {});
+    assert_eq!(last_nodes(&output), with_network.nodes, "{output}");
+    let mut classical = Engine::new(Engine::DEFAULT_HASH);
+    classical.set_position(position);
+    let classical = classical.go(&Limits::depth(5), &StopFlag::new(), |_| {});
+    assert_ne!(classical.nodes, with_network.nodes);
+
+    // Empty goes back to the classical evaluation.
+    let output = uci(&format!(
+        "setoption name EvalFile value {}\nsetoption name EvalFile value <empty>\nposition startpos moves e4e5\ngo depth 5\n",
+        file.path()
+    ));
+    assert!(output.contains("info string EvalFile: the classical evaluation\n"), "{output}");
+    assert_eq!(last_nodes(&output), classical.nodes, "{output}");
+}
+
+#[test]
+fn a_bad_evalfile_is_refused_and_the_evaluation_stays() {
+    let network = Network::random(32, 8);
+    let mut bytes = Vec::new();
+    network.write(&mut bytes).unwrap();
+    let good = TempFile::new("kept.nnue", &bytes);
+    let truncated = TempFile::new("truncated.nnue", &bytes[..bytes.len() - 3]);
+    let garbage = TempFile::new("garbage.nnue", b"not a network at all");
+    let missing = std::env::temp_dir().join("arbiter-nnue-no-such-file.nnue");
+    let input = format!(
+        "setoption name EvalFile value {}\nsetoption name EvalFile value {}\nsetoption name EvalFile value {}\nsetoption name EvalFile value {}\nsetoption name EvalFile value <embedded>\nposition startpos\ngo depth 4\n",
+        good.path(),
+        truncated.path(),
+        garbage.path(),
+        missing.display()
+    );
+    let output = uci(&input);
+    let strings: Vec<&str> =
+        output.lines().filter_map(|line| line.strip_prefix("info string ")).collect();
+    assert_eq!(strings.len(), 5, "{output}");
+    assert!(strings[1].starts_with("option EvalFile: "), "{}", strings[1]);
+    assert!(
+        strings[1].ends_with("the file ends in the provenance: 22 bytes needed from byte 80868, 19 left; the evaluation is unchanged"),
+        "{}",
+        strings[1]
+    );
+    assert!(strings[2].contains("not a network file"), "{}", strings[2]);
+    assert!(strings[3].contains("cannot read"), "{}", strings[3]);
+    assert_eq!(
+        strings[4],
+        "option EvalFile: this build has no embedded network; the evaluation is unchanged"
+    );
+    // The network loaded first still evaluates.
+    let mut engine = Engine::new(Engine::DEFAULT_HASH);
+    engine.set_evaluation(Evaluation::Network(Arc::new(Model::new(network).unwrap())));
+    let result = engine.go(&Limits::depth(4), &StopFlag::new(), |_| {});
+    assert_eq!(last_nodes(&output), result.nodes, "{output}");
+}
