@@ -47,6 +47,12 @@ enum DuckCommand {
     /// Play a match between two UCI engines: game pairs judged by arbiter's rules, with Elo,
     /// LOS and an optional SPRT.
     Match(Box<crate::duck_match::Args>),
+    /// Play the engine against itself and append training positions (the search's score and
+    /// the game's result) to a data file; started again on the same file, it continues.
+    Selfplay(crate::duck_train::SelfplayArgs),
+    /// Train a network for the engine (NNUE) on self-play data files, on the CPU, and write it
+    /// as a `.nnue` file with its provenance.
+    Train(crate::duck_train::TrainArgs),
     #[command(flatten)]
     Contest(crate::contest::Command<arbiter_contest::duck::DuckProblem>),
     /// Check test files strictly, as testlib's validators do: the layout (one space between
@@ -139,6 +145,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(DuckCommand::Bestmove(args)) => crate::duck_engine::bestmove(args),
         Some(DuckCommand::Play(args)) => crate::duck_engine::play(args),
         Some(DuckCommand::Match(args)) => crate::duck_match::run(*args),
+        Some(DuckCommand::Selfplay(args)) => crate::duck_train::selfplay(args),
+        Some(DuckCommand::Train(args)) => crate::duck_train::train(args),
         Some(DuckCommand::Contest(command)) => crate::contest::run(command),
         Some(DuckCommand::Validate(args)) => {
             crate::validate::run(crate::validate::Format::Duck, args)

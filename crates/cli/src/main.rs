@@ -8,6 +8,7 @@ mod contest;
 mod duck;
 mod duck_engine;
 mod duck_match;
+mod duck_train;
 mod input;
 mod output;
 mod package;

@@ -1,0 +1,293 @@
+//! `arbiter duck selfplay` and `arbiter duck train`: training positions from the engine's games
+//! against itself, and a network trained on them.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, IsTerminal, Read, Seek, SeekFrom, Write};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use arbiter_duck::Color;
+use arbiter_duck_train::record::DataFile;
+use arbiter_duck_train::selfplay::{self, Settings};
+use arbiter_duck_train::trainer::{self, Config, Split};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::input::CliError;
+
+/// Arguments of `arbiter duck selfplay`.
+#[derive(Debug, clap::Args)]
+pub struct SelfplayArgs {
+    /// The data file: created, or continued from its last complete game when it exists.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// The number of games the file holds at the end, those already in it included.
+    #[arg(long)]
+    games: u32,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: u16,
+    /// The first game's seed; game G is played from seed + G.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Random plies at the start of each game, for varied openings.
+    #[arg(long, default_value_t = 8)]
+    random_plies: u32,
+}
+
+/// Plays the games the file lacks and appends their positions, one game at a time.
+pub fn selfplay(args: SelfplayArgs) -> Result<(), CliError> {
+    let settings = Settings { seed: args.seed, nodes: args.nodes, random_plies: args.random_plies };
+    let name = args.out.display().to_string();
+    let failed = |error: io::Error| CliError::Message(format!("{name}: {error}"));
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&args.out)
+        .map_err(failed)?;
+    let (first, mut positions) =
+        continue_file(&mut file, &settings, &name).map_err(|error| match error {
+            Continue::Io(error) => failed(error),
+            Continue::Other(message) => CliError::Message(message),
+        })?;
+    let first = first.min(args.games);
+    if first > 0 {
+        eprintln!("{name}: {positions} positions from games before {first}, continuing");
+    }
+    let total = u64::from(args.games - first);
+    let progress = if io::stderr().is_terminal() {
+        let bar = ProgressBar::new(total);
+        let style = ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} games {elapsed} (ETA {eta}) {msg} positions",
+        )
+        .map_err(|error| CliError::Message(error.to_string()))?
+        .progress_chars("=> ");
+        bar.set_style(style);
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let start = Instant::now();
+    let mut tally = [0u64; 3];
+    let mut new_positions = 0u64;
+    let stop = AtomicBool::new(false);
+    let threads = usize::from(args.threads);
+    let mut bytes = Vec::new();
+    selfplay::play_games(&settings, first, args.games, threads, &stop, |game| {
+        // One write per game: a run stopped in the middle of one leaves a partial game, which
+        // the next run drops.
+        bytes.clear();
+        for record in &game.records {
+            bytes.extend_from_slice(&record.encode());
+        }
+        file.write_all(&bytes)?;
+        tally[match game.winner {
+            Some(Color::Red) => 0,
+            None => 1,
+            Some(Color::Blue) => 2,
+        }] += 1;
+        new_positions += game.records.len() as u64;
+        positions += game.records.len() as u64;
+        progress.inc(1);
+        progress.set_message(positions.to_string());
+        Ok(())
+    })
+    .map_err(failed)?;
+    file.sync_all().map_err(failed)?;
+    progress.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    eprintln!(
+        "{name}: {total} games ({} red won, {} drawn, {} blue won), {new_positions} positions \
+         in {seconds:.1} s ({:.0} positions/s); {positions} positions in all",
+        tally[0],
+        tally[1],
+        tally[2],
+        new_positions as f64 / seconds.max(1e-9)
+    );
+    Ok(())
+}
+
+/// Why a data file cannot be continued.
+enum Continue {
+    Io(io::Error),
+    Other(String),
+}
+
+impl From<io::Error> for Continue {
+    fn from(error: io::Error) -> Continue {
+        Continue::Io(error)
+    }
+}
+
+/// Readies `file` for appending the games of `settings`: writes the header into an empty file,
+/// or checks an existing file's header and cuts it after its last complete game. Returns the
+/// next game's number and the positions already in the file.
+fn continue_file(file: &mut File, settings: &Settings, name: &str) -> Result<(u32, u64), Continue> {
+    let header = settings.header();
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    if bytes.is_empty() {
+        file.write_all(&header.encode())?;
+        return Ok((0, 0));
+    }
+    let data =
+        DataFile::read(&bytes).map_err(|error| Continue::Other(format!("{name}: {error}")))?;
+    if data.header != header {
+        return Err(Continue::Other(format!(
+            "{name}: made with other settings (seed {}, {} nodes, {} random plies, arbiter {}); \
+             continue it with the same ones, or write to another file",
+            data.header.seed, data.header.nodes, data.header.random_plies, data.header.generator
+        )));
+    }
+    file.set_len(data.complete_len as u64)?;
+    file.seek(SeekFrom::End(0))?;
+    Ok((data.next_game, data.records.len() as u64))
+}
+
+/// Arguments of `arbiter duck train`.
+#[derive(Debug, clap::Args)]
+pub struct TrainArgs {
+    /// Data files written by `arbiter duck selfplay`.
+    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    data: Vec<PathBuf>,
+    /// The network file to write (`.nnue`).
+    #[arg(long, value_name = "NET")]
+    out: PathBuf,
+    /// Hidden units, H.
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    hidden: u16,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 10)]
+    epochs: usize,
+    /// The search's score's share of the target; the game's result has the rest.
+    #[arg(long, default_value_t = 0.75)]
+    lambda: f32,
+    /// Adam's step size at the start; it falls linearly to a tenth by the last epoch.
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Positions per step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// The share of the games kept out of training to measure the validation loss.
+    #[arg(long, default_value_t = 0.05)]
+    validation: f32,
+    /// Threads; all the cores when absent.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seeds the initial weights, the validation games and the order of the batches.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Hundredths of a soldier per unit of the network's output: a score is divided by it
+    /// inside the target's sigmoid, and the engine multiplies the output by it.
+    #[arg(long, default_value_t = 400)]
+    scale: u16,
+    /// A line added to the network's provenance text (for example the commit it was built at).
+    #[arg(long, value_name = "TEXT")]
+    note: Option<String>,
+}
+
+/// Trains a network on the data files and writes it with its provenance.
+pub fn train(args: TrainArgs) -> Result<(), CliError> {
+    let lambda_ok = (0.0..=1.0).contains(&args.lambda);
+    let validation_ok = (0.0..1.0).contains(&args.validation);
+    if !lambda_ok || !validation_ok || args.scale == 0 || args.epochs == 0 {
+        return Err(CliError::Message(
+            "--lambda must be within 0..=1, --validation within 0..1, --scale and --epochs \
+             above 0"
+                .to_owned(),
+        ));
+    }
+    let config = Config {
+        hidden: usize::from(args.hidden),
+        epochs: args.epochs,
+        lambda: args.lambda,
+        learning_rate: args.lr,
+        batch: args.batch.max(1),
+        validation: args.validation,
+        seed: args.seed,
+        scale: f32::from(args.scale),
+    };
+    let mut provenance = String::from("arbiter duck train\n");
+    let mut split = Split::default();
+    for path in &args.data {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path)
+            .map_err(|error| CliError::Read { source_name: name.clone(), error })?;
+        let data = DataFile::read(&bytes)
+            .map_err(|error| CliError::Message(format!("{name}: {error}")))?;
+        let header = &data.header;
+        let line = format!(
+            "data {name}: {} positions of games 0..{}, arbiter {} selfplay, seed {}, {} nodes, \
+             {} random plies",
+            data.records.len(),
+            data.next_game,
+            header.generator,
+            header.seed,
+            header.nodes,
+            header.random_plies
+        );
+        eprintln!("{line}");
+        provenance.push_str(&line);
+        provenance.push('\n');
+        split.add(&data.records, &config);
+    }
+    if split.training.is_empty() {
+        return Err(CliError::Message("no training positions in the data".to_owned()));
+    }
+    let line = format!(
+        "{} training positions, {} validation positions (a {} share of the games), {} skipped",
+        split.training.len(),
+        split.validation.len(),
+        args.validation,
+        split.skipped
+    );
+    eprintln!("{line}");
+    provenance.push_str(&line);
+    provenance.push_str(&format!(
+        "\nhidden {}, epochs {}, lambda {}, lr {} falling to a tenth, batch {}, scale {}, seed {}\n",
+        config.hidden, config.epochs, config.lambda, config.learning_rate, config.batch,
+        args.scale, config.seed
+    ));
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = args.threads {
+        builder = builder.num_threads(threads.max(1));
+    }
+    let pool = builder.build().map_err(|error| CliError::Message(error.to_string()))?;
+    let mut last = None;
+    let network = pool.install(|| {
+        trainer::train(&split, &config, |epoch| {
+            eprintln!(
+                "epoch {}/{}: training loss {:.6}, validation loss {:.6} ({:.1} s)",
+                epoch.number,
+                config.epochs,
+                epoch.training,
+                epoch.validation,
+                epoch.time.as_secs_f64()
+            );
+            last = Some(*epoch);
+        })
+    });
+    if let Some(epoch) = last {
+        provenance.push_str(&format!(
+            "final training loss {:.6}, validation loss {:.6}\n",
+            epoch.training, epoch.validation
+        ));
+    }
+    if let Some(note) = &args.note {
+        provenance.push_str(note);
+        provenance.push('\n');
+    }
+    let network = network.quantise(i32::from(args.scale), provenance);
+    let name = args.out.display().to_string();
+    let mut bytes = Vec::new();
+    network.write(&mut bytes).map_err(|error| CliError::Message(format!("{name}: {error}")))?;
+    std::fs::write(&args.out, &bytes)
+        .map_err(|error| CliError::Message(format!("{name}: {error}")))?;
+    eprintln!("{name}: {} bytes, hidden {}", bytes.len(), network.hidden);
+    Ok(())
+}

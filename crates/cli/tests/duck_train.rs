@@ -1,0 +1,123 @@
+//! End-to-end tests of `arbiter duck selfplay` and `arbiter duck train`: the data file they
+//! share, a run continued after an interruption, and a network trained from it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn arbiter(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().unwrap()
+}
+
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("duck-train").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `arbiter duck selfplay` on `out` with small games from seed 11 (or `seed`).
+fn selfplay(out: &Path, games: &str, threads: &str, seed: Option<&str>) -> Output {
+    let out = out.to_str().unwrap();
+    let mut args = vec!["duck", "selfplay", "--out", out, "--games", games, "--threads", threads];
+    args.extend_from_slice(&["--nodes", "150", "--random-plies", "10"]);
+    args.extend_from_slice(&["--seed", seed.unwrap_or("11")]);
+    arbiter(&args)
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn a_continued_run_writes_the_same_file_as_one_run() {
+    let dir = scratch("continue");
+    let whole = dir.join("whole.bin");
+    let out = selfplay(&whole, "5", "2", None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("positions/s"), "{}", stderr(&out));
+    let expected = std::fs::read(&whole).unwrap();
+    assert!(expected.len() > 48 + 56, "some positions are kept");
+
+    // Two games, then the rest on another number of threads.
+    let parts = dir.join("parts.bin");
+    assert_eq!(selfplay(&parts, "2", "1", None).status.code(), Some(0));
+    let out = selfplay(&parts, "5", "3", None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("continuing"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&parts).unwrap(), expected);
+
+    // A run stopped in the middle of a game's records: the partial game is played again.
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &expected[..expected.len() - 56 - 20]).unwrap();
+    assert_eq!(selfplay(&cut, "5", "1", None).status.code(), Some(0));
+    assert_eq!(std::fs::read(&cut).unwrap(), expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_is_continued_only_with_its_own_settings() {
+    let dir = scratch("settings");
+    let file = dir.join("data.bin");
+    assert_eq!(selfplay(&file, "1", "1", None).status.code(), Some(0));
+    let before = std::fs::read(&file).unwrap();
+    let out = selfplay(&file, "2", "1", Some("12"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("made with other settings (seed 11"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&file).unwrap(), before, "the file is left as it was");
+
+    std::fs::write(&file, b"not a data file at all, longer than a header is: 48 bytes").unwrap();
+    let out = selfplay(&file, "2", "1", None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not a self-play data file"), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn train_writes_a_network_the_engine_reads_with_its_provenance() {
+    let dir = scratch("train");
+    let data = dir.join("data.bin");
+    assert_eq!(selfplay(&data, "6", "2", None).status.code(), Some(0));
+    let net = dir.join("net.nnue");
+    let args = [
+        "duck",
+        "train",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        net.to_str().unwrap(),
+        "--hidden",
+        "8",
+        "--epochs",
+        "2",
+        "--batch",
+        "64",
+        "--threads",
+        "2",
+        "--seed",
+        "4",
+        "--note",
+        "a test network",
+    ];
+    let out = arbiter(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let log = stderr(&out);
+    assert!(log.contains("epoch 2/2: training loss "), "{log}");
+    assert!(log.contains("validation loss"), "{log}");
+    let network = arbiter_duck_engine::nnue::Network::read(&std::fs::read(&net).unwrap()).unwrap();
+    assert_eq!((network.hidden, network.scale), (8, 400));
+    assert!(network.provenance.contains("hidden 8, epochs 2"), "{}", network.provenance);
+    assert!(network.provenance.contains("seed 11, 150 nodes, 10 random plies"));
+    assert!(network.provenance.ends_with("a test network\n"));
+    let _ = network.evaluate_scratch(&arbiter_duck::Position::new());
+
+    // The same command gives the same network.
+    let first = std::fs::read(&net).unwrap();
+    assert_eq!(arbiter(&args).status.code(), Some(0));
+    assert_eq!(std::fs::read(&net).unwrap(), first);
+
+    let out = arbiter(&["duck", "train", "--data", net.to_str().unwrap(), "--out", "x.nnue"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not a self-play data file"), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}

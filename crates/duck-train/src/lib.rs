@@ -1,0 +1,9 @@
+//! Training the engine's NNUE network: [`record`], the compact binary file of self-play
+//! positions; [`selfplay`], the games that fill it; [`net`], the float network the trainer
+//! fits and its quantisation to the engine's [`Network`](arbiter_duck_engine::nnue::Network);
+//! [`trainer`], the training loop.
+
+pub mod net;
+pub mod record;
+pub mod selfplay;
+pub mod trainer;
