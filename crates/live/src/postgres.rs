@@ -19,8 +19,8 @@ use postgres::{Client, Config, IsolationLevel, NoTls};
 
 use crate::clock::TimeControl;
 use crate::game::{End, LiveGame, Played};
-use crate::seat::{GameId, Seat, Token};
-use crate::store::{Filter, Page, Store, StoreError, Summary};
+use crate::seat::{GameId, Token};
+use crate::store::{Filter, Page, Store, StoreError, Summary, int, seat, seat_name, uint};
 
 /// The channel on which every committed change is announced, as `ID:VERSION`.
 pub const CHANNEL: &str = "game_changed";
@@ -101,27 +101,6 @@ impl PostgresStore {
         }
         Ok(&mut self.client)
     }
-}
-
-fn seat_name(seat: Option<Seat>) -> Option<&'static str> {
-    seat.map(Seat::name)
-}
-
-/// A seat read back, `Corrupt` if it is not one.
-fn seat(id: &str, text: Option<String>) -> Result<Option<Seat>, StoreError> {
-    text.map(|text| {
-        Seat::parse(&text).ok_or_else(|| StoreError::Corrupt(id.to_owned(), format!("seat {text}")))
-    })
-    .transpose()
-}
-
-/// An integer column as stored (PostgreSQL's `BIGINT` is signed).
-fn int(value: u64) -> i64 {
-    i64::try_from(value).unwrap_or(i64::MAX)
-}
-
-fn uint(value: i64) -> u64 {
-    u64::try_from(value).unwrap_or(0)
 }
 
 /// Both clocks, when both are stored.

@@ -10,8 +10,8 @@ use rusqlite_migration::{M, Migrations};
 
 use crate::clock::TimeControl;
 use crate::game::{End, LiveGame, Played};
-use crate::seat::{GameId, Seat, Token};
-use crate::store::{Filter, Page, Store, StoreError, Summary};
+use crate::seat::{GameId, Token};
+use crate::store::{Filter, Page, Store, StoreError, Summary, int, seat, seat_name, uint};
 
 /// The database's file name in the data directory.
 pub const FILE: &str = "arbiter.sqlite3";
@@ -60,27 +60,6 @@ impl SqliteStore {
         migrations().to_latest(&mut connection)?;
         Ok(SqliteStore { connection })
     }
-}
-
-fn seat_name(seat: Option<Seat>) -> Option<&'static str> {
-    seat.map(Seat::name)
-}
-
-/// A seat read back, `Corrupt` if it is not one.
-fn seat(id: &str, text: Option<String>) -> Result<Option<Seat>, StoreError> {
-    text.map(|text| {
-        Seat::parse(&text).ok_or_else(|| StoreError::Corrupt(id.to_owned(), format!("seat {text}")))
-    })
-    .transpose()
-}
-
-/// An integer column as stored (SQLite's integers are signed).
-fn int(value: u64) -> i64 {
-    i64::try_from(value).unwrap_or(i64::MAX)
-}
-
-fn uint(value: i64) -> u64 {
-    u64::try_from(value).unwrap_or(0)
 }
 
 impl Store for SqliteStore {

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::game::LiveGame;
-use crate::seat::GameId;
+use crate::seat::{GameId, Seat};
 
 /// Why the store failed. The caller answers it as a server error; the game is unchanged.
 #[derive(Debug, thiserror::Error)]
@@ -123,4 +123,27 @@ impl Store for Box<dyn Store> {
     fn shared(&self) -> bool {
         (**self).shared()
     }
+}
+
+/// A seat as both stores keep it: its name, or `NULL`.
+pub(crate) fn seat_name(seat: Option<Seat>) -> Option<&'static str> {
+    seat.map(Seat::name)
+}
+
+/// A seat read back, `Corrupt` if it is not one.
+pub(crate) fn seat(id: &str, text: Option<String>) -> Result<Option<Seat>, StoreError> {
+    text.map(|text| {
+        Seat::parse(&text).ok_or_else(|| StoreError::Corrupt(id.to_owned(), format!("seat {text}")))
+    })
+    .transpose()
+}
+
+/// An integer column as stored (SQLite's integers and PostgreSQL's `BIGINT` are signed).
+pub(crate) fn int(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+/// An integer column read back; a negative one (edited by hand) reads as 0.
+pub(crate) fn uint(value: i64) -> u64 {
+    u64::try_from(value).unwrap_or(0)
 }
