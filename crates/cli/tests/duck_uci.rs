@@ -513,7 +513,7 @@ fn evalfile_loads_a_network_and_refuses_a_bad_file() {
     let mut engine = Engine::start(&[]);
     engine.send("uci");
     let lines = engine.until(|line| line == "uciok");
-    assert!(lines.contains(&"option name EvalFile type string default <empty>".to_owned()));
+    assert!(lines.contains(&"option name EvalFile type string default <embedded>".to_owned()));
     engine.send(&format!("setoption name EvalFile value {}", good.display()));
     engine.send("position startpos moves e4e5");
     engine.send("go depth 4");

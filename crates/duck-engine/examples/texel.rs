@@ -106,7 +106,9 @@ fn selfplay(options: &Options) -> Result<(), String> {
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
+                // The games the classical weights are fitted to are played with them.
                 let mut engine = Searcher::new(8);
+                engine.set_evaluation(eval::Evaluation::Classical);
                 loop {
                     let game = next.fetch_add(1, Ordering::Relaxed);
                     if game >= games {

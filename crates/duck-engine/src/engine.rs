@@ -97,7 +97,7 @@ impl Engine {
         self.searcher.set_features(features);
     }
 
-    /// Evaluates positions with `evaluation` from the next search on (the classical one by
+    /// Evaluates positions with `evaluation` from the next search on (the built-in network by
     /// default); empties the transposition table, which holds the other evaluation's values.
     pub fn set_evaluation(&mut self, evaluation: Evaluation) {
         self.searcher.set_evaluation(evaluation);

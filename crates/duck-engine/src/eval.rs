@@ -34,14 +34,21 @@ use arbiter_duck::{Bitboard, Color, Position, Role, Square, movement};
 use crate::nnue::Model;
 use crate::value::Value;
 
-/// Which static evaluation the search uses: this module's, or a network's.
-#[derive(Debug, Clone, Default)]
+/// Which static evaluation the search uses: this module's, or a network's. The default is the
+/// network built into the engine ([`crate::nnue::embedded`]).
+#[derive(Debug, Clone)]
 pub enum Evaluation {
     /// The weighted sum of terms written for this game ([`evaluate`]).
-    #[default]
     Classical,
     /// A network's, which the search updates move by move ([`crate::nnue`]).
     Network(Arc<Model>),
+}
+
+impl Default for Evaluation {
+    /// The built-in network (the classical evaluation only if a broken build had none).
+    fn default() -> Evaluation {
+        crate::nnue::embedded_model().map_or(Evaluation::Classical, Evaluation::Network)
+    }
 }
 
 impl Evaluation {

@@ -3,11 +3,11 @@
 //! The layers point one way: the rules ← the search ← the front ends. Nothing below a front end
 //! knows a protocol.
 //!
-//! - The search and what it is made of: [`eval`], the evaluation written for this game, with
-//!   tuned weights; [`see`], static exchange evaluation; [`movepick`], move ordering; [`tt`], the
-//!   transposition table; [`timeman`], how long to think; [`value`], search values and the
-//!   [`Score`](value::Score) reported; [`nnue`], the neural network evaluation, chosen instead
-//!   of [`eval`] by loading a network; [`search`], the [`Searcher`](search::Searcher) and its
+//! - The search and what it is made of: [`nnue`], the neural network evaluation, the default,
+//!   with a network built in; [`eval`], the evaluation written for this game, with tuned
+//!   weights, kept for comparison; [`see`], static exchange evaluation; [`movepick`], move
+//!   ordering; [`tt`], the transposition table; [`timeman`], how long to think; [`value`],
+//!   search values and the [`Score`](value::Score) reported; [`search`], the [`Searcher`](search::Searcher) and its
 //!   [`Limits`](search::Limits), [`SearchInfo`](search::SearchInfo) and
 //!   [`SearchResult`](search::SearchResult).
 //! - [`engine`]: the [`Engine`](engine::Engine) every front end drives: a position, options,

@@ -295,7 +295,8 @@ impl Searcher {
     /// The most principal variations searched at once ([`Searcher::set_multipv`]).
     pub const MAX_MULTIPV: usize = 5;
 
-    /// An engine with a transposition table of `hash_mb` MiB, searching on one thread.
+    /// An engine with a transposition table of `hash_mb` MiB, searching on one thread with the
+    /// default evaluation (the built-in network).
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             table: Table::new(hash_mb),
@@ -304,7 +305,7 @@ impl Searcher {
             move_overhead: Duration::from_millis(10),
             features: Features::ALL,
             multipv: 1,
-            evaluation: Evaluation::Classical,
+            evaluation: Evaluation::default(),
         }
     }
 
@@ -1459,19 +1460,25 @@ mod tests {
     #[test]
     fn one_thread_searches_the_same_nodes_at_a_given_depth() {
         // The search on one thread is deterministic: a change in these counts is a change in
-        // what the search does, not only in how it is organised.
+        // what the search does, not only in how it is organised. With either evaluation; the
+        // default is the network.
         let mut played = Position::new();
         for mv in ["e4e5", "e7e6", "b1c3"] {
             let _ = played.make(mv.parse().unwrap());
         }
-        for (position, depth, nodes) in [(Position::new(), 10, 14_837), (played, 9, 4_305)] {
-            let result = Searcher::new(16).search(
-                &position,
-                &Limits::depth(depth),
-                &StopFlag::new(),
-                |_| {},
-            );
-            assert_eq!(result.nodes, nodes, "{position} at depth {depth}");
+        let classical = [(Position::new(), 10, 14_837), (played.clone(), 9, 4_305)];
+        let network = [(Position::new(), 10, 36_769), (played, 9, 8_235)];
+        for (evaluation, counts) in
+            [(Evaluation::Classical, classical), (Evaluation::default(), network)]
+        {
+            assert_eq!(matches!(evaluation, Evaluation::Network(_)), counts[0].2 == 36_769);
+            for (position, depth, nodes) in counts {
+                let mut engine = Searcher::new(16);
+                engine.set_evaluation(evaluation.clone());
+                let result =
+                    engine.search(&position, &Limits::depth(depth), &StopFlag::new(), |_| {});
+                assert_eq!(result.nodes, nodes, "{position} at depth {depth}");
+            }
         }
     }
 
@@ -1520,7 +1527,7 @@ mod tests {
             engine.search(&Position::new(), &Limits::depth(10), &StopFlag::new(), |info| {
                 reports.push(info.multipv)
             });
-        assert_eq!(result.nodes, 14_837);
+        assert_eq!(result.nodes, 36_769);
         let mut default = Searcher::new(16);
         let before = default.search(&Position::new(), &Limits::depth(10), &StopFlag::new(), |_| {});
         assert_eq!((result.best, result.pv, result.score), (before.best, before.pv, before.score));

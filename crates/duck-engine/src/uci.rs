@@ -11,7 +11,7 @@
 //! and a perft are stopped). `Threads` is capped at the machine's cores, and a `Hash` larger than
 //! memory allows falls back to the largest size that can be allocated; both say so in an
 //! `info string`. `EvalFile` names a network to evaluate with ([`nnue`]), `<embedded>` the one
-//! built in, and empty the classical evaluation (the default); a network that cannot be loaded
+//! built in (the default), and empty the classical evaluation; a network that cannot be loaded
 //! gets an `info string` that says why, and the evaluation stays as it was.
 //!
 //! ```
@@ -220,11 +220,11 @@ fn options() -> Vec<OptionDecl> {
             name: MULTIPV.to_owned(),
             kind: OptionKind::Spin { default: 1, min: 1, max: Engine::MAX_MULTIPV as i64 },
         },
-        // A network file, `<embedded>` for the network built in (none yet), empty for the
+        // A network file, `<embedded>` (the default) for the network built in, empty for the
         // classical evaluation.
         OptionDecl {
             name: EVAL_FILE.to_owned(),
-            kind: OptionKind::String { default: String::new() },
+            kind: OptionKind::String { default: nnue::EMBEDDED.to_owned() },
         },
         OptionDecl {
             name: VARIANT.to_owned(),

@@ -160,7 +160,10 @@ fn evalfile_loads_a_network_and_the_search_uses_it() {
     network.write(&mut bytes).unwrap();
     let file = TempFile::new("good.nnue", &bytes);
     let declared = uci("uci\n");
-    assert!(declared.contains("option name EvalFile type string default <empty>\n"), "{declared}");
+    assert!(
+        declared.contains("option name EvalFile type string default <embedded>\n"),
+        "{declared}"
+    );
 
     let output = uci(&format!(
         "setoption name EvalFile value {}\nposition startpos moves e4e5\ngo depth 5\n",
@@ -181,6 +184,7 @@ fn evalfile_loads_a_network_and_the_search_uses_it() {
     let with_network = engine.go(&Limits::depth(5), &StopFlag::new(), |_| {});
     assert_eq!(last_nodes(&output), with_network.nodes, "{output}");
     let mut classical = Engine::new(Engine::DEFAULT_HASH);
+    classical.set_evaluation(Evaluation::Classical);
     classical.set_position(position);
     let classical = classical.go(&Limits::depth(5), &StopFlag::new(), |_| {});
     assert_ne!(classical.nodes, with_network.nodes);
@@ -204,7 +208,7 @@ fn a_bad_evalfile_is_refused_and_the_evaluation_stays() {
     let garbage = TempFile::new("garbage.nnue", b"not a network at all");
     let missing = std::env::temp_dir().join("arbiter-nnue-no-such-file.nnue");
     let input = format!(
-        "setoption name EvalFile value {}\nsetoption name EvalFile value {}\nsetoption name EvalFile value {}\nsetoption name EvalFile value {}\nsetoption name EvalFile value <embedded>\nposition startpos\ngo depth 4\n",
+        "setoption name EvalFile value {}\nsetoption name EvalFile value {}\nsetoption name EvalFile value {}\nsetoption name EvalFile value {}\nposition startpos\ngo depth 4\n",
         good.path(),
         truncated.path(),
         garbage.path(),
@@ -213,7 +217,7 @@ fn a_bad_evalfile_is_refused_and_the_evaluation_stays() {
     let output = uci(&input);
     let strings: Vec<&str> =
         output.lines().filter_map(|line| line.strip_prefix("info string ")).collect();
-    assert_eq!(strings.len(), 5, "{output}");
+    assert_eq!(strings.len(), 4, "{output}");
     assert!(strings[1].starts_with("option EvalFile: "), "{}", strings[1]);
     assert!(
         strings[1].ends_with("the file ends in the provenance: 22 bytes needed from byte 80868, 19 left; the evaluation is unchanged"),
@@ -222,13 +226,37 @@ fn a_bad_evalfile_is_refused_and_the_evaluation_stays() {
     );
     assert!(strings[2].contains("not a network file"), "{}", strings[2]);
     assert!(strings[3].contains("cannot read"), "{}", strings[3]);
-    assert_eq!(
-        strings[4],
-        "option EvalFile: this build has no embedded network; the evaluation is unchanged"
-    );
     // The network loaded first still evaluates.
     let mut engine = Engine::new(Engine::DEFAULT_HASH);
     engine.set_evaluation(Evaluation::Network(Arc::new(Model::new(network).unwrap())));
     let result = engine.go(&Limits::depth(4), &StopFlag::new(), |_| {});
     assert_eq!(last_nodes(&output), result.nodes, "{output}");
+}
+
+#[test]
+fn the_built_in_network_is_the_default_and_evalfile_names_it() {
+    let model = arbiter_duck_engine::nnue::embedded_model().expect("the built-in network loads");
+    assert_eq!(model.network().hidden, 256);
+    let searched = |evaluation: Evaluation| {
+        let mut engine = Engine::new(Engine::DEFAULT_HASH);
+        engine.set_evaluation(evaluation);
+        engine.go(&Limits::depth(5), &StopFlag::new(), |_| {}).nodes
+    };
+    let network = searched(Evaluation::Network(model));
+    assert_ne!(network, searched(Evaluation::Classical));
+    assert_eq!(network, searched(Evaluation::default()));
+    // UCI: the default, `<embedded>` after another choice, and empty for the classical one.
+    let output = uci("position startpos\ngo depth 5\n");
+    assert_eq!(last_nodes(&output), network, "{output}");
+    let output = uci(
+        "setoption name EvalFile value\nsetoption name EvalFile value <embedded>\ngo depth 5\n",
+    );
+    assert!(
+        output.contains("info string EvalFile: the network <embedded>, 256 hidden units"),
+        "{output}"
+    );
+    assert_eq!(last_nodes(&output), network, "{output}");
+    let output = uci("setoption name EvalFile value\ngo depth 5\n");
+    assert!(output.contains("info string EvalFile: the classical evaluation\n"), "{output}");
+    assert_eq!(last_nodes(&output), searched(Evaluation::Classical), "{output}");
 }

@@ -9,12 +9,17 @@
 //! capture and its score is not a won or lost game: the score of such a quiet position is what
 //! a static evaluation can learn, where a capture's or a check's score is mostly the tactic the
 //! search resolves, and a found win says nothing about the position's other features.
+//!
+//! The games are searched with the classical evaluation, not the engine's default network: the
+//! networks learn from it, and a data file made by an earlier version is given back byte for
+//! byte by the same command.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 
 use arbiter_duck::rules::MAX_PLIES;
 use arbiter_duck::{Color, Position};
+use arbiter_duck_engine::eval::Evaluation;
 use arbiter_duck_engine::random::RandomMover;
 use arbiter_duck_engine::search::{Limits, Searcher, StopFlag};
 use arbiter_duck_engine::value;
@@ -58,6 +63,13 @@ pub struct Game {
     pub winner: Option<Color>,
     /// The game's length in plies.
     pub plies: usize,
+}
+
+/// A searcher with the evaluation self-play games are played with: the classical one.
+pub fn classical_searcher() -> Searcher {
+    let mut engine = Searcher::new(HASH_MB);
+    engine.set_evaluation(Evaluation::Classical);
+    engine
 }
 
 /// Plays game `number` with `engine`.
@@ -126,7 +138,7 @@ pub fn play_games<E: Send>(
             let sender = sender.clone();
             let (next, failed) = (&next, &failed);
             scope.spawn(move || {
-                let mut engine = Searcher::new(HASH_MB);
+                let mut engine = classical_searcher();
                 loop {
                     if stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {
                         break;

@@ -1,5 +1,6 @@
-//! An efficiently updatable neural network (NNUE) evaluation, chosen instead of the classical
-//! one ([`eval`](crate::eval)) by loading a network ([`load`]; UCI's `EvalFile`).
+//! An efficiently updatable neural network (NNUE) evaluation: the engine's default, with the
+//! network built into it ([`embedded`]); another network loads with [`load`] (UCI's `EvalFile`),
+//! and the classical evaluation ([`eval`](crate::eval)) stays available for comparison.
 //!
 //! - [`features`]: the inputs a position gives, the one definition shared with the trainer.
 //! - [`network`]: the quantised [`Network`], its `.nnue` file, and a from-scratch evaluation,
@@ -14,6 +15,7 @@ pub mod network;
 
 use std::io;
 use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 
 pub use accumulator::Accumulators;
 pub use model::Model;
@@ -22,11 +24,18 @@ pub use network::{Network, NetworkError};
 /// The `EvalFile` that names the network built into the engine, rather than a file.
 pub const EMBEDDED: &str = "<embedded>";
 
-/// The network built into the engine, if this build has one: none yet. A network that wins its
-/// matches against the classical evaluation is to be committed and included here (with
-/// `include_bytes!`), and `EvalFile`'s default becomes [`EMBEDDED`].
-pub fn embedded() -> Option<&'static [u8]> {
-    None
+/// The network built into the engine: `networks/duck-h256.nnue`, the best network that won its
+/// matches against the classical evaluation (its provenance and the matches:
+/// `networks/PROVENANCE.md`).
+pub fn embedded() -> &'static [u8] {
+    include_bytes!("../../networks/duck-h256.nnue")
+}
+
+/// The built-in network laid out for the search, read once per process; `None` only if the
+/// bytes built in are not a network, which a test rules out.
+pub fn embedded_model() -> Option<Arc<Model>> {
+    static MODEL: OnceLock<Option<Arc<Model>>> = OnceLock::new();
+    MODEL.get_or_init(|| Network::read(embedded()).and_then(Model::new).ok().map(Arc::new)).clone()
 }
 
 /// Why a network could not be loaded.
@@ -48,9 +57,6 @@ pub enum LoadError {
         /// What is wrong with it.
         source: NetworkError,
     },
-    /// [`EMBEDDED`] was asked for, and this build has no network.
-    #[error("this build has no embedded network")]
-    NoEmbedded,
 }
 
 /// The network `name` names, laid out for the search: the file at that path, or the embedded
@@ -62,8 +68,7 @@ pub fn load(name: &str) -> Result<Model, LoadError> {
             .map_err(|source| LoadError::Network { path, source })
     };
     if name == EMBEDDED {
-        let bytes = embedded().ok_or(LoadError::NoEmbedded)?;
-        return read(bytes, PathBuf::from(EMBEDDED));
+        return read(embedded(), PathBuf::from(EMBEDDED));
     }
     let path = PathBuf::from(name);
     match std::fs::read(&path) {
