@@ -103,9 +103,12 @@ fn split<F: Fn() -> bool>(
 ) -> Option<u64> {
     let mut total = 0;
     for mv in position.moves() {
-        let undo = position.make(mv);
+        // Compiled into this loop with the piece looked up once: a call to `make` and `unmake`
+        // each cost more than their work.
+        let piece = position.piece_at(mv.from).expect("a generated move starts on a piece");
+        let undo = position.make_piece(mv, piece);
         let nodes = below(position, depth - 1, stopped);
-        position.unmake(mv, undo);
+        position.unmake_piece(mv, undo, piece);
         let nodes = nodes?;
         each(mv, nodes);
         total += nodes;
