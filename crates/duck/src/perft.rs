@@ -15,6 +15,8 @@
 //! assert_eq!(first_moves[0], ("a1a2".to_owned(), 43));
 //! ```
 
+#[cfg(target_arch = "x86_64")]
+use crate::movement::pext::Bmi2;
 use crate::{Move, Position};
 
 /// The number of move sequences of `depth` plies from `position`.
@@ -48,9 +50,11 @@ pub fn divide_until(
 /// The count below a node, with the fastest instructions this CPU has.
 fn count(position: &mut Position, depth: u32, stopped: &impl Fn() -> bool) -> Option<u64> {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("bmi2") {
+    if let Some(bmi2) = Bmi2::detect()
+        && std::is_x86_feature_detected!("popcnt")
+    {
         // SAFETY: the CPU has `popcnt` and `bmi2`, the features `bmi2::count` is compiled for.
-        return unsafe { bmi2::count(position, depth, stopped) };
+        return unsafe { bmi2::count(position, depth, stopped, bmi2) };
     }
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("popcnt") {
@@ -103,20 +107,22 @@ mod popcnt {
 #[cfg(target_arch = "x86_64")]
 mod bmi2 {
     use super::split;
-    use crate::{Position, movement};
+    use crate::Position;
+    use crate::movement::pext::Bmi2;
 
     #[target_feature(enable = "popcnt,bmi2")]
     pub(super) fn count(
         position: &mut Position,
         depth: u32,
         stopped: &impl Fn() -> bool,
+        bmi2: Bmi2,
     ) -> Option<u64> {
         match depth {
             0 => Some(1),
-            // The closure has this function's target features: it calls `targets` safely.
-            1 => Some(position.count_moves_with(|r, s, o| movement::pext::targets(r, s, o))),
+            1 => Some(position.count_moves_with(|r, s, o| bmi2.targets(r, s, o))),
             _ if stopped() => None,
-            _ => split(position, depth, stopped, |p, d, s| count(p, d, s), |_, _| ()),
+            // The closure has this function's target features: it calls `count` safely.
+            _ => split(position, depth, stopped, |p, d, s| count(p, d, s, bmi2), |_, _| ()),
         }
     }
 }

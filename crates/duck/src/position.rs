@@ -361,7 +361,7 @@ impl Position {
     }
 
     /// [`Position::count_moves`] with `targets` in place of [`movement::targets`] (the same sets
-    /// by other instructions, such as [`movement::pext::targets`]).
+    /// by other instructions, such as `movement::pext::Bmi2::targets`).
     #[inline(always)]
     pub(crate) fn count_moves_with(
         &self,

@@ -337,23 +337,36 @@ static TARGETS: [Bitboard; ENTRIES] = {
     targets
 };
 
-/// [`targets`](super::targets), with a table lookup per bundle for the roles whose leaps can be
-/// blocked.
-#[target_feature(enable = "bmi2")]
-#[inline]
-pub(crate) fn targets(role: Role, from: Square, occupied: Bitboard) -> Bitboard {
-    let plan = &PLANS[role.index()];
-    if plan.bundles == 0 {
-        return super::targets(role, from, occupied);
+/// Proof that the CPU has BMI2, which [`Bmi2::targets`] needs: its code is compiled into callers
+/// without the feature, so that it is inlined (and specialised for a constant role) wherever it
+/// is called; only a caller compiled for BMI2 gets `pext` as one instruction.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Bmi2(());
+
+impl Bmi2 {
+    /// The proof, when this CPU has BMI2.
+    pub(crate) fn detect() -> Option<Bmi2> {
+        std::is_x86_feature_detected!("bmi2").then_some(Bmi2(()))
     }
-    let (low, high) = (occupied.0 as u64, (occupied.0 >> 64) as u64);
-    let lookups = &LOOKUPS[role.index()][from.index()];
-    let mut reached = Bitboard::EMPTY;
-    for lookup in &lookups[..plan.bundles] {
-        let index = _pext_u64(low, lookup.low) | _pext_u64(high, lookup.high) << lookup.shift;
-        reached |= TARGETS[lookup.base as usize + index as usize];
+
+    /// [`targets`](super::targets), with a table lookup per bundle for the roles whose leaps can
+    /// be blocked.
+    #[inline(always)]
+    pub(crate) fn targets(self, role: Role, from: Square, occupied: Bitboard) -> Bitboard {
+        let plan = &PLANS[role.index()];
+        if plan.bundles == 0 {
+            return super::targets(role, from, occupied);
+        }
+        let (low, high) = (occupied.0 as u64, (occupied.0 >> 64) as u64);
+        let lookups = &LOOKUPS[role.index()][from.index()];
+        let mut reached = Bitboard::EMPTY;
+        for lookup in &lookups[..plan.bundles] {
+            // SAFETY: `self` proves that the CPU has BMI2.
+            let (low, high) = unsafe { (_pext_u64(low, lookup.low), _pext_u64(high, lookup.high)) };
+            reached |= TARGETS[lookup.base as usize + (low | high << lookup.shift) as usize];
+        }
+        reached
     }
-    reached
 }
 
 #[cfg(test)]
@@ -387,9 +400,7 @@ mod tests {
 
     #[test]
     fn the_lookup_gives_the_targets_of_the_portable_code() {
-        if !std::is_x86_feature_detected!("bmi2") {
-            return;
-        }
+        let Some(bmi2) = Bmi2::detect() else { return };
         let mut seed = 0x9E37_79B9_7F4A_7C15;
         for role in Role::ALL {
             for from in Square::all() {
@@ -398,8 +409,7 @@ mod tests {
                     .iter()
                     .fold(0, |all, l| all | u128::from(l.high) << 64 | u128::from(l.low));
                 for occupied in occupancies(points, &mut seed) {
-                    // SAFETY: the CPU has BMI2, checked above.
-                    let fast = unsafe { targets(role, from, occupied) };
+                    let fast = bmi2.targets(role, from, occupied);
                     assert_eq!(
                         fast,
                         super::super::targets(role, from, occupied),
