@@ -338,8 +338,8 @@ impl Position {
         }
         let (occupied, own) = (self.board.occupied(), self.board.by_color(self.turn));
         Role::each(|role| {
-            for from in own & self.board.by_role(role) {
-                for to in movement::targets(role, from, occupied) & allowed {
+            for from in (own & self.board.by_role(role)).squares() {
+                for to in (movement::targets(role, from, occupied) & allowed).squares() {
                     list.push(Move { from, to });
                 }
             }
@@ -393,7 +393,7 @@ impl Position {
         own: Bitboard,
     ) -> u32 {
         let mut count = 0;
-        for from in own & self.board.by_role(role) {
+        for from in (own & self.board.by_role(role)).squares() {
             count += (targets(role, from, occupied) & !own).count();
         }
         count
