@@ -52,8 +52,10 @@ fn count(position: &mut Position, depth: u32, stopped: &impl Fn() -> bool) -> Op
     #[cfg(target_arch = "x86_64")]
     if let Some(bmi2) = Bmi2::detect()
         && std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("lzcnt")
     {
-        // SAFETY: the CPU has `popcnt` and `bmi2`, the features `bmi2::count` is compiled for.
+        // SAFETY: the CPU has the features `bmi2::count` is compiled for.
         return unsafe { bmi2::count(position, depth, stopped, bmi2) };
     }
     #[cfg(target_arch = "x86_64")]
@@ -101,16 +103,18 @@ mod popcnt {
     }
 }
 
-/// [`popcnt`]'s count for CPUs with BMI2 as well (x86-64-v3: Intel since 2013, AMD since 2015),
-/// chosen at run time: the targets of leaps that can be blocked are a table lookup indexed by
-/// `pext` (see [`movement::pext`](crate::movement::pext)) instead of a test per group of leaps.
+/// [`popcnt`]'s count for CPUs with BMI1, BMI2 and LZCNT as well (x86-64-v3: Intel since 2013,
+/// AMD since 2015), chosen at run time: the targets of leaps that can be blocked are a table
+/// lookup indexed by `pext` (see [`movement::pext`](crate::movement::pext)) instead of a test per
+/// group of leaps, and the car's nearest piece on a ray is one `tzcnt` or `lzcnt` (another 5%
+/// fewer instructions, with nothing more to copy).
 #[cfg(target_arch = "x86_64")]
 mod bmi2 {
     use super::split;
     use crate::Position;
     use crate::movement::pext::Bmi2;
 
-    #[target_feature(enable = "popcnt,bmi2")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
     pub(super) fn count(
         position: &mut Position,
         depth: u32,
