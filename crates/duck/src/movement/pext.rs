@@ -1,20 +1,25 @@
-//! [`targets`](super::targets) for leaping roles by table lookup, with BMI2's `pext` gathering
-//! the occupancy of the blocking points into an index: a few instructions per piece instead of a
-//! test per group of leaps. Only x86-64 CPUs with BMI2 run it, chosen at run time (see
-//! [`perft`](crate::perft)); `pext` is one fast instruction on Intel since Haswell and AMD since
-//! Zen 3 (microcoded and slow on Zen 1 and 2).
+//! [`targets`](super::targets) by table lookup, with BMI2's `pext` gathering the occupancy of the
+//! points that matter into an index: a few instructions per piece instead of a test per group of
+//! leaps or a scan per ray. Only x86-64 CPUs with BMI2 run it, chosen at run time (see
+//! [`perft`](crate::perft)); `pext` and `pdep` are one fast instruction each on Intel since
+//! Haswell and AMD since Zen 3 (microcoded and slow on Zen 1 and 2).
 //!
 //! The leaps of a role are split into *bundles*: leaps that share a blocking point are in the same
 //! bundle, and bundles hold at most [`MAX_BITS`] points between them. The horse's four legs and
 //! the elephant's four eyes are one bundle each; the duck's twelve points are two bundles of two
 //! orthogonal neighbours each with the two points beyond each. A bundle's leaps then depend only
 //! on the occupancy of its own points, so each bundle is one table lookup, and a piece's targets
-//! are the union of its bundles' entries. The bundles and the tables are computed at compile time
-//! from [`Role::movement`].
+//! are the union of its bundles' entries.
+//!
+//! A slider's targets along its row depend only on its column and the row's occupancy, the same
+//! on every row (and likewise along its column): the row is gathered into an index, a table of 9
+//! columns by 2^9 occupancies gives the targets as the same kind of index, and `pdep` spreads them
+//! back onto the row. The bundles and all the tables are computed at compile time from
+//! [`Role::movement`].
 
-use std::arch::x86_64::_pext_u64;
+use std::arch::x86_64::{_pdep_u64, _pext_u64};
 
-use super::{BLOCKABLE, Leap, Movement, offset, square};
+use super::{BLOCKABLE, Leap, Movement, SLIDERS, offset, square};
 use crate::{Bitboard, Role, Square};
 
 /// The most blocking points one lookup gathers: tables of 2^6 = 64 entries per square and bundle.
@@ -337,6 +342,138 @@ static TARGETS: [Bitboard; ENTRIES] = {
     targets
 };
 
+/// A row or a column of the board, split into the two 64-bit halves of a [`Bitboard`]: `pext`
+/// gathers its occupancy into a number, bit `k` for its `k`-th point, and `pdep` spreads such a
+/// number back onto it.
+#[derive(Clone, Copy)]
+struct Line {
+    low: u64,
+    high: u64,
+    /// The number of points in `low`.
+    shift: u32,
+}
+
+const fn line(mask: u128) -> Line {
+    let low = mask as u64;
+    Line { low, high: (mask >> 64) as u64, shift: low.count_ones() }
+}
+
+/// The squares of row `row` (`Square::COLS` points) or of column `col` (`Square::ROWS` points).
+const fn row_squares(row: u8) -> u128 {
+    let mut mask = 0;
+    let mut col = 0;
+    while col < Square::COLS {
+        mask |= Bitboard::from_square(on_board(Square::new(row, col))).0;
+        col += 1;
+    }
+    mask
+}
+
+const fn col_squares(col: u8) -> u128 {
+    let mut mask = 0;
+    let mut row = 0;
+    while row < Square::ROWS {
+        mask |= Bitboard::from_square(on_board(Square::new(row, col))).0;
+        row += 1;
+    }
+    mask
+}
+
+const fn on_board(sq: Option<Square>) -> Square {
+    match sq {
+        Some(sq) => sq,
+        None => panic!("off the board"),
+    }
+}
+
+/// The index `pext` gathers from `set` under `mask`: bit `k` is whether the `k`-th lowest point
+/// of `mask` is in `set`.
+const fn gather(set: u128, mask: u128) -> usize {
+    let (mut index, mut rest, mut k) = (0, mask, 0);
+    while rest != 0 {
+        let lowest = rest & rest.wrapping_neg();
+        if set & lowest != 0 {
+            index |= 1 << k;
+        }
+        rest ^= lowest;
+        k += 1;
+    }
+    index
+}
+
+/// Where the sliders go from `from` along its row (`along_row`) or its column, with `occupied`
+/// in the way: the directions of [`SLIDERS`]' movement that keep to that line.
+const fn slide_along(from: Square, occupied: u128, along_row: bool) -> u128 {
+    let Movement::Slides(directions) = SLIDERS[0].movement() else {
+        panic!("SLIDERS holds a role that does not slide")
+    };
+    let mut reached = 0;
+    let mut d = 0;
+    while d < directions.len() {
+        let dir = directions[d];
+        assert!(dir.rows == 0 || dir.cols == 0, "a slide leaves its row and its column");
+        if (dir.rows == 0) == along_row {
+            let mut cur = offset(from, dir);
+            while let Some(sq) = cur {
+                let bit = Bitboard::from_square(sq).0;
+                reached |= bit;
+                cur = if occupied & bit != 0 { None } else { offset(sq, dir) };
+            }
+        }
+        d += 1;
+    }
+    reached
+}
+
+/// Where a slider goes along a row from column `c`, for each occupancy of the row (as `pext`
+/// gathers it), as the same kind of index: the same for every row.
+static ROW_TARGETS: [[u16; 1 << Square::COLS]; Square::COLS as usize] = {
+    let mut table = [[0; 1 << Square::COLS]; Square::COLS as usize];
+    let mask = row_squares(0);
+    let mut c = 0;
+    while c < Square::COLS as usize {
+        let mut index = 0;
+        while index < 1 << Square::COLS {
+            let reached =
+                slide_along(on_board(Square::new(0, c as u8)), deposit(index, mask), true);
+            table[c][index] = gather(reached, mask) as u16;
+            index += 1;
+        }
+        c += 1;
+    }
+    table
+};
+
+/// [`ROW_TARGETS`] for a column from row `r`.
+static COL_TARGETS: [[u16; 1 << Square::ROWS]; Square::ROWS as usize] = {
+    let mut table = [[0; 1 << Square::ROWS]; Square::ROWS as usize];
+    let mask = col_squares(0);
+    let mut r = 0;
+    while r < Square::ROWS as usize {
+        let mut index = 0;
+        while index < 1 << Square::ROWS {
+            let reached =
+                slide_along(on_board(Square::new(r as u8, 0)), deposit(index, mask), false);
+            table[r][index] = gather(reached, mask) as u16;
+            index += 1;
+        }
+        r += 1;
+    }
+    table
+};
+
+/// The row and the column of each square.
+static LINES: [[Line; 2]; Square::COUNT] = {
+    let mut lines = [[line(0); 2]; Square::COUNT];
+    let mut s = 0;
+    while s < Square::COUNT {
+        let sq = square(s);
+        lines[s] = [line(row_squares(sq.row())), line(col_squares(sq.col()))];
+        s += 1;
+    }
+    lines
+};
+
 /// Proof that the CPU has BMI2, which [`Bmi2::targets`] needs: its code is compiled into callers
 /// without the feature, so that it is inlined (and specialised for a constant role) wherever it
 /// is called; only a caller compiled for BMI2 gets `pext` as one instruction.
@@ -353,11 +490,14 @@ impl Bmi2 {
     /// be blocked.
     #[inline(always)]
     pub(crate) fn targets(self, role: Role, from: Square, occupied: Bitboard) -> Bitboard {
+        let (low, high) = (occupied.0 as u64, (occupied.0 >> 64) as u64);
+        if let Movement::Slides(_) = role.movement() {
+            return self.slide(from, low, high);
+        }
         let plan = &PLANS[role.index()];
         if plan.bundles == 0 {
             return super::targets(role, from, occupied);
         }
-        let (low, high) = (occupied.0 as u64, (occupied.0 >> 64) as u64);
         let lookups = &LOOKUPS[role.index()][from.index()];
         let mut reached = Bitboard::EMPTY;
         for lookup in &lookups[..plan.bundles] {
@@ -367,14 +507,42 @@ impl Bmi2 {
         }
         reached
     }
+
+    /// Where a slider goes from `from` with `low` and `high` occupied: its row and its column
+    /// each gathered into an index, looked up, and spread back.
+    #[inline(always)]
+    fn slide(self, from: Square, low: u64, high: u64) -> Bitboard {
+        let [row, col] = &LINES[from.index()];
+        let along_row = ROW_TARGETS[usize::from(from.col())][self.gather(low, high, row)];
+        let along_col = COL_TARGETS[usize::from(from.row())][self.gather(low, high, col)];
+        self.spread(along_row, row) | self.spread(along_col, col)
+    }
+
+    /// The occupancy of `line` as an index.
+    #[inline(always)]
+    fn gather(self, low: u64, high: u64, line: &Line) -> usize {
+        // SAFETY: `self` proves that the CPU has BMI2.
+        let (low, high) = unsafe { (_pext_u64(low, line.low), _pext_u64(high, line.high)) };
+        (low | high << line.shift) as usize
+    }
+
+    /// The points of `line` that an index stands for.
+    #[inline(always)]
+    fn spread(self, index: u16, line: &Line) -> Bitboard {
+        let index = u64::from(index);
+        // SAFETY: `self` proves that the CPU has BMI2.
+        let (low, high) =
+            unsafe { (_pdep_u64(index, line.low), _pdep_u64(index >> line.shift, line.high)) };
+        Bitboard(u128::from(high) << 64 | u128::from(low))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A few thousand occupancies from a fixed seed: every subset of the blocking points of one
-    /// square, each with random pieces elsewhere.
+    /// A few thousand occupancies from a fixed seed: every subset of the points that matter from
+    /// one square (4096 random ones when there are more), each with random pieces elsewhere.
     fn occupancies(points: u128, seed: &mut u64) -> impl Iterator<Item = Bitboard> {
         let mut next = move || {
             // xorshift64*
@@ -389,7 +557,12 @@ mod tests {
             u128::from(a) << 64 | u128::from(b)
         };
         let randoms: Vec<u128> = (0..4).map(|_| next()).collect();
-        (0..1usize << points.count_ones()).flat_map(move |index| {
+        let bits = points.count_ones().min(12);
+        let subsets: Vec<usize> = match points.count_ones() {
+            0..=12 => (0..1 << bits).collect(),
+            _ => (0..1 << bits).map(|_| next() as usize).collect(),
+        };
+        subsets.into_iter().flat_map(move |index| {
             let on = deposit(index, points);
             randoms
                 .clone()
@@ -404,10 +577,15 @@ mod tests {
         let mut seed = 0x9E37_79B9_7F4A_7C15;
         for role in Role::ALL {
             for from in Square::all() {
-                let lookups = &LOOKUPS[role.index()][from.index()];
-                let points = lookups
-                    .iter()
-                    .fold(0, |all, l| all | u128::from(l.high) << 64 | u128::from(l.low));
+                let mask = |low, high| u128::from(high) << 64 | u128::from(low);
+                let points = match role.movement() {
+                    Movement::Slides(_) => {
+                        LINES[from.index()].iter().fold(0, |all, l| all | mask(l.low, l.high))
+                    }
+                    Movement::Leaps(_) => LOOKUPS[role.index()][from.index()]
+                        .iter()
+                        .fold(0, |all, l| all | mask(l.low, l.high)),
+                };
                 for occupied in occupancies(points, &mut seed) {
                     let fast = bmi2.targets(role, from, occupied);
                     assert_eq!(
