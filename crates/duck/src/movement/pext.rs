@@ -17,7 +17,8 @@
 //! back onto the row. The bundles and all the tables are computed at compile time from
 //! [`Role::movement`].
 
-use std::arch::x86_64::{_pdep_u64, _pext_u64};
+use std::arch::x86_64::{__cpuid, _pdep_u64, _pext_u64};
+use std::sync::OnceLock;
 
 use super::{BLOCKABLE, Leap, Movement, SLIDERS, offset, square};
 use crate::{Bitboard, Role, Square};
@@ -342,6 +343,27 @@ static TARGETS: [Bitboard; ENTRIES] = {
     targets
 };
 
+/// Whether this CPU is AMD's (or Hygon's, a licensed Zen) from before Zen 3; asked once (CPUID
+/// is slow, and in a virtual machine a trap to the host).
+fn slow_pext() -> bool {
+    static SLOW: OnceLock<bool> = OnceLock::new();
+    *SLOW.get_or_init(amd_before_zen_3)
+}
+
+fn amd_before_zen_3() -> bool {
+    let vendor = __cpuid(0);
+    let name: Vec<u8> =
+        [vendor.ebx, vendor.edx, vendor.ecx].iter().flat_map(|r| r.to_le_bytes()).collect();
+    if name != *b"AuthenticAMD" && name != *b"HygonGenuine" {
+        return false;
+    }
+    // The family: the base family, plus the extended family when the base is 0xF.
+    let eax = __cpuid(1).eax;
+    let base = (eax >> 8) & 0xF;
+    let family = if base == 0xF { base + ((eax >> 20) & 0xFF) } else { base };
+    family < 0x19
+}
+
 /// A row or a column of the board, split into the two 64-bit halves of a [`Bitboard`]: `pext`
 /// gathers its occupancy into a number, bit `k` for its `k`-th point, and `pdep` spreads such a
 /// number back onto it.
@@ -481,9 +503,10 @@ static LINES: [[Line; 2]; Square::COUNT] = {
 pub(crate) struct Bmi2(());
 
 impl Bmi2 {
-    /// The proof, when this CPU has BMI2.
+    /// The proof, when this CPU has BMI2 with a fast `pext`: AMD's CPUs before Zen 3 (family
+    /// 0x19) run it as microcode, dozens of cycles or more, slower than the code it replaces.
     pub(crate) fn detect() -> Option<Bmi2> {
-        std::is_x86_feature_detected!("bmi2").then_some(Bmi2(()))
+        (std::is_x86_feature_detected!("bmi2") && !slow_pext()).then_some(Bmi2(()))
     }
 
     /// [`targets`](super::targets), with a table lookup per bundle for the roles whose leaps can
