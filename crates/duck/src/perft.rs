@@ -80,8 +80,7 @@ fn count_portable(position: &mut Position, depth: u32, stopped: &impl Fn() -> bo
 /// 2009), chosen at run time. The last ply is nearly all of perft's time, and most of that is
 /// counting targets in 128-bit sets: with `popcnt` a count is two instructions, without it about
 /// two dozen; the portable build may not assume the instruction, so the count is compiled twice.
-/// (Compiled for x86-64-v3 as well, BMI1's `tzcnt` among others, it ran 1.5% fewer instructions:
-/// not worth a third copy.)
+/// CPUs with a fast BMI2 as well run [`bmi2`]'s copy instead.
 #[cfg(target_arch = "x86_64")]
 mod popcnt {
     use super::split;
@@ -103,11 +102,10 @@ mod popcnt {
     }
 }
 
-/// [`popcnt`]'s count for CPUs with BMI1, BMI2 and LZCNT as well (x86-64-v3: Intel since 2013,
-/// AMD since 2015), chosen at run time: the targets of leaps that can be blocked are a table
-/// lookup indexed by `pext` (see [`movement::pext`](crate::movement::pext)) instead of a test per
-/// group of leaps, and the car's nearest piece on a ray is one `tzcnt` or `lzcnt` (another 5%
-/// fewer instructions, with nothing more to copy).
+/// [`popcnt`]'s count for CPUs with a fast BMI2, and BMI1 and LZCNT (x86-64-v3; Intel since 2013,
+/// AMD since Zen 3), chosen at run time: a piece's targets are table lookups indexed by `pext`
+/// (see [`movement::pext`](crate::movement::pext)) instead of a test per group of leaps or a scan
+/// per ray, and a set's trailing or leading zeros are one instruction.
 #[cfg(target_arch = "x86_64")]
 mod bmi2 {
     use super::split;
