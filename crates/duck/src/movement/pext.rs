@@ -373,11 +373,15 @@ struct Line {
     high: u64,
     /// The number of points in `low`.
     shift: u32,
+    /// Where the square's entries start in [`ROW_TARGETS`] or [`COL_TARGETS`]: its place along
+    /// the line times the entries per place.
+    base: u32,
 }
 
-const fn line(mask: u128) -> Line {
+const fn line(mask: u128, place: u8, points: u8) -> Line {
     let low = mask as u64;
-    Line { low, high: (mask >> 64) as u64, shift: low.count_ones() }
+    let base = (place as u32) << points;
+    Line { low, high: (mask >> 64) as u64, shift: low.count_ones(), base }
 }
 
 /// The squares of row `row` (`Square::COLS` points) or of column `col` (`Square::ROWS` points).
@@ -448,9 +452,10 @@ const fn slide_along(from: Square, occupied: u128, along_row: bool) -> u128 {
 }
 
 /// Where a slider goes along a row from column `c`, for each occupancy of the row (as `pext`
-/// gathers it), as the same kind of index: the same for every row.
-static ROW_TARGETS: [[u16; 1 << Square::COLS]; Square::COLS as usize] = {
-    let mut table = [[0; 1 << Square::COLS]; Square::COLS as usize];
+/// gathers it), as the same kind of index: the same for every row. The entries of column `c`
+/// start at `c << Square::COLS`.
+static ROW_TARGETS: [u16; (Square::COLS as usize) << Square::COLS] = {
+    let mut table = [0; (Square::COLS as usize) << Square::COLS];
     let mask = row_squares(0);
     let mut c = 0;
     while c < Square::COLS as usize {
@@ -458,7 +463,7 @@ static ROW_TARGETS: [[u16; 1 << Square::COLS]; Square::COLS as usize] = {
         while index < 1 << Square::COLS {
             let reached =
                 slide_along(on_board(Square::new(0, c as u8)), deposit(index, mask), true);
-            table[c][index] = gather(reached, mask) as u16;
+            table[c << Square::COLS | index] = gather(reached, mask) as u16;
             index += 1;
         }
         c += 1;
@@ -467,8 +472,8 @@ static ROW_TARGETS: [[u16; 1 << Square::COLS]; Square::COLS as usize] = {
 };
 
 /// [`ROW_TARGETS`] for a column from row `r`.
-static COL_TARGETS: [[u16; 1 << Square::ROWS]; Square::ROWS as usize] = {
-    let mut table = [[0; 1 << Square::ROWS]; Square::ROWS as usize];
+static COL_TARGETS: [u16; (Square::ROWS as usize) << Square::ROWS] = {
+    let mut table = [0; (Square::ROWS as usize) << Square::ROWS];
     let mask = col_squares(0);
     let mut r = 0;
     while r < Square::ROWS as usize {
@@ -476,7 +481,7 @@ static COL_TARGETS: [[u16; 1 << Square::ROWS]; Square::ROWS as usize] = {
         while index < 1 << Square::ROWS {
             let reached =
                 slide_along(on_board(Square::new(r as u8, 0)), deposit(index, mask), false);
-            table[r][index] = gather(reached, mask) as u16;
+            table[r << Square::ROWS | index] = gather(reached, mask) as u16;
             index += 1;
         }
         r += 1;
@@ -486,11 +491,14 @@ static COL_TARGETS: [[u16; 1 << Square::ROWS]; Square::ROWS as usize] = {
 
 /// The row and the column of each square.
 static LINES: [[Line; 2]; Square::COUNT] = {
-    let mut lines = [[line(0); 2]; Square::COUNT];
+    let mut lines = [[line(0, 0, 0); 2]; Square::COUNT];
     let mut s = 0;
     while s < Square::COUNT {
         let sq = square(s);
-        lines[s] = [line(row_squares(sq.row())), line(col_squares(sq.col()))];
+        lines[s] = [
+            line(row_squares(sq.row()), sq.col(), Square::COLS),
+            line(col_squares(sq.col()), sq.row(), Square::ROWS),
+        ];
         s += 1;
     }
     lines
@@ -536,8 +544,8 @@ impl Bmi2 {
     #[inline(always)]
     fn slide(self, from: Square, low: u64, high: u64) -> Bitboard {
         let [row, col] = &LINES[from.index()];
-        let along_row = ROW_TARGETS[usize::from(from.col())][self.gather(low, high, row)];
-        let along_col = COL_TARGETS[usize::from(from.row())][self.gather(low, high, col)];
+        let along_row = ROW_TARGETS[row.base as usize + self.gather(low, high, row)];
+        let along_col = COL_TARGETS[col.base as usize + self.gather(low, high, col)];
         self.spread(along_row, row) | self.spread(along_col, col)
     }
 
