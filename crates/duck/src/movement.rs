@@ -19,6 +19,9 @@
 
 use crate::{Bitboard, Role, Square};
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod pext;
+
 /// A displacement: rows towards blue, columns to the right (as red sees the board).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Delta {

@@ -259,8 +259,14 @@ impl Position {
     /// When no piece stands on `mv.to`, which cannot happen right after `make(mv)`.
     #[inline]
     pub fn unmake(&mut self, mv: Move, undo: Undo) {
-        self.take_back_turn();
         let piece = self.board.piece_at(mv.to).expect("unmake: the destination square is empty");
+        self.unmake_piece(mv, undo, piece);
+    }
+
+    /// [`unmake`](Position::unmake) for `piece`, known to stand on `mv.to`.
+    #[inline(always)]
+    pub(crate) fn unmake_piece(&mut self, mv: Move, undo: Undo, piece: Piece) {
+        self.take_back_turn();
         self.board.move_piece(mv.to, mv.from, piece);
         if let Some(captured) = undo.captured {
             self.board.put(mv.to, captured);
@@ -332,8 +338,8 @@ impl Position {
         }
         let (occupied, own) = (self.board.occupied(), self.board.by_color(self.turn));
         Role::each(|role| {
-            for from in own & self.board.by_role(role) {
-                for to in movement::targets(role, from, occupied) & allowed {
+            for from in (own & self.board.by_role(role)).squares() {
+                for to in (movement::targets(role, from, occupied) & allowed).squares() {
                     list.push(Move { from, to });
                 }
             }
@@ -351,17 +357,46 @@ impl Position {
     /// instructions than the portable build.
     #[inline(always)]
     pub(crate) fn count_moves_inline(&self) -> u64 {
+        self.count_moves_with(movement::targets)
+    }
+
+    /// [`Position::count_moves`] with `targets` in place of [`movement::targets`] (the same sets
+    /// by other instructions, such as `movement::pext::Bmi2::targets`).
+    #[inline(always)]
+    pub(crate) fn count_moves_with(
+        &self,
+        targets: impl Fn(Role, Square, Bitboard) -> Bitboard,
+    ) -> u64 {
         if self.is_over() {
             return 0;
         }
         let (occupied, own) = (self.board.occupied(), self.board.by_color(self.turn));
-        let mut count = 0;
-        Role::each(|role| {
-            for from in own & self.board.by_role(role) {
-                count += (movement::targets(role, from, occupied) & !own).count();
-            }
-        });
+        // A call per role rather than `Role::each` with a closure: the compiler may leave a large
+        // closure out of line, and then it no longer compiles each role's code alone.
+        let count = self.count_role_moves(&targets, Role::Car, occupied, own)
+            + self.count_role_moves(&targets, Role::Horse, occupied, own)
+            + self.count_role_moves(&targets, Role::Elephant, occupied, own)
+            + self.count_role_moves(&targets, Role::Guard, occupied, own)
+            + self.count_role_moves(&targets, Role::Captain, occupied, own)
+            + self.count_role_moves(&targets, Role::Soldier, occupied, own)
+            + self.count_role_moves(&targets, Role::Duck, occupied, own);
         u64::from(count)
+    }
+
+    /// The number of valid moves of the side to move's pieces of `role`.
+    #[inline(always)]
+    fn count_role_moves(
+        &self,
+        targets: &impl Fn(Role, Square, Bitboard) -> Bitboard,
+        role: Role,
+        occupied: Bitboard,
+        own: Bitboard,
+    ) -> u32 {
+        let mut count = 0;
+        for from in (own & self.board.by_role(role)).squares() {
+            count += (targets(role, from, occupied) & !own).count();
+        }
+        count
     }
 
     /// Whether the side to move has a valid move.
