@@ -6,10 +6,12 @@
     python3 bench/duck_engine.py latency [--movetime 100] [--runs 50]
     python3 bench/duck_engine.py threads [--depth 13] [--threads 1,2] [--runs 5]
 
-`nps` builds arbiter in release mode, starts `arbiter duck uci` and one fairy-stockfish 11.1 with
-the project's variant file, and has each search the same positions (the start and positions of a
+`nps` builds arbiter in release mode, starts `arbiter duck uci` twice (the default network, and
+the classical evaluation with `EvalFile` empty) and one fairy-stockfish 11.1 with the project's
+variant file, and has each search the same positions (the start and positions of a
 game, where pieces meet) to a fixed depth, one thread, a fresh table for each. It prints a Markdown
-table of nodes, CPU seconds and nodes per CPU second for each engine, and the ratio. CPU time is
+table of nodes, CPU seconds (the time to depth) and nodes per CPU second for each engine, and the
+ratios. CPU time is
 read from /proc, so the figures hold on a busy machine better than wall time would.
 
 `threads` has `arbiter duck uci` search the same positions to a fixed depth with each number of
@@ -111,7 +113,8 @@ def build():
 def nps(args):
     build()
     engines = [
-        ("arbiter", Engine([ARBITER, "duck", "uci"])),
+        ("arbiter (network)", Engine([ARBITER, "duck", "uci"])),
+        ("arbiter (classical)", Engine([ARBITER, "duck", "uci"], ["setoption name EvalFile value"])),
         ("fairy-stockfish 11.1", Engine([args.fairy_stockfish], [
             f"setoption name VariantPath value {VARIANTS}",
             "setoption name UCI_Variant value duck",
@@ -126,14 +129,22 @@ def nps(args):
             cpu += c
         totals[name] = (nodes, cpu)
         engine.close()
-    print(f"Search to depth {args.depth} from {len(POSITIONS)} positions, one thread:\n")
+    print(f"Search to depth {args.depth} from {len(POSITIONS)} positions, one thread, a fresh "
+          f"table each; the CPU time is the time to depth:\n")
     print("| engine | nodes | CPU s | nodes per CPU second |")
     print("| --- | ---: | ---: | ---: |")
     for name, (nodes, cpu) in totals.items():
         print(f"| {name} | {nodes:,} | {cpu:.2f} | {nodes / cpu / 1000:,.0f} k |")
-    ours, theirs = totals["arbiter"], totals["fairy-stockfish 11.1"]
-    ratio = (ours[0] / ours[1]) / (theirs[0] / theirs[1])
-    print(f"\narbiter searches {ratio:.2f}x the nodes per second of fairy-stockfish.")
+    theirs = totals["fairy-stockfish 11.1"]
+    classical = totals["arbiter (classical)"]
+    for name in ["arbiter (network)", "arbiter (classical)"]:
+        ours = totals[name]
+        ratio = (ours[0] / ours[1]) / (theirs[0] / theirs[1])
+        print(f"\n{name} searches {ratio:.2f}x the nodes per second of fairy-stockfish.", end="")
+    ours = totals["arbiter (network)"]
+    print(f"\nThe network against the classical evaluation: "
+          f"{(ours[0] / ours[1]) / (classical[0] / classical[1]):.2f}x the nodes per second, "
+          f"{classical[1] / ours[1]:.2f}x as fast to depth {args.depth}.")
 
 
 def threads(args):

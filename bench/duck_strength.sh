@@ -6,6 +6,7 @@
 #   bash bench/duck_strength.sh random8     # 100 ms each, 8 random plies (the earlier setup)
 #   bash bench/duck_strength.sh odds        # fairy-stockfish 400 ms against arbiter 100 ms
 #   GAMES=40 bash bench/duck_strength.sh ROW     # fewer games (extra flags go to `duck match`)
+#   EVAL=classical bash bench/duck_strength.sh ROW   # arbiter with its classical evaluation
 #
 # Timed matches are fair only on an idle machine: each engine is pinned to a core of its own
 # (--affinity), one game at a time, and the load average is printed first (the runner warns
@@ -21,7 +22,13 @@ A=target/release/arbiter
 FSF=${FAIRY_STOCKFISH:-/usr/games/fairy-stockfish}
 VP=crates/duck/tests/fixtures/duck-variants.ini
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores, $(git rev-parse --short HEAD)"
-common=(--engine "$A duck uci" --name arbiter --engine "$FSF" --option "VariantPath=$VP"
+arbiter=(--engine "$A duck uci" --name arbiter)
+case ${EVAL:-network} in
+network) ;;
+classical) arbiter=(--engine "$A duck uci" --option EvalFile= --name arbiter-classical) ;;
+*) echo "unknown EVAL=$EVAL: network or classical" >&2; exit 2 ;;
+esac
+common=("${arbiter[@]}" --engine "$FSF" --option "VariantPath=$VP"
     --option UCI_Variant=duck --name fairy-stockfish --affinity --concurrency 1
     --time-margin 1000)
 case $row in
