@@ -4,7 +4,7 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use arbiter_duck::Color;
@@ -75,10 +75,25 @@ pub fn selfplay(args: SelfplayArgs) -> Result<(), CliError> {
     let start = Instant::now();
     let mut tally = [0u64; 3];
     let mut new_positions = 0u64;
-    let stop = AtomicBool::new(false);
+    let mut played = 0u64;
     let threads = usize::from(args.threads);
+    // Ctrl-C (or SIGTERM) starts no new game: the games under way are finished and written, so
+    // nothing searched is lost. A second one quits at once; the next run drops a partial game.
+    static STOP: AtomicBool = AtomicBool::new(false);
+    let handler = ctrlc::set_handler(move || {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!(
+            "stopping: finishing the {threads} game(s) under way (Ctrl-C again to quit at once)"
+        );
+    });
+    if let Err(error) = handler {
+        eprintln!("warning: Ctrl-C will stop the run at once: {error}");
+    }
+    let stop = &STOP;
     let mut bytes = Vec::new();
-    selfplay::play_games(&settings, first, args.games, threads, &stop, |game| {
+    selfplay::play_games(&settings, first, args.games, threads, stop, |game| {
         // One write per game: a run stopped in the middle of one leaves a partial game, which
         // the next run drops.
         bytes.clear();
@@ -93,6 +108,7 @@ pub fn selfplay(args: SelfplayArgs) -> Result<(), CliError> {
         }] += 1;
         new_positions += game.records.len() as u64;
         positions += game.records.len() as u64;
+        played += 1;
         progress.inc(1);
         progress.set_message(positions.to_string());
         Ok(())
@@ -102,13 +118,20 @@ pub fn selfplay(args: SelfplayArgs) -> Result<(), CliError> {
     progress.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
     eprintln!(
-        "{name}: {total} games ({} red won, {} drawn, {} blue won), {new_positions} positions \
+        "{name}: {played} games ({} red won, {} drawn, {} blue won), {new_positions} positions \
          in {seconds:.1} s ({:.0} positions/s); {positions} positions in all",
         tally[0],
         tally[1],
         tally[2],
         new_positions as f64 / seconds.max(1e-9)
     );
+    if stop.load(Ordering::SeqCst) && played < total {
+        return Err(CliError::Interrupted(format!(
+            "{name}: stopped with {} of {} games written; run the same command to go on",
+            u64::from(first) + played,
+            args.games
+        )));
+    }
     Ok(())
 }
 

@@ -32,6 +32,10 @@ pub enum CliError {
     /// status for a validator's failure.
     #[error("some test files are invalid")]
     Rejected,
+    /// The user stopped a long run (Ctrl-C) and it ended cleanly: exit status 130, the shell's
+    /// for SIGINT, after this message.
+    #[error("{0}")]
+    Interrupted(String),
     /// The reader of our output went away (`arbiter duck | head`): stop quietly.
     #[error("broken pipe")]
     BrokenPipe,

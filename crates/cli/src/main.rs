@@ -58,6 +58,10 @@ fn main() -> ExitCode {
         Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
         Err(CliError::Findings) => ExitCode::from(1),
         Err(CliError::Rejected) => ExitCode::from(3),
+        Err(error @ CliError::Interrupted(_)) => {
+            output::write_line(&error);
+            ExitCode::from(130)
+        }
         Err(error) => {
             output::write_line(&error);
             ExitCode::from(2)

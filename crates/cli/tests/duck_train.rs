@@ -121,3 +121,51 @@ fn train_writes_a_network_the_engine_reads_with_its_provenance() {
     assert!(stderr(&out).contains("not a self-play data file"), "{}", stderr(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn ctrl_c_finishes_the_games_under_way_and_the_run_goes_on_later() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let dir = scratch("interrupt");
+    let out = dir.join("data.bin");
+    let args = ["duck", "selfplay", "--out", out.to_str().unwrap(), "--games", "1000"];
+    let child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .args(["--nodes", "150", "--random-plies", "10", "--seed", "11", "--threads", "2"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the first games are written, Ctrl-C.
+    let start = Instant::now();
+    while std::fs::metadata(&out).map_or(0, |m| m.len()) < 48 + 56 * 50 {
+        assert!(start.elapsed() < Duration::from_secs(60), "no games written");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: a signal to our own child, not yet waited for.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let output = child.wait_with_output().unwrap();
+    let said = stderr(&output);
+    assert_eq!(output.status.code(), Some(130), "{said}");
+    assert!(said.contains("stopping: finishing the 2 game(s) under way"), "{said}");
+    let written: u32 = said
+        .split("stopped with ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|count| count.parse().ok())
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(written > 0 && written < 1000, "{said}");
+
+    // The file ends with whole games: the same games as a run of that many without a stop.
+    let whole = dir.join("whole.bin");
+    let count = written.to_string();
+    assert_eq!(selfplay(&whole, &count, "2", None).status.code(), Some(0));
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&whole).unwrap());
+    // And the run goes on from there.
+    let more = (written + 2).to_string();
+    let output = selfplay(&out, &more, "2", None);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stderr(&output).contains(&format!("from games before {written}, continuing")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
