@@ -454,40 +454,29 @@ const fn slide_along(from: Square, occupied: u128, along_row: bool) -> u128 {
 /// Where a slider goes along a row from column `c`, for each occupancy of the row (as `pext`
 /// gathers it), as the same kind of index: the same for every row. The entries of column `c`
 /// start at `c << Square::COLS`.
-static ROW_TARGETS: [u16; (Square::COLS as usize) << Square::COLS] = {
-    let mut table = [0; (Square::COLS as usize) << Square::COLS];
-    let mask = row_squares(0);
-    let mut c = 0;
-    while c < Square::COLS as usize {
-        let mut index = 0;
-        while index < 1 << Square::COLS {
-            let reached =
-                slide_along(on_board(Square::new(0, c as u8)), deposit(index, mask), true);
-            table[c << Square::COLS | index] = gather(reached, mask) as u16;
-            index += 1;
-        }
-        c += 1;
-    }
-    table
-};
+static ROW_TARGETS: [u16; (Square::COLS as usize) << Square::COLS] = line_targets(true);
 
 /// [`ROW_TARGETS`] for a column from row `r`.
-static COL_TARGETS: [u16; (Square::ROWS as usize) << Square::ROWS] = {
-    let mut table = [0; (Square::ROWS as usize) << Square::ROWS];
-    let mask = col_squares(0);
-    let mut r = 0;
-    while r < Square::ROWS as usize {
+static COL_TARGETS: [u16; (Square::ROWS as usize) << Square::ROWS] = line_targets(false);
+
+/// [`ROW_TARGETS`] (`along_row`) or [`COL_TARGETS`], computed on the first row or column.
+const fn line_targets<const N: usize>(along_row: bool) -> [u16; N] {
+    let (mask, len) =
+        if along_row { (row_squares(0), Square::COLS) } else { (col_squares(0), Square::ROWS) };
+    let mut table = [0; N];
+    let mut k = 0;
+    while k < len {
+        let from = on_board(if along_row { Square::new(0, k) } else { Square::new(k, 0) });
         let mut index = 0;
-        while index < 1 << Square::ROWS {
-            let reached =
-                slide_along(on_board(Square::new(r as u8, 0)), deposit(index, mask), false);
-            table[r << Square::ROWS | index] = gather(reached, mask) as u16;
+        while index < 1 << len {
+            let reached = slide_along(from, deposit(index, mask), along_row);
+            table[(k as usize) << len | index] = gather(reached, mask) as u16;
             index += 1;
         }
-        r += 1;
+        k += 1;
     }
     table
-};
+}
 
 /// The row and the column of each square.
 static LINES: [[Line; 2]; Square::COUNT] = {
