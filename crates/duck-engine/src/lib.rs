@@ -7,9 +7,9 @@
 //!   with a network built in; [`eval`], the evaluation written for this game, with tuned
 //!   weights, kept for comparison; [`see`], static exchange evaluation; [`movepick`], move
 //!   ordering; [`tt`], the transposition table; [`timeman`], how long to think; [`value`],
-//!   search values and the [`Score`](value::Score) reported; [`search`], the [`Searcher`](search::Searcher) and its
-//!   [`Limits`](search::Limits), [`SearchInfo`](search::SearchInfo) and
-//!   [`SearchResult`](search::SearchResult).
+//!   search values and the [`Score`](value::Score) reported; [`search`], the
+//!   [`Searcher`](search::Searcher) and its [`Limits`](search::Limits),
+//!   [`SearchInfo`](search::SearchInfo) and [`SearchResult`](search::SearchResult).
 //! - [`engine`]: the [`Engine`](engine::Engine) every front end drives: a position, options,
 //!   [`go`](engine::Engine::go) with a callback for each iteration, stopped through a
 //!   [`StopFlag`](search::StopFlag).

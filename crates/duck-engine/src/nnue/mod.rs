@@ -35,7 +35,7 @@ pub fn embedded() -> &'static [u8] {
 /// bytes built in are not a network, which a test rules out.
 pub fn embedded_model() -> Option<Arc<Model>> {
     static MODEL: OnceLock<Option<Arc<Model>>> = OnceLock::new();
-    MODEL.get_or_init(|| Network::read(embedded()).and_then(Model::new).ok().map(Arc::new)).clone()
+    MODEL.get_or_init(|| load(EMBEDDED).ok().map(Arc::new)).clone()
 }
 
 /// Why a network could not be loaded.
