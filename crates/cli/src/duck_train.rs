@@ -4,10 +4,13 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use arbiter_duck::Color;
+use arbiter_duck_engine::eval::Evaluation;
+use arbiter_duck_engine::nnue;
 use arbiter_duck_train::record::DataFile;
 use arbiter_duck_train::selfplay::{self, Settings};
 use arbiter_duck_train::trainer::{self, Config, Split};
@@ -36,11 +39,26 @@ pub struct SelfplayArgs {
     /// Random plies at the start of each game, for varied openings.
     #[arg(long, default_value_t = 8)]
     random_plies: u32,
+    /// Search the games with this network (a `.nnue` file, or `<embedded>` for the engine's
+    /// own) in place of the classical evaluation. The file's header records its fingerprint.
+    #[arg(long, value_name = "NET")]
+    eval_file: Option<String>,
 }
 
 /// Plays the games the file lacks and appends their positions, one game at a time.
 pub fn selfplay(args: SelfplayArgs) -> Result<(), CliError> {
-    let settings = Settings { seed: args.seed, nodes: args.nodes, random_plies: args.random_plies };
+    let evaluation = match &args.eval_file {
+        None => Evaluation::Classical,
+        Some(name) => Evaluation::Network(Arc::new(
+            nnue::load(name).map_err(|error| CliError::Message(error.to_string()))?,
+        )),
+    };
+    let settings = Settings {
+        seed: args.seed,
+        nodes: args.nodes,
+        random_plies: args.random_plies,
+        evaluation,
+    };
     let name = args.out.display().to_string();
     let failed = |error: io::Error| CliError::Message(format!("{name}: {error}"));
     let mut file = OpenOptions::new()
@@ -161,15 +179,28 @@ fn continue_file(file: &mut File, settings: &Settings, name: &str) -> Result<(u3
     let data =
         DataFile::read(&bytes).map_err(|error| Continue::Other(format!("{name}: {error}")))?;
     if data.header != header {
+        let found = &data.header;
         return Err(Continue::Other(format!(
-            "{name}: made with other settings (seed {}, {} nodes, {} random plies, arbiter {}); \
-             continue it with the same ones, or write to another file",
-            data.header.seed, data.header.nodes, data.header.random_plies, data.header.generator
+            "{name}: made with other settings (seed {}, {} nodes, {} random plies, {}, arbiter \
+             {}); continue it with the same ones, or write to another file",
+            found.seed,
+            found.nodes,
+            found.random_plies,
+            evaluation_name(found.network),
+            found.generator
         )));
     }
     file.set_len(data.complete_len as u64)?;
     file.seek(SeekFrom::End(0))?;
     Ok((data.next_game, data.records.len() as u64))
+}
+
+/// How a data file's header names the evaluation its games were searched with.
+fn evaluation_name(network: Option<u64>) -> String {
+    match network {
+        None => "the classical evaluation".to_owned(),
+        Some(fingerprint) => format!("network {fingerprint:016x}"),
+    }
 }
 
 /// Arguments of `arbiter duck train`.
@@ -246,13 +277,14 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         let header = &data.header;
         let line = format!(
             "data {name}: {} positions of games 0..{}, arbiter {} selfplay, seed {}, {} nodes, \
-             {} random plies",
+             {} random plies, {}",
             data.records.len(),
             data.next_game,
             header.generator,
             header.seed,
             header.nodes,
-            header.random_plies
+            header.random_plies,
+            evaluation_name(header.network)
         );
         eprintln!("{line}");
         provenance.push_str(&line);
@@ -311,6 +343,11 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     network.write(&mut bytes).map_err(|error| CliError::Message(format!("{name}: {error}")))?;
     std::fs::write(&args.out, &bytes)
         .map_err(|error| CliError::Message(format!("{name}: {error}")))?;
-    eprintln!("{name}: {} bytes, hidden {}", bytes.len(), network.hidden);
+    eprintln!(
+        "{name}: {} bytes, hidden {}, fingerprint {:016x}",
+        bytes.len(),
+        network.hidden,
+        network.fingerprint()
+    );
     Ok(())
 }

@@ -74,6 +74,45 @@ fn a_file_is_continued_only_with_its_own_settings() {
 }
 
 #[test]
+fn games_searched_by_a_network_name_it_and_continue_only_with_it() {
+    let dir = scratch("network");
+    let data = dir.join("data.bin");
+    let file = data.to_str().unwrap();
+    let play = |extra: &[&str]| {
+        let mut args = vec!["duck", "selfplay", "--out", file, "--nodes", "150"];
+        args.extend_from_slice(extra);
+        arbiter(&args)
+    };
+    let out = play(&["--games", "2", "--eval-file", "<embedded>"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let bytes = std::fs::read(&data).unwrap();
+    let embedded = arbiter_duck_engine::nnue::embedded();
+    let fingerprint = arbiter_duck_engine::nnue::Network::read(embedded).unwrap().fingerprint();
+    assert_eq!(bytes[8..10], 2u16.to_le_bytes(), "version 2 names the network");
+    assert_eq!(bytes[48..56], fingerprint.to_le_bytes());
+    assert_eq!((bytes.len() - 56) % 56, 0, "whole records after the 56-byte header");
+
+    // The classical evaluation cannot continue a network's games.
+    let out = play(&["--games", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    let expected = format!("network {fingerprint:016x}");
+    assert!(stderr(&out).contains(&expected), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&data).unwrap(), bytes, "the file is left as it was");
+
+    let out = play(&["--games", "3", "--eval-file", dir.join("missing.nnue").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("missing.nnue"), "{}", stderr(&out));
+
+    let net = dir.join("net.nnue");
+    let args = ["duck", "train", "--data", file, "--out", net.to_str().unwrap(), "--hidden", "4"];
+    let out = arbiter(&[&args[..], &["--epochs", "1", "--threads", "1"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let network = arbiter_duck_engine::nnue::Network::read(&std::fs::read(&net).unwrap()).unwrap();
+    assert!(network.provenance.contains(&expected), "{}", network.provenance);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn train_writes_a_network_the_engine_reads_with_its_provenance() {
     let dir = scratch("train");
     let data = dir.join("data.bin");
@@ -107,7 +146,9 @@ fn train_writes_a_network_the_engine_reads_with_its_provenance() {
     let network = arbiter_duck_engine::nnue::Network::read(&std::fs::read(&net).unwrap()).unwrap();
     assert_eq!((network.hidden, network.scale), (8, 400));
     assert!(network.provenance.contains("hidden 8, epochs 2"), "{}", network.provenance);
-    assert!(network.provenance.contains("seed 11, 150 nodes, 10 random plies"));
+    assert!(network.provenance.contains("seed 11, 150 nodes, 10 random plies, the classical"));
+    let fingerprint = format!("fingerprint {:016x}", network.fingerprint());
+    assert!(log.contains(&fingerprint), "{log}");
     assert!(network.provenance.ends_with("a test network\n"));
     let _ = network.evaluate_scratch(&arbiter_duck::Position::new());
 

@@ -1,10 +1,14 @@
 //! The self-play data file: a header naming how the positions were made, then fixed-size
 //! records, one per position, each with the search's score and the game's result.
 //!
-//! Everything is little-endian. The header ([`Header::SIZE`] = 48 bytes): the magic [`MAGIC`];
-//! `u16` format version ([`VERSION`]); `u16` record size ([`Record::SIZE`]); `u32` random plies
-//! at the start of each game; `u64` seed; `u64` nodes per move; 16 bytes of the generator's
-//! version (arbiter's, UTF-8, zero-padded).
+//! Everything is little-endian. The header: the magic [`MAGIC`]; `u16` format version; `u16`
+//! record size ([`Record::SIZE`]); `u32` random plies at the start of each game; `u64` seed;
+//! `u64` nodes per move; 16 bytes of the generator's version (arbiter's, UTF-8, zero-padded).
+//! That is version 1, 48 bytes, the header of games searched with the classical evaluation.
+//! Version 2 ([`VERSION`], 56 bytes) adds a `u64`, the
+//! [fingerprint](arbiter_duck_engine::nnue::Network::fingerprint) of the network the games were
+//! searched with; games of the classical evaluation keep version 1, so a file made
+//! before networks played is given back byte for byte.
 //!
 //! A record ([`Record::SIZE`] = 56 bytes): the board as 90 nibbles, point `i` (row-major, row 0
 //! at red's side) in byte `i / 2`, the low nibble for even `i`: 0 empty, `1 + role` a red piece,
@@ -39,8 +43,8 @@ use thiserror::Error;
 /// The first bytes of a data file.
 pub const MAGIC: [u8; 8] = *b"ARBTRAIN";
 
-/// The format's version.
-pub const VERSION: u16 = 1;
+/// The format's newest version: the header names the network that played.
+pub const VERSION: u16 = 2;
 
 /// The game's result for the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,7 +77,7 @@ impl GameResult {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum DataError {
     /// The file is shorter than its header.
-    #[error("the file has {found} bytes, shorter than the {} of a header", Header::SIZE)]
+    #[error("the file has {found} bytes, shorter than its header")]
     Short {
         /// The file's length.
         found: usize,
@@ -81,8 +85,8 @@ pub enum DataError {
     /// The file does not start with [`MAGIC`].
     #[error("not a self-play data file (its first bytes are not \"ARBTRAIN\")")]
     Magic,
-    /// The format version is not [`VERSION`].
-    #[error("format version {found}, but this arbiter reads version {VERSION}")]
+    /// The format version is neither 1 nor [`VERSION`].
+    #[error("format version {found}, but this arbiter reads versions 1 to {VERSION}")]
     Version {
         /// The version in the file.
         found: u16,
@@ -129,17 +133,27 @@ pub struct Header {
     pub random_plies: u32,
     /// The generator's version (at most 16 bytes).
     pub generator: String,
+    /// The [fingerprint](arbiter_duck_engine::nnue::Network::fingerprint) of the network the
+    /// games were searched with; `None` for the
+    /// classical evaluation.
+    pub network: Option<u64>,
 }
 
 impl Header {
-    /// The header's size in bytes.
-    pub const SIZE: usize = 48;
+    /// The size of a version 1 header, in bytes.
+    const SIZE_1: usize = 48;
+
+    /// The header's size in bytes: 48 for the classical evaluation's games, 56 for a network's.
+    pub fn size(&self) -> usize {
+        if self.network.is_some() { Header::SIZE_1 + 8 } else { Header::SIZE_1 }
+    }
 
     /// The header's bytes; the generator's version is cut to 16 bytes.
-    pub fn encode(&self) -> [u8; Header::SIZE] {
-        let mut bytes = [0; Header::SIZE];
+    pub fn encode(&self) -> Vec<u8> {
+        let mut bytes = vec![0; self.size()];
+        let version: u16 = if self.network.is_some() { VERSION } else { 1 };
         bytes[..8].copy_from_slice(&MAGIC);
-        bytes[8..10].copy_from_slice(&VERSION.to_le_bytes());
+        bytes[8..10].copy_from_slice(&version.to_le_bytes());
         bytes[10..12].copy_from_slice(&(Record::SIZE as u16).to_le_bytes());
         bytes[12..16].copy_from_slice(&self.random_plies.to_le_bytes());
         bytes[16..24].copy_from_slice(&self.seed.to_le_bytes());
@@ -147,15 +161,18 @@ impl Header {
         let generator = self.generator.as_bytes();
         let length = generator.len().min(16);
         bytes[32..32 + length].copy_from_slice(&generator[..length]);
+        if let Some(network) = self.network {
+            bytes[48..56].copy_from_slice(&network.to_le_bytes());
+        }
         bytes
     }
 
     /// The header at the start of `bytes`.
     pub fn decode(bytes: &[u8]) -> Result<Header, DataError> {
-        let bytes: &[u8; Header::SIZE] = bytes
-            .get(..Header::SIZE)
-            .and_then(|head| head.try_into().ok())
-            .ok_or(DataError::Short { found: bytes.len() })?;
+        let short = DataError::Short { found: bytes.len() };
+        if bytes.len() < 10 {
+            return Err(short);
+        }
         if bytes[..8] != MAGIC {
             return Err(DataError::Magic);
         }
@@ -166,8 +183,13 @@ impl Header {
             u64::from_le_bytes(word)
         };
         let version = u16_at(8);
-        if version != VERSION {
-            return Err(DataError::Version { found: version });
+        let size = match version {
+            1 => Header::SIZE_1,
+            VERSION => Header::SIZE_1 + 8,
+            _ => return Err(DataError::Version { found: version }),
+        };
+        if bytes.len() < size {
+            return Err(short);
         }
         let size = u16_at(10);
         if usize::from(size) != Record::SIZE {
@@ -183,6 +205,7 @@ impl Header {
             nodes: u64_at(24),
             random_plies,
             generator: generator.to_owned(),
+            network: (version == VERSION).then(|| u64_at(48)),
         })
     }
 }
@@ -297,9 +320,10 @@ impl DataFile {
     /// Reads a data file, up to its last complete game (what follows is an interrupted write).
     pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
         let header = Header::decode(bytes)?;
-        let mut records = Vec::with_capacity((bytes.len() - Header::SIZE) / Record::SIZE);
+        let start = header.size();
+        let mut records = Vec::with_capacity((bytes.len() - start) / Record::SIZE);
         let mut complete = 0;
-        let (chunks, _partial) = bytes[Header::SIZE..].as_chunks::<{ Record::SIZE }>();
+        let (chunks, _partial) = bytes[start..].as_chunks::<{ Record::SIZE }>();
         for (number, chunk) in chunks.iter().enumerate() {
             let record = Record::decode_at(chunk, number)?;
             let last = record.last;
@@ -310,12 +334,7 @@ impl DataFile {
         }
         records.truncate(complete);
         let next_game = records.last().map_or(0, |record| record.game + 1);
-        Ok(DataFile {
-            header,
-            records,
-            complete_len: Header::SIZE + complete * Record::SIZE,
-            next_game,
-        })
+        Ok(DataFile { header, records, complete_len: start + complete * Record::SIZE, next_game })
     }
 }
 
@@ -338,7 +357,17 @@ mod tests {
     }
 
     fn header() -> Header {
-        Header { seed: 9, nodes: 2000, random_plies: 8, generator: "0.1.0".to_owned() }
+        Header {
+            seed: 9,
+            nodes: 2000,
+            random_plies: 8,
+            generator: "0.1.0".to_owned(),
+            network: None,
+        }
+    }
+
+    fn network_header() -> Header {
+        Header { network: Some(0x0123_4567_89ab_cdef), ..header() }
     }
 
     #[test]
@@ -348,9 +377,21 @@ mod tests {
         bytes[0] = b'X';
         assert_eq!(Header::decode(&bytes), Err(DataError::Magic));
         let mut bytes = header().encode();
-        bytes[8] = 2;
-        assert_eq!(Header::decode(&bytes), Err(DataError::Version { found: 2 }));
+        bytes[8] = 3;
+        assert_eq!(Header::decode(&bytes), Err(DataError::Version { found: 3 }));
         assert_eq!(Header::decode(&bytes[..10]), Err(DataError::Short { found: 10 }));
+    }
+
+    #[test]
+    fn a_network_is_named_by_version_2_and_the_classical_evaluation_keeps_version_1() {
+        let classical = header().encode();
+        assert_eq!((classical.len(), classical[8]), (48, 1));
+        let network = network_header().encode();
+        assert_eq!((network.len(), network[8]), (56, 2));
+        assert_eq!(network[..8], classical[..8]);
+        assert_eq!(network[10..48], classical[10..48]);
+        assert_eq!(Header::decode(&network), Ok(network_header()));
+        assert_eq!(Header::decode(&network[..50]), Err(DataError::Short { found: 50 }));
     }
 
     #[test]
@@ -371,15 +412,17 @@ mod tests {
 
     #[test]
     fn a_file_is_read_up_to_its_last_complete_game() {
-        let mut bytes = header().encode().to_vec();
-        for (game, last) in [(0, false), (0, true), (2, true), (3, false)] {
-            bytes.extend_from_slice(&record(game, last).encode());
+        for header in [header(), network_header()] {
+            let mut bytes = header.encode();
+            for (game, last) in [(0, false), (0, true), (2, true), (3, false)] {
+                bytes.extend_from_slice(&record(game, last).encode());
+            }
+            bytes.extend_from_slice(&[1, 2, 3]);
+            let file = DataFile::read(&bytes).unwrap();
+            assert_eq!(file.records.len(), 3);
+            assert_eq!(file.next_game, 3);
+            assert_eq!(file.complete_len, header.size() + 3 * Record::SIZE);
+            assert_eq!(file.header, header);
         }
-        bytes.extend_from_slice(&[1, 2, 3]);
-        let file = DataFile::read(&bytes).unwrap();
-        assert_eq!(file.records.len(), 3);
-        assert_eq!(file.next_game, 3);
-        assert_eq!(file.complete_len, Header::SIZE + 3 * Record::SIZE);
-        assert_eq!(file.header, header());
     }
 }

@@ -10,9 +10,11 @@
 //! a static evaluation can learn, where a capture's or a check's score is mostly the tactic the
 //! search resolves, and a found win says nothing about the position's other features.
 //!
-//! The games are searched with the classical evaluation, not the engine's default network: the
-//! networks learn from it, and a data file made by an earlier version is given back byte for
-//! byte by the same command.
+//! The games are searched with the evaluation the settings name: the classical one unless a
+//! network is given, so the first networks learnt from the classical evaluation and a data file
+//! made before networks played is given back byte for byte by the same command. A later
+//! network learns from the games of the one before it; the file's header names the network
+//! that played by its fingerprint.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -30,7 +32,7 @@ use crate::record::{GameResult, Header, Record};
 const HASH_MB: usize = 8;
 
 /// What to play.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Settings {
     /// The first game's seed.
     pub seed: u64,
@@ -38,6 +40,8 @@ pub struct Settings {
     pub nodes: u64,
     /// Random plies at the start of each game.
     pub random_plies: u32,
+    /// The evaluation the games are searched with.
+    pub evaluation: Evaluation,
 }
 
 impl Settings {
@@ -48,6 +52,10 @@ impl Settings {
             nodes: self.nodes,
             random_plies: self.random_plies,
             generator: env!("CARGO_PKG_VERSION").to_owned(),
+            network: match &self.evaluation {
+                Evaluation::Classical => None,
+                Evaluation::Network(model) => Some(model.network().fingerprint()),
+            },
         }
     }
 }
@@ -65,10 +73,10 @@ pub struct Game {
     pub plies: usize,
 }
 
-/// A searcher with the evaluation self-play games are played with: the classical one.
-pub fn classical_searcher() -> Searcher {
+/// A searcher for self-play games with `evaluation`.
+pub fn searcher(evaluation: &Evaluation) -> Searcher {
     let mut engine = Searcher::new(HASH_MB);
-    engine.set_evaluation(Evaluation::Classical);
+    engine.set_evaluation(evaluation.clone());
     engine
 }
 
@@ -138,7 +146,7 @@ pub fn play_games<E: Send>(
             let sender = sender.clone();
             let (next, failed) = (&next, &failed);
             scope.spawn(move || {
-                let mut engine = classical_searcher();
+                let mut engine = searcher(&settings.evaluation);
                 loop {
                     if stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {
                         break;
@@ -178,7 +186,8 @@ mod tests {
 
     #[test]
     fn a_game_is_the_same_from_its_seed_and_keeps_only_quiet_positions() {
-        let settings = Settings { seed: 5, nodes: 200, random_plies: 6 };
+        let settings =
+            Settings { seed: 5, nodes: 200, random_plies: 6, evaluation: Evaluation::Classical };
         let mut engine = Searcher::new(1);
         let game = play_game(&mut engine, &settings, 2);
         let again = play_game(&mut Searcher::new(1), &settings, 2);
@@ -193,8 +202,23 @@ mod tests {
     }
 
     #[test]
+    fn the_header_names_the_network_that_played() {
+        let classical =
+            Settings { seed: 1, nodes: 100, random_plies: 8, evaluation: Evaluation::Classical };
+        assert_eq!(classical.header().network, None);
+        let model = arbiter_duck_engine::nnue::embedded_model().unwrap();
+        let fingerprint = model.network().fingerprint();
+        let network = Settings { evaluation: Evaluation::Network(model), ..classical };
+        assert_eq!(network.header().network, Some(fingerprint));
+        let first = play_game(&mut searcher(&network.evaluation), &network, 0);
+        let again = play_game(&mut searcher(&network.evaluation), &network, 0);
+        assert_eq!(first.records, again.records);
+    }
+
+    #[test]
     fn games_are_handed_on_in_order_whatever_the_threads() {
-        let settings = Settings { seed: 1, nodes: 100, random_plies: 8 };
+        let settings =
+            Settings { seed: 1, nodes: 100, random_plies: 8, evaluation: Evaluation::Classical };
         let stop = AtomicBool::new(false);
         let mut numbers = Vec::new();
         play_games::<()>(&settings, 3, 8, 3, &stop, |game| {

@@ -235,6 +235,18 @@ impl Network {
         out.write_all(&bytes)
     }
 
+    /// The network's fingerprint: the 64-bit FNV-1a hash of its file's bytes. It names the
+    /// network that played a self-play data file's games, in the file's header and in the
+    /// provenance of a network trained on them (`arbiter duck train` prints it too).
+    pub fn fingerprint(&self) -> u64 {
+        let mut bytes = Vec::with_capacity(self.file_len());
+        // A network that cannot be written has no file; its fingerprint is that of no bytes.
+        let _ = self.write(&mut bytes);
+        bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        })
+    }
+
     /// The length of the network's file.
     fn file_len(&self) -> usize {
         MAGIC.len() + 5 * 4 + 2 * (INPUTS + 3) * self.hidden + 4 + 4 + self.provenance.len()
@@ -335,6 +347,26 @@ mod tests {
             network.provenance.clear();
             assert_eq!(Network::read(&file(&network)), Ok(network));
         }
+    }
+
+    #[test]
+    fn a_fingerprint_is_the_fnv_1a_hash_of_the_file() {
+        // FNV-1a by its definition: one multiplication per byte, on the XOR.
+        let fnv = |bytes: &[u8]| {
+            let mut hash: u64 = 14_695_981_039_346_656_037;
+            for &byte in bytes {
+                hash ^= u64::from(byte);
+                hash = hash.wrapping_mul(1_099_511_628_211);
+            }
+            hash
+        };
+        let embedded = crate::nnue::embedded();
+        assert_eq!(Network::read(embedded).unwrap().fingerprint(), fnv(embedded));
+        let network = Network::random(4, 2);
+        assert_eq!(network.fingerprint(), fnv(&file(&network)));
+        let mut other = network.clone();
+        other.provenance.push('.');
+        assert_ne!(other.fingerprint(), network.fingerprint());
     }
 
     #[test]
