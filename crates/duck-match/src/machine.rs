@@ -85,13 +85,17 @@ pub fn core_of(cores: &[usize], engines: usize, worker: usize, engine: usize) ->
     Some(cores[(worker * engines + engine) % cores.len()])
 }
 
+/// The load an idle machine shows anyway (a shell, the system's own daemons), which a match can
+/// bear: a warning for a load of 0.1 would be given on every machine and soon ignored.
+pub const IDLE_LOAD: f64 = 0.5;
+
 /// The warning a timed match deserves on a machine whose `/proc/loadavg` reads `loadavg`, with
 /// `cores` cores and `concurrency` games at a time; `None` if the load leaves the engines their
-/// cores (or cannot be read).
+/// cores, give or take [`IDLE_LOAD`] (or cannot be read).
 pub fn load_warning(loadavg: &str, cores: usize, concurrency: usize) -> Option<String> {
     let load: f64 = loadavg.split_whitespace().next()?.parse().ok()?;
     let spare = cores as f64 - 2.0 * concurrency as f64;
-    (load.is_finite() && load > spare).then(|| {
+    (load.is_finite() && load > spare.max(0.0) + IDLE_LOAD).then(|| {
         format!(
             "the 1-minute load average is {load:.2} on {cores} cores, above the {} left beside \
              {concurrency} game(s) of two engines: the engines will wait for CPUs, and the time \
@@ -118,10 +122,11 @@ mod tests {
 
     #[test]
     fn the_load_is_compared_with_the_cores_left() {
-        assert!(load_warning("0.01 0 0", 2, 1).is_some(), "2 cores, both for the engines");
-        assert_eq!(load_warning("0.00 0 0", 2, 1), None);
-        assert_eq!(load_warning("1.99 0 0", 4, 1), None);
-        assert!(load_warning("2.01 0 0", 4, 1).is_some());
+        assert!(load_warning("0.51 0 0", 2, 1).is_some(), "2 cores, both for the engines");
+        assert_eq!(load_warning("0.16 0 0", 2, 1), None, "an idle machine's own load");
+        assert_eq!(load_warning("2.49 0 0", 4, 1), None);
+        assert!(load_warning("2.51 0 0", 4, 1).is_some());
+        assert!(load_warning("0.60 0 0", 2, 2).is_some(), "more engines than cores");
         assert_eq!(load_warning("", 4, 1), None);
         assert_eq!(load_warning("NaN", 4, 1), None);
     }
