@@ -379,7 +379,9 @@ mod tests {
         let mut bytes = header().encode();
         bytes[8] = 3;
         assert_eq!(Header::decode(&bytes), Err(DataError::Version { found: 3 }));
+        let bytes = header().encode();
         assert_eq!(Header::decode(&bytes[..10]), Err(DataError::Short { found: 10 }));
+        assert_eq!(Header::decode(&bytes[..3]), Err(DataError::Short { found: 3 }));
     }
 
     #[test]
