@@ -85,6 +85,10 @@ struct Flags {
     /// list, or a FEN); each is played with both colours, in order.
     #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
     openings: Option<PathBuf>,
+    /// Begin with this opening of the file (the first is 1), to play another share of a book.
+    #[arg(long, value_name = "N", requires = "openings", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    opening_start: u64,
     /// Random openings of this many plies from the start, one per pair (see `--seed`).
     #[arg(long, value_name = "PLIES")]
     random_openings: Option<usize>,
@@ -395,13 +399,23 @@ fn play(args: Args, resume: Option<PathBuf>) -> Result<(), CliError> {
                 .read_to_end(&mut bytes)
                 .map_err(|error| CliError::Read { source_name: input.name.clone(), error })?;
             let text = String::from_utf8_lossy(&bytes);
-            let openings = parse_openings(&text).map_err(|error| input.error(error))?;
+            let mut openings = parse_openings(&text).map_err(|error| input.error(error))?;
+            let name = &input.name;
             if openings.is_empty() {
-                let name = &input.name;
                 return Err(CliError::Message(format!(
                     "{name}:1:1: expected at least one opening, found none"
                 )));
             }
+            let skip = usize::try_from(flags.opening_start - 1).unwrap_or(usize::MAX);
+            if skip >= openings.len() {
+                return Err(CliError::Message(format!(
+                    "--opening-start {}: {name} has {} opening(s)",
+                    flags.opening_start,
+                    openings.len()
+                )));
+            }
+            // The ones skipped come last, for a match that needs more than the rest.
+            openings.rotate_left(skip);
             Openings::List(openings)
         }
         (None, Some(plies)) => Openings::Random { plies, seed: flags.seed },

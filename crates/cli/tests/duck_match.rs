@@ -212,6 +212,40 @@ fn a_scripted_match_reports_saves_and_replays() {
 }
 
 #[test]
+fn opening_start_begins_further_into_the_file() {
+    let dir = scratch_dir("duck_match_opening_start");
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "i1i2 i10i9\n# a comment\n2 3 8 4 8 6 8 5 8\n").unwrap();
+    let play = |start: &str| {
+        let mut args = words("duck match --engine");
+        args.push(fake(WINS));
+        args.push("--engine".into());
+        args.push(fake(SHUFFLES));
+        args.extend(words("--games 4 --depth 1 --opening-start"));
+        args.push(start.into());
+        args.extend(["--openings".into(), openings.display().to_string()]);
+        args.extend(["--save".into(), dir.join(start).display().to_string()]);
+        arbiter_owned(&args)
+    };
+    let openings_of = |start: &str| -> Vec<String> {
+        saved_games(&dir.join(start)).into_iter().map(|game| game.3).collect()
+    };
+    assert_eq!(play("1").status.code(), Some(0));
+    assert_eq!(play("2").status.code(), Some(0));
+    let (first, second) = (openings_of("1"), openings_of("2"));
+    assert_ne!(first[0], first[2], "two openings, a pair each");
+    assert_eq!(second, [&first[2..], &first[..2]].concat(), "the second opening first");
+    let out = play("3");
+    assert_eq!(out.status.code(), Some(2));
+    let expected = format!("--opening-start 3: {} has 2 opening(s)\n", openings.display());
+    let stderr = text(out.stderr);
+    assert!(stderr.ends_with(&expected), "{stderr}");
+    let out = play("0");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn the_summary_names_the_engines_and_the_test() {
     let mut args = words("duck match --engine");
     args.push(fake(WINS));
