@@ -7,6 +7,8 @@
 #   bash bench/duck_strength.sh odds        # fairy-stockfish 400 ms against arbiter 100 ms
 #   GAMES=40 bash bench/duck_strength.sh ROW     # fewer games (extra flags go to `duck match`)
 #   EVAL=classical bash bench/duck_strength.sh ROW   # arbiter with its classical evaluation
+#   EVAL=crates/duck-engine/networks/duck-h256.nnue bash bench/duck_strength.sh ROW
+#                                           # arbiter with another network (here the first one)
 #
 # Timed matches are fair only on an idle machine: each engine is pinned to a core of its own
 # (--affinity), one game at a time, and the load average is printed first (the runner warns
@@ -26,7 +28,8 @@ arbiter=(--engine "$A duck uci" --name arbiter)
 case ${EVAL:-network} in
 network) ;;
 classical) arbiter=(--engine "$A duck uci" --option EvalFile= --name arbiter-classical) ;;
-*) echo "unknown EVAL=$EVAL: network or classical" >&2; exit 2 ;;
+*.nnue) arbiter=(--engine "$A duck uci" --option "EvalFile=$EVAL" --name "arbiter-$(basename "$EVAL" .nnue)") ;;
+*) echo "unknown EVAL=$EVAL: network, classical or a .nnue file" >&2; exit 2 ;;
 esac
 common=("${arbiter[@]}" --engine "$FSF" --option "VariantPath=$VP"
     --option UCI_Variant=duck --name fairy-stockfish --affinity --concurrency 1
