@@ -107,6 +107,9 @@ def test_ctrl_c_interrupts_a_long_call(name):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # A shell without job control starts background commands with SIGINT ignored, and
+        # Python then installs no handler for it: the child gets the default, whoever ran us.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert child.stdout.readline() == "ready\n"
