@@ -240,6 +240,10 @@ pub struct TrainArgs {
     /// inside the target's sigmoid, and the engine multiplies the output by it.
     #[arg(long, default_value_t = 400)]
     scale: u16,
+    /// Also train on each training position's mirror image (the board turned left to right,
+    /// which the rules cannot tell apart): twice the positions from the same games.
+    #[arg(long)]
+    mirror: bool,
     /// A line added to the network's provenance text (for example the commit it was built at).
     #[arg(long, value_name = "TEXT")]
     note: Option<String>,
@@ -265,6 +269,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         validation: args.validation,
         seed: args.seed,
         scale: f32::from(args.scale),
+        mirror: args.mirror,
     };
     let mut provenance = String::from("arbiter duck train\n");
     let mut split = Split::default();
@@ -295,8 +300,9 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         return Err(CliError::Message("no training positions in the data".to_owned()));
     }
     let line = format!(
-        "{} training positions, {} validation positions (a {} share of the games), {} skipped",
+        "{} training positions{}, {} validation positions (a {} share of the games), {} skipped",
         split.training.len(),
+        if args.mirror { " (half of them mirror images)" } else { "" },
         split.validation.len(),
         args.validation,
         split.skipped

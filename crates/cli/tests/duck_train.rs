@@ -157,6 +157,22 @@ fn train_writes_a_network_the_engine_reads_with_its_provenance() {
     assert_eq!(arbiter(&args).status.code(), Some(0));
     assert_eq!(std::fs::read(&net).unwrap(), first);
 
+    // Mirror images double the training positions, not the validation ones.
+    let counts = |log: &str| -> (u64, u64) {
+        let line = log.lines().find(|line| line.contains(" training positions")).unwrap();
+        let numbers: Vec<u64> = line
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|word| word.parse().ok())
+            .collect();
+        (numbers[0], numbers[1])
+    };
+    let mirrored = arbiter(&[&args[..], &["--mirror"]].concat());
+    assert_eq!(mirrored.status.code(), Some(0), "{}", stderr(&mirrored));
+    let (plain, both) = (counts(&log), counts(&stderr(&mirrored)));
+    assert_eq!((both.0, both.1), (2 * plain.0, plain.1), "{log}");
+    let network = arbiter_duck_engine::nnue::Network::read(&std::fs::read(&net).unwrap()).unwrap();
+    assert!(network.provenance.contains("(half of them mirror images)"), "{}", network.provenance);
+
     let out = arbiter(&["duck", "train", "--data", net.to_str().unwrap(), "--out", "x.nnue"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not a self-play data file"), "{}", stderr(&out));

@@ -7,12 +7,19 @@
 //! a share of the games, not of the positions: positions of one game are alike, and a
 //! validation loss over games the network never saw measures what it learnt, not what it
 //! remembers.
+//!
+//! Every rule of the game is the same seen in a mirror standing on the middle column (each
+//! role's steps come in left and right pairs, and nothing else tells the columns apart), so a
+//! position and its mirror image have the same value. With [`Config::mirror`] each training
+//! position is learnt from in both forms: twice the positions from the same games.
 
 use std::time::{Duration, Instant};
 
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
+
+use arbiter_duck::{Board, Square};
 
 use crate::net::{FloatNetwork, Sample, Scratch, sigmoid};
 use crate::record::Record;
@@ -37,6 +44,9 @@ pub struct Config {
     /// What `y` is multiplied by to give hundredths of a soldier, and what a score is divided
     /// by inside its sigmoid.
     pub scale: f32,
+    /// Trains on each training position's mirror image too (the validation positions are
+    /// kept as they were played).
+    pub mirror: bool,
 }
 
 /// The losses after one epoch.
@@ -77,12 +87,30 @@ impl Split {
             let hash = (u64::from(record.game) ^ config.seed.rotate_left(32))
                 .wrapping_mul(0x9E37_79B9_7F4A_7C15);
             let share = (hash >> 40) as f32 / (1u64 << 24) as f32;
-            match share < config.validation {
-                true => self.validation.push(sample),
-                false => self.training.push(sample),
+            if share < config.validation {
+                self.validation.push(sample);
+                continue;
+            }
+            self.training.push(sample);
+            if config.mirror {
+                let mirror = mirrored(&record.board);
+                self.training.extend(Sample::new(&mirror, record.turn, target));
             }
         }
     }
+}
+
+/// `board` seen in a mirror standing on the middle column: the point of column `c` goes to
+/// column `COLS - 1 - c`.
+pub fn mirrored(board: &Board) -> Board {
+    let mut mirror = Board::empty();
+    for sq in Square::all() {
+        if let Some(piece) = board.piece_at(sq) {
+            let image = Square::new(sq.row(), Square::COLS - 1 - sq.col());
+            mirror.put(image.expect("a column's mirror image is a column"), piece);
+        }
+    }
+    mirror
 }
 
 /// Adam's moments of every parameter.
@@ -216,7 +244,9 @@ pub fn train(split: &Split, config: &Config, mut on_epoch: impl FnMut(&Epoch)) -
 
 #[cfg(test)]
 mod tests {
-    use arbiter_duck::Position;
+    use std::collections::BTreeSet;
+
+    use arbiter_duck::{Move, Position};
     use arbiter_duck_engine::eval;
     use arbiter_duck_engine::random::RandomMover;
 
@@ -251,6 +281,71 @@ mod tests {
         out
     }
 
+    /// The square `sq` in the mirror.
+    fn image(sq: Square) -> Square {
+        Square::new(sq.row(), Square::COLS - 1 - sq.col()).unwrap()
+    }
+
+    #[test]
+    fn the_rules_are_the_same_in_the_mirror() {
+        // Over random games: the mirror image of a position has the mirror images of its
+        // moves, and its moves capture the same pieces and end the game alike.
+        let mut positions = 0;
+        for seed in 0..30 {
+            let mut random = RandomMover::new(seed);
+            let mut position = Position::new();
+            for _ in 0..120 {
+                let mirror =
+                    Position::from_board(mirrored(position.board()), position.turn()).unwrap();
+                let moves: BTreeSet<(Square, Square)> =
+                    position.moves().iter().map(|mv| (image(mv.from), image(mv.to))).collect();
+                let images: BTreeSet<(Square, Square)> =
+                    mirror.moves().iter().map(|mv| (mv.from, mv.to)).collect();
+                assert_eq!(moves, images, "{}", position.fen());
+                assert_eq!(position.in_check(), mirror.in_check(), "{}", position.fen());
+                for mv in position.moves().iter() {
+                    let (mut after, mut image_after) = (position.clone(), mirror.clone());
+                    let _ = after.make(*mv);
+                    let _ = image_after.make(Move::new(image(mv.from), image(mv.to)));
+                    assert_eq!(mirrored(after.board()), *image_after.board());
+                    assert_eq!(after.outcome(), image_after.outcome(), "{}", position.fen());
+                    assert_eq!(after.in_check(), image_after.in_check(), "{}", position.fen());
+                }
+                positions += 1;
+                let Some(mv) = random.choose(&position) else { break };
+                let _ = position.make(mv);
+                if position.is_over() {
+                    break;
+                }
+            }
+        }
+        assert!(positions > 1000, "{positions} positions");
+    }
+
+    #[test]
+    fn mirroring_doubles_the_training_positions_only() {
+        let config = |mirror| Config {
+            hidden: 8,
+            epochs: 1,
+            lambda: 0.5,
+            learning_rate: 0.001,
+            batch: 64,
+            validation: 0.2,
+            seed: 5,
+            scale: 400.0,
+            mirror,
+        };
+        let records = records(60);
+        let (mut plain, mut both) = (Split::default(), Split::default());
+        plain.add(&records, &config(false));
+        both.add(&records, &config(true));
+        assert_eq!(both.training.len(), 2 * plain.training.len());
+        assert_eq!(both.validation.len(), plain.validation.len());
+        let asymmetric = records.iter().filter(|r| mirrored(&r.board) != r.board).count();
+        assert!(asymmetric > records.len() / 2, "{asymmetric} of {}", records.len());
+        assert!(records.iter().all(|r| mirrored(&mirrored(&r.board)) == r.board));
+    }
+
     #[test]
     fn the_loss_falls_and_the_quantised_network_agrees_with_the_float_one() {
         let config = Config {
@@ -262,6 +357,7 @@ mod tests {
             validation: 0.2,
             seed: 3,
             scale: 400.0,
+            mirror: false,
         };
         let mut split = Split::default();
         split.add(&records(300), &config);
