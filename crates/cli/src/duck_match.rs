@@ -496,6 +496,16 @@ fn play(args: Args, resume: Option<PathBuf>) -> Result<(), CliError> {
         resume: resume.is_some(),
     };
     if let (Some(dir), None) = (&config.save, &resume) {
+        // A new match would start its results file afresh: the games of the one saved there
+        // would be lost.
+        if dir.join(arbiter_duck_match::save::RESULTS).exists() {
+            return Err(CliError::Message(format!(
+                "{} already holds a match ({}): `--resume {0}` goes on with it; a new match \
+                 needs a directory of its own",
+                dir.display(),
+                arbiter_duck_match::save::RESULTS
+            )));
+        }
         // What `--resume DIR` needs to start the same match again.
         let arguments = serde_json::to_string(&own_arguments()).unwrap_or_default();
         std::fs::create_dir_all(dir)

@@ -583,6 +583,16 @@ fn time_odds_at_a_fixed_time_per_move() {
     let second = std::fs::read_to_string(dir.join("engine2.worker1.stderr")).unwrap();
     assert!(second.contains("after `go movetime 100`\n"), "{second}");
 
+    // The same command again would start the results afresh: it is refused, the match kept.
+    let results = std::fs::read(dir.join("results.jsonl")).unwrap();
+    let again = arbiter_owned(&args);
+    let message = text(again.stderr);
+    assert_eq!(again.status.code(), Some(2), "{message}");
+    assert!(message.contains("already holds a match (results.jsonl)"), "{message}");
+    assert!(message.contains(&format!("`--resume {}`", dir.display())), "{message}");
+    assert_eq!(std::fs::read(dir.join("results.jsonl")).unwrap(), results);
+    assert!(dir.join("game-1.txt").exists());
+
     let mut args = words("duck match --games 2 --engine");
     args.push(fake(WINS));
     args.extend(words("--engine-tc 10 --engine-movetime 400 --engine"));

@@ -112,6 +112,9 @@ impl ResultLine {
     }
 }
 
+/// The file of a save directory with one line per game played ([`ResultLine`]).
+pub const RESULTS: &str = "results.jsonl";
+
 /// The save directory, open for writing.
 #[derive(Debug)]
 pub struct Saver {
@@ -143,7 +146,7 @@ impl Saver {
     /// Opens `dir` to go on with a match saved there: the games of its results file, which is
     /// kept (less a last line cut short by a stop) and written on after them.
     pub fn resume(dir: &Path, games: u64) -> io::Result<(Saver, Vec<SavedResult>)> {
-        let path = dir.join("results.jsonl");
+        let path = dir.join(RESULTS);
         let text = fs::read_to_string(&path)?;
         // A match killed while writing leaves a line without its end: that game is played again.
         let whole = &text[..text.rfind('\n').map_or(0, |end| end + 1)];
@@ -165,7 +168,7 @@ impl Saver {
     /// with enough digits for `games`.
     pub fn create(dir: &Path, games: u64) -> io::Result<Saver> {
         fs::create_dir_all(dir)?;
-        let results = BufWriter::new(File::create(dir.join("results.jsonl"))?);
+        let results = BufWriter::new(File::create(dir.join(RESULTS))?);
         Ok(Saver { dir: dir.to_owned(), digits: games.max(1).to_string().len(), results })
     }
 
