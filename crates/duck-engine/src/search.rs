@@ -1467,7 +1467,7 @@ mod tests {
             let _ = played.make(mv.parse().unwrap());
         }
         let classical = [(Position::new(), 10, 14_837), (played.clone(), 9, 4_305)];
-        let network = [(Position::new(), 10, 49_344), (played, 9, 7_108)];
+        let network = [(Position::new(), 10, 47_408), (played, 9, 4_626)];
         assert!(matches!(Evaluation::default(), Evaluation::Network(_)));
         for (evaluation, counts) in
             [(Evaluation::Classical, classical), (Evaluation::default(), network)]
@@ -1527,7 +1527,7 @@ mod tests {
             engine.search(&Position::new(), &Limits::depth(10), &StopFlag::new(), |info| {
                 reports.push(info.multipv)
             });
-        assert_eq!(result.nodes, 49_344);
+        assert_eq!(result.nodes, 47_408);
         let mut default = Searcher::new(16);
         let before = default.search(&Position::new(), &Limits::depth(10), &StopFlag::new(), |_| {});
         assert_eq!((result.best, result.pv, result.score), (before.best, before.pv, before.score));
