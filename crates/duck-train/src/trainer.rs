@@ -100,17 +100,20 @@ impl Split {
     }
 }
 
-/// `board` seen in a mirror standing on the middle column: the point of column `c` goes to
-/// column `COLS - 1 - c`.
+/// `board` seen in a mirror standing on the middle column.
 pub fn mirrored(board: &Board) -> Board {
     let mut mirror = Board::empty();
     for sq in Square::all() {
         if let Some(piece) = board.piece_at(sq) {
-            let image = Square::new(sq.row(), Square::COLS - 1 - sq.col());
-            mirror.put(image.expect("a column's mirror image is a column"), piece);
+            mirror.put(image(sq), piece);
         }
     }
     mirror
+}
+
+/// The point `sq` in that mirror: column `c` goes to column `COLS - 1 - c`.
+fn image(sq: Square) -> Square {
+    Square::new(sq.row(), Square::COLS - 1 - sq.col()).expect("a column's mirror image is a column")
 }
 
 /// Adam's moments of every parameter.
@@ -279,11 +282,6 @@ mod tests {
             }
         }
         out
-    }
-
-    /// The square `sq` in the mirror.
-    fn image(sq: Square) -> Square {
-        Square::new(sq.row(), Square::COLS - 1 - sq.col()).unwrap()
     }
 
     #[test]
