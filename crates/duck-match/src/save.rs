@@ -165,10 +165,11 @@ impl Saver {
     }
 
     /// Creates `dir` if needed and starts a new results file in it; game files are numbered
-    /// with enough digits for `games`.
+    /// with enough digits for `games`. A directory that already has a results file holds a
+    /// match, which this would lose: that is an error of kind `AlreadyExists`.
     pub fn create(dir: &Path, games: u64) -> io::Result<Saver> {
         fs::create_dir_all(dir)?;
-        let results = BufWriter::new(File::create(dir.join(RESULTS))?);
+        let results = BufWriter::new(File::create_new(dir.join(RESULTS))?);
         Ok(Saver { dir: dir.to_owned(), digits: games.max(1).to_string().len(), results })
     }
 

@@ -479,6 +479,16 @@ fn saved_games_replay_through_the_judge() {
         stderr.starts_with("fake engine thinking about move 1 after `go depth 1`\n"),
         "{stderr}"
     );
+
+    // A second match into the same directory would start the results afresh: refused.
+    let before = read("results.jsonl");
+    match run(&config, |_| {}) {
+        Err(MatchError::Save { error, .. }) => {
+            assert_eq!(error.kind(), std::io::ErrorKind::AlreadyExists, "{error}")
+        }
+        other => panic!("a second match into a save directory: {:?}", other.map(|_| ())),
+    }
+    assert_eq!(read("results.jsonl"), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
