@@ -154,9 +154,9 @@ pub fn evaluate_with(position: &Position, weights: &[i32; COUNT]) -> Value {
 pub fn pst_index(color: Color, role: Role, sq: Square) -> usize {
     let row = match color {
         Color::Red => sq.row(),
-        Color::Blue => Square::ROWS - 1 - sq.row(),
+        Color::Blue => sq.flip_vertical().row(),
     };
-    let col = sq.col().min(Square::COLS - 1 - sq.col());
+    let col = sq.col().min(sq.flip_horizontal().col());
     PST + role.index() * PST_SQUARES + usize::from(row) * 5 + usize::from(col)
 }
 

@@ -105,15 +105,10 @@ pub fn mirrored(board: &Board) -> Board {
     let mut mirror = Board::empty();
     for sq in Square::all() {
         if let Some(piece) = board.piece_at(sq) {
-            mirror.put(image(sq), piece);
+            mirror.put(sq.flip_horizontal(), piece);
         }
     }
     mirror
-}
-
-/// The point `sq` in that mirror: column `c` goes to column `COLS - 1 - c`.
-fn image(sq: Square) -> Square {
-    Square::new(sq.row(), Square::COLS - 1 - sq.col()).expect("a column's mirror image is a column")
 }
 
 /// Adam's moments of every parameter.
@@ -295,8 +290,11 @@ mod tests {
             for _ in 0..120 {
                 let mirror =
                     Position::from_board(mirrored(position.board()), position.turn()).unwrap();
-                let moves: BTreeSet<(Square, Square)> =
-                    position.moves().iter().map(|mv| (image(mv.from), image(mv.to))).collect();
+                let moves: BTreeSet<(Square, Square)> = position
+                    .moves()
+                    .iter()
+                    .map(|mv| (mv.from.flip_horizontal(), mv.to.flip_horizontal()))
+                    .collect();
                 let images: BTreeSet<(Square, Square)> =
                     mirror.moves().iter().map(|mv| (mv.from, mv.to)).collect();
                 assert_eq!(moves, images, "{}", position.fen());
@@ -304,7 +302,8 @@ mod tests {
                 for mv in position.moves().iter() {
                     let (mut after, mut image_after) = (position.clone(), mirror.clone());
                     let _ = after.make(*mv);
-                    let _ = image_after.make(Move::new(image(mv.from), image(mv.to)));
+                    let _ = image_after
+                        .make(Move::new(mv.from.flip_horizontal(), mv.to.flip_horizontal()));
                     assert_eq!(mirrored(after.board()), *image_after.board());
                     assert_eq!(after.outcome(), image_after.outcome(), "{}", position.fen());
                     assert_eq!(after.in_check(), image_after.in_check(), "{}", position.fen());

@@ -44,10 +44,9 @@ impl Board {
     pub fn initial() -> Board {
         let mut board = Board::empty();
         for (row, col, role) in RED_START {
-            for (color, row) in [(Color::Red, row), (Color::Blue, Square::ROWS - 1 - row)] {
-                if let Some(sq) = Square::new(row, col) {
-                    board.put(sq, Piece::new(color, role));
-                }
+            if let Some(sq) = Square::new(row, col) {
+                board.put(sq, Piece::new(Color::Red, role));
+                board.put(sq.flip_vertical(), Piece::new(Color::Blue, role));
             }
         }
         board

@@ -11,6 +11,9 @@
 //! // fairy-stockfish's name: file a..i for the column, rank 1..10 for the row + 1.
 //! assert_eq!(sq.name().to_string(), "e10");
 //! assert_eq!(Square::from_name("e10"), Some(sq));
+//! // Mirrors: across the river, and on the middle column.
+//! assert_eq!(sq.flip_vertical(), Square::new(0, 4).unwrap());
+//! assert_eq!(Square::A1.flip_horizontal(), Square::new(0, 8).unwrap());
 //! ```
 
 use std::fmt;
@@ -82,6 +85,21 @@ impl Square {
     #[inline]
     pub const fn offset(self, rows: i8, cols: i8) -> Option<Square> {
         Square::from_coords(self.row() as i64 + rows as i64, self.col() as i64 + cols as i64)
+    }
+
+    /// The square seen across the river: row `x` goes to row `9 - x`, the column stays. Red's
+    /// half of the board becomes blue's; the same mirror as in `flip_vertical` of chess
+    /// libraries.
+    #[inline]
+    pub const fn flip_vertical(self) -> Square {
+        Square((Self::ROWS - 1 - self.row()) * Self::COLS + self.col())
+    }
+
+    /// The square seen in a mirror standing on the middle column: column `y` goes to column
+    /// `8 - y`, the row stays.
+    #[inline]
+    pub const fn flip_horizontal(self) -> Square {
+        Square(self.row() * Self::COLS + (Self::COLS - 1 - self.col()))
     }
 
     /// All 90 squares, row by row from red's side.

@@ -38,10 +38,7 @@ pub const INPUTS: usize = 2 * PER_SIDE;
 pub const fn oriented(perspective: Color, sq: Square) -> usize {
     match perspective {
         Color::Red => sq.index(),
-        Color::Blue => {
-            let row = Square::ROWS - 1 - sq.row();
-            row as usize * Square::COLS as usize + sq.col() as usize
-        }
+        Color::Blue => sq.flip_vertical().index(),
     }
 }
 
@@ -73,8 +70,7 @@ mod tests {
         let mut board = Board::empty();
         for sq in position.board().occupied() {
             let piece = position.board().piece_at(sq).unwrap();
-            let to = Square::new(Square::ROWS - 1 - sq.row(), sq.col()).unwrap();
-            let _ = board.put(to, Piece::new(!piece.color, piece.role));
+            let _ = board.put(sq.flip_vertical(), Piece::new(!piece.color, piece.role));
         }
         Position::from_board(board, !position.turn()).unwrap()
     }
