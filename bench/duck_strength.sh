@@ -5,6 +5,7 @@
 #   bash bench/duck_strength.sh book        # 100 ms each, the opening book, both colours
 #   bash bench/duck_strength.sh random8     # 100 ms each, 8 random plies (the earlier setup)
 #   bash bench/duck_strength.sh odds        # fairy-stockfish 400 ms against arbiter 100 ms
+#   bash bench/duck_strength.sh odds-random4  # the same odds from 4 random plies (seed 2026)
 #   GAMES=40 bash bench/duck_strength.sh ROW     # fewer games (extra flags go to `duck match`)
 #   EVAL=classical bash bench/duck_strength.sh ROW   # arbiter with its classical evaluation
 #   EVAL=crates/duck-engine/networks/duck-h256.nnue bash bench/duck_strength.sh ROW
@@ -17,7 +18,7 @@
 # played twice, once with each engine as red.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-row=${1:?"usage: bash bench/duck_strength.sh book|random8|odds [duck match flags...]"}
+row=${1:?"usage: bash bench/duck_strength.sh book|random8|odds|odds-random4 [duck match flags...]"}
 shift
 cargo build --release -q -p arbiter-cli
 A=target/release/arbiter
@@ -41,5 +42,7 @@ random8) "$A" duck match "${common[@]}" --movetime 100 --games "${GAMES:-100}" \
     --random-openings 8 --seed 2026 "$@" ;;
 odds) "$A" duck match "${common[@]}" --engine-movetime 400 --movetime 100 --games "${GAMES:-100}" \
     --openings bench/openings/duck-short.txt "$@" ;;
-*) echo "unknown row $row: book, random8 or odds" >&2; exit 2 ;;
+odds-random4) "$A" duck match "${common[@]}" --engine-movetime 400 --movetime 100 \
+    --games "${GAMES:-100}" --random-openings 4 --seed 2026 "$@" ;;
+*) echo "unknown row $row: book, random8, odds or odds-random4" >&2; exit 2 ;;
 esac
