@@ -35,14 +35,14 @@ esac
 common=("${arbiter[@]}" --engine "$FSF" --option "VariantPath=$VP"
     --option UCI_Variant=duck --name fairy-stockfish --affinity --concurrency 1
     --time-margin 1000)
+# The time odds: fairy-stockfish (the second engine) gets four times arbiter's time.
+odds=(--engine-movetime 400 --movetime 100 --games "${GAMES:-100}")
 case $row in
 book) "$A" duck match "${common[@]}" --movetime 100 --games "${GAMES:-120}" \
     --openings bench/openings/duck-short.txt "$@" ;;
 random8) "$A" duck match "${common[@]}" --movetime 100 --games "${GAMES:-100}" \
     --random-openings 8 --seed 2026 "$@" ;;
-odds) "$A" duck match "${common[@]}" --engine-movetime 400 --movetime 100 --games "${GAMES:-100}" \
-    --openings bench/openings/duck-short.txt "$@" ;;
-odds-random4) "$A" duck match "${common[@]}" --engine-movetime 400 --movetime 100 \
-    --games "${GAMES:-100}" --random-openings 4 --seed 2026 "$@" ;;
+odds) "$A" duck match "${common[@]}" "${odds[@]}" --openings bench/openings/duck-short.txt "$@" ;;
+odds-random4) "$A" duck match "${common[@]}" "${odds[@]}" --random-openings 4 --seed 2026 "$@" ;;
 *) echo "unknown row $row: book, random8, odds or odds-random4" >&2; exit 2 ;;
 esac
