@@ -264,6 +264,11 @@ impl<S: Store> Games<S> {
         before - games.len()
     }
 
+    /// Whether the store answers now ([`Store::ready`]).
+    pub fn ready(&self) -> Result<(), LiveError> {
+        Ok(lock(&self.store).ready()?)
+    }
+
     /// The games kept in memory now.
     pub fn kept(&self) -> usize {
         lock(&self.games).len()

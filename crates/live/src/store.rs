@@ -100,6 +100,13 @@ pub trait Store: Send + 'static {
     fn shared(&self) -> bool {
         false
     }
+
+    /// Whether the store answers now (a server's readiness check): by default, a read of the
+    /// version of a game that does not exist.
+    fn ready(&mut self) -> Result<(), StoreError> {
+        let probe = GameId::parse("0000000000").expect("ten base-62 digits are a game id");
+        self.version(&probe).map(|_| ())
+    }
 }
 
 /// A store chosen at run time.
@@ -122,6 +129,10 @@ impl Store for Box<dyn Store> {
 
     fn shared(&self) -> bool {
         (**self).shared()
+    }
+
+    fn ready(&mut self) -> Result<(), StoreError> {
+        (**self).ready()
     }
 }
 
