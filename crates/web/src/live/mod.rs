@@ -13,10 +13,11 @@
 mod quota;
 mod socket;
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use arbiter_live::postgres::Listener;
 use arbiter_live::{
@@ -24,8 +25,8 @@ use arbiter_live::{
     Store, StoreError, TimeControl,
 };
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{ConnectInfo, Path as UrlPath, Query};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{Path as UrlPath, Query};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
@@ -33,6 +34,11 @@ use serde::Deserialize;
 
 use crate::api::{Body, Endpoint};
 use crate::assets;
+use crate::connection::{ConnectionHeld, Held, Hold};
+use crate::limits::{Limit, Limits};
+use crate::metrics::Metrics;
+use crate::proxy::Client;
+use crate::websocket;
 
 /// Games listed per page of the archive.
 const PER_PAGE: u64 = 20;
@@ -64,16 +70,23 @@ pub(crate) struct Live {
     /// The URL of the database shared with other servers, if it is.
     shared: Option<String>,
     hub: socket::Hub,
+    limits: Limits,
+    metrics: Arc<Metrics>,
     created: quota::Buckets,
     acted: quota::Buckets,
-    sockets: Arc<quota::Sockets>,
+    opened: quota::Buckets,
+    sockets: quota::Sockets,
     /// When the games in memory were last looked over for idle ones (ms since the epoch).
     tidied: AtomicU64,
 }
 
 impl Live {
-    /// The games kept in `storage`.
-    pub(crate) fn open(storage: &Storage) -> Result<Arc<Live>, StoreError> {
+    /// The games kept in `storage`, within `limits`, counted in `metrics`.
+    pub(crate) fn open(
+        storage: &Storage,
+        limits: Limits,
+        metrics: Arc<Metrics>,
+    ) -> Result<Arc<Live>, StoreError> {
         let store: AnyStore = match storage {
             Storage::Memory => Box::new(SqliteStore::memory()?),
             Storage::Directory(dir) => Box::new(SqliteStore::open(dir)?),
@@ -87,9 +100,12 @@ impl Live {
             games: Arc::new(Games::new(store)),
             shared,
             hub: socket::Hub::default(),
-            created: quota::Buckets::default(),
-            acted: quota::Buckets::default(),
-            sockets: Arc::new(quota::Sockets::default()),
+            limits,
+            created: quota::Buckets::new(quota::Rate::create(&limits)),
+            acted: quota::Buckets::new(quota::Rate::act()),
+            opened: quota::Buckets::new(quota::Rate::open()),
+            sockets: quota::Sockets::new(limits.sockets_per_client, Arc::clone(&metrics)),
+            metrics,
             tidied: AtomicU64::new(now_ms()),
         }))
     }
@@ -112,6 +128,16 @@ impl Live {
         tokio::task::spawn_blocking(move || {
             games.forget_idle(now, IDLE_MS, |id| watched.contains(id));
         });
+    }
+
+    /// Whether the store answers now.
+    pub(crate) fn ready(&self) -> Result<(), LiveError> {
+        self.games.ready()
+    }
+
+    /// The games held in memory, and those a socket here watches.
+    pub(crate) fn counts(&self) -> (usize, usize) {
+        (self.games.kept(), self.hub.watched().len())
     }
 
     /// Hears every change committed to a shared database, by this server or another, and sends
@@ -206,31 +232,46 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
     ]
 }
 
-/// A failed live request: its status, a reason code for programs and a message for people.
+/// A failed live request: its status, a reason code for programs and a message for people; for
+/// a client refused by a limit, the limit and when to try again.
 struct Failure {
     status: StatusCode,
     reason: &'static str,
     message: String,
+    limit: Option<Limit>,
+    retry: Option<Duration>,
 }
 
 impl Failure {
     fn new(status: StatusCode, reason: &'static str, message: impl Into<String>) -> Failure {
-        Failure { status, reason, message: message.into() }
+        Failure { status, reason, message: message.into(), limit: None, retry: None }
     }
 
-    fn busy(what: &str) -> Failure {
-        Failure::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "slow-down",
-            format!("too many {what}: wait a little"),
-        )
+    /// A 429: `client` hit `limit`, and may try again after `retry`, if waiting helps.
+    fn busy(live: &Live, client: &Client, limit: Limit, retry: Option<Duration>) -> Failure {
+        live.metrics.refused(limit);
+        tracing::info!(client = %client.addr, limit = limit.name(), "request refused");
+        Failure {
+            limit: Some(limit),
+            retry,
+            ..Failure::new(StatusCode::TOO_MANY_REQUESTS, "slow-down", limit.message(&live.limits))
+        }
     }
 }
 
 impl IntoResponse for Failure {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.message, "reason": self.reason });
-        (self.status, Json(body)).into_response()
+        let mut body = serde_json::json!({ "error": self.message, "reason": self.reason });
+        if let Some(limit) = self.limit {
+            body["limit"] = limit.name().into();
+        }
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(retry) = self.retry {
+            // Whole seconds, rounded up: a client that waits that long finds a token.
+            let seconds = retry.as_secs() + u64::from(retry.subsec_nanos() > 0);
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds.max(1)));
+        }
+        response
     }
 }
 
@@ -258,9 +299,10 @@ impl From<LiveError> for Failure {
     }
 }
 
-/// The client's address, or the unspecified one where none is known (in-process tests).
-fn client(connected: Option<Extension<ConnectInfo<SocketAddr>>>) -> IpAddr {
-    connected.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |Extension(ConnectInfo(addr))| addr.ip())
+/// The client, as the proxy in front says or its connection's peer (`crate::proxy`); the
+/// unspecified address where none is known (in-process tests).
+fn client(found: Option<Extension<Client>>) -> Client {
+    found.map_or(Client::direct(IpAddr::V4(Ipv4Addr::UNSPECIFIED)), |Extension(client)| client)
 }
 
 /// The id in a path; a 400 if it cannot be one (an id that can be, but names no game, is a 404
@@ -298,7 +340,7 @@ struct CreateRequest {
 
 async fn create(
     Extension(live): Extension<Arc<Live>>,
-    connected: Option<Extension<ConnectInfo<SocketAddr>>>,
+    found: Option<Extension<Client>>,
     Body(request): Body<CreateRequest>,
 ) -> Result<Response, Failure> {
     let bad = |message: String| Failure::new(StatusCode::BAD_REQUEST, "malformed", message);
@@ -312,11 +354,14 @@ async fn create(
         None | Some("" | "none") => None,
         Some(text) => Some(text.parse::<TimeControl>().map_err(|error| bad(error.to_string()))?),
     };
-    if !live.created.take(client(connected), quota::CREATE) {
-        return Err(Failure::busy("games created"));
+    let client = client(found);
+    if let Err(wait) = live.created.take(client.key) {
+        return Err(Failure::busy(&live, &client, Limit::Games, Some(wait)));
     }
     let new = New { name: request.name, seat, time };
+    let started = Instant::now();
     let created = blocking(&live, move |games| games.create(new, now_ms())).await?;
+    live.metrics.commits.record(started.elapsed().as_secs_f64());
     let body = serde_json::json!({
         "id": created.id,
         "seat": created.seat,
@@ -390,18 +435,27 @@ struct ActRequest {
 
 async fn act(
     Extension(live): Extension<Arc<Live>>,
-    connected: Option<Extension<ConnectInfo<SocketAddr>>>,
+    found: Option<Extension<Client>>,
     UrlPath(id): UrlPath<String>,
     Body(request): Body<ActRequest>,
 ) -> Result<Json<arbiter_live::View>, Failure> {
     let id = game_id(&id)?;
-    if !live.acted.take(client(connected), quota::ACT) {
-        return Err(Failure::busy("actions"));
+    let client = client(found);
+    if let Err(wait) = live.acted.take(client.key) {
+        return Err(Failure::busy(&live, &client, Limit::Actions, Some(wait)));
     }
     let key = id.clone();
+    let moved = matches!(request.action, Action::Move { .. });
+    let started = Instant::now();
     let acted =
         blocking(&live, move |games| games.act(&key, &request.token, request.action, now_ms()))
             .await;
+    if acted.is_ok() {
+        live.metrics.commits.record(started.elapsed().as_secs_f64());
+        if moved {
+            live.metrics.moves.increment(1);
+        }
+    }
     // Refused or not, the game may have changed (a clock found run out): everyone is told.
     socket::publish(Arc::clone(&live), id).await;
     acted.map(Json)
@@ -416,20 +470,43 @@ async fn export(
     Ok(Json(serde_json::json!({ "official": official, "fen": fen })))
 }
 
+/// What an open WebSocket holds of the limits, let go when it closes: its place in the
+/// client's sockets, and its connection's places (among all connections and its client's), or,
+/// through a proxy, its request's place in its client's connections.
+pub(crate) struct SocketHold {
+    _socket: quota::Socket,
+    _connection: Option<Hold>,
+    _request: Option<Hold>,
+}
+
 async fn socket(
     Extension(live): Extension<Arc<Live>>,
-    connected: Option<Extension<ConnectInfo<SocketAddr>>>,
+    found: Option<Extension<Client>>,
+    connection: Option<Extension<ConnectionHeld>>,
+    request: Option<Extension<Held>>,
     UrlPath(id): UrlPath<String>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, Failure> {
     let id = game_id(&id)?;
-    let key = id.clone();
-    blocking(&live, move |games| games.view(&key, now_ms())).await?;
     let upgrade = upgrade.map_err(|rejection| {
         Failure::new(StatusCode::BAD_REQUEST, "not-a-websocket", rejection.body_text())
     })?;
-    let Some(counted) = quota::Sockets::open(&live.sockets, client(connected)) else {
-        return Err(Failure::busy("open WebSockets"));
+    let client = client(found);
+    // Counted before the game is read: a client churning sockets is refused before it costs a
+    // read of the store.
+    let Some(counted) = live.sockets.open(client.key) else {
+        return Err(Failure::busy(&live, &client, Limit::SocketsPerClient, None));
     };
-    Ok(upgrade.max_message_size(4096).on_upgrade(move |ws| socket::serve(live, id, ws, counted)))
+    if let Err(wait) = live.opened.take(client.key) {
+        return Err(Failure::busy(&live, &client, Limit::SocketOpens, Some(wait)));
+    }
+    let key = id.clone();
+    blocking(&live, move |games| games.view(&key, now_ms())).await?;
+    let hold = SocketHold {
+        _socket: counted,
+        _connection: connection.and_then(|Extension(ConnectionHeld(held))| held.take()),
+        _request: request.and_then(|Extension(held)| held.take()),
+    };
+    Ok(websocket::bounded(upgrade)
+        .on_upgrade(move |ws| socket::serve(live, id, websocket::Bounded::new(ws), hold)))
 }

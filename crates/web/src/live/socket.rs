@@ -19,13 +19,13 @@ use std::time::Duration;
 
 use arbiter_live::GameId;
 use arbiter_live::postgres::Change;
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use axum::extract::ws::{Message, Utf8Bytes};
 use serde::Deserialize;
 use tokio::sync::broadcast;
 use tokio::task::AbortHandle;
 
-use super::{Live, now_ms};
-use crate::live::quota::Socket;
+use super::{Live, SocketHold, now_ms};
+use crate::websocket::Bounded;
 
 /// Messages a slow socket may fall behind before it is sent the whole view again.
 const BACKLOG: usize = 32;
@@ -129,9 +129,9 @@ pub(crate) fn heard(live: &Arc<Live>, change: Change, runtime: &tokio::runtime::
     }
 }
 
-/// Serves one socket on the game `id` until it closes; `_counted` holds its place in the
-/// client's quota.
-pub(crate) async fn serve(live: Arc<Live>, id: GameId, mut socket: WebSocket, _counted: Socket) {
+/// Serves one socket on the game `id` until it closes; `_counted` holds its places in the
+/// limits.
+pub(crate) async fn serve(live: Arc<Live>, id: GameId, mut socket: Bounded, _counted: SocketHold) {
     let mut updates = {
         let mut rooms = live.hub.rooms();
         let room = rooms.entry(id.clone()).or_insert_with(|| Room {
