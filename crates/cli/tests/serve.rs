@@ -150,3 +150,87 @@ fn hosts_allowed_are_served_and_others_refused() {
         std::panic::resume_unwind(panic);
     }
 }
+
+#[test]
+fn help_prints_the_limits_an_operator_sets_with_their_defaults() {
+    let output = arbiter().args(["serve", "--help"]).output().expect("arbiter runs");
+    let help = String::from_utf8_lossy(&output.stdout);
+    for (flag, default) in [
+        ("--max-connections <N>", "[default: 1024]"),
+        ("--max-connections-per-client <N>", "[default: 32]"),
+        ("--max-sockets-per-client <N>", "[default: 16]"),
+        ("--max-games-per-client <N>", "[default: 20]"),
+        ("--new-game-every <SECONDS>", "[default: 30]"),
+        ("--log-format <FORMAT>", "[default: text]"),
+    ] {
+        let at = help.find(flag).unwrap_or_else(|| panic!("no {flag} in\n{help}"));
+        let next = help[at..].find(default).unwrap_or_else(|| panic!("no {default} for {flag}"));
+        assert!(!help[at + flag.len()..at + next].contains("\n      --"), "{flag}: {default}");
+    }
+    for flag in ["--trusted-proxy <CIDR>", "--public-url <URL>", "--metrics-public"] {
+        assert!(help.contains(flag), "no {flag} in\n{help}");
+    }
+    let output = arbiter().args(["serve", "--max-sockets-per-client", "0"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--max-sockets-per-client must be at least 1"), "{stderr}");
+    let output = arbiter().args(["serve", "--trusted-proxy", "proxy.lan"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("is not a network"));
+}
+
+/// A field of `/proc/PID/status`, in KiB.
+fn status_kib(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|value| value.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no {field} in /proc/{pid}/status"))
+}
+
+/// Without bounds on a socket's buffers, a client sending pings without reading the pongs grew
+/// the server by 400 MB a second (16 MB to 1.19 GB in 3 s) until it aborted.
+#[test]
+fn a_socket_flooding_pings_without_reading_is_cut_off_with_the_servers_memory_bounded() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-ping-flood");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (mut child, addr) = start(&["--data-dir", dir.to_str().unwrap()]);
+    let pid = child.id();
+    let result = std::panic::catch_unwind(|| {
+        let body = "{}";
+        let mut stream = TcpStream::connect(&addr).unwrap();
+        write!(
+            stream,
+            "POST /api/live/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let created: serde_json::Value =
+            serde_json::from_str(answer.split_once("\r\n\r\n").unwrap().1).unwrap();
+        let id = created["id"].as_str().unwrap();
+        let before = status_kib(pid, "VmRSS");
+        let stream = TcpStream::connect(&addr).unwrap();
+        stream.set_write_timeout(Some(Duration::from_secs(30))).unwrap();
+        let url = format!("ws://{addr}/api/live/games/{id}/socket");
+        let (mut socket, _) = tungstenite::client(url, stream).expect("the socket opens");
+        // 64 MB of pings at most, none of their pongs read.
+        let ping = tungstenite::Message::Ping(vec![7; 125].into());
+        let sent = (0..512 * 1024).take_while(|_| socket.send(ping.clone()).is_ok()).count();
+        assert!(sent < 512 * 1024, "every ping was taken: the socket was never cut off");
+        let grown = status_kib(pid, "VmHWM").saturating_sub(before);
+        assert!(grown < 32 * 1024, "the server grew by {grown} KiB");
+        // It goes on serving.
+        let (status, _) = fetch(&addr, "/api/");
+        assert_eq!(status, "HTTP/1.1 200 OK");
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Err(panic) = result {
+        std::panic::resume_unwind(panic);
+    }
+}
