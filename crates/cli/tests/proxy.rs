@@ -278,8 +278,9 @@ fn through_nginx_pages_and_live_games_are_served_and_limits_count_the_forwarded_
         .arg(dir.join("data"))
         .args(["--trusted-proxy", "127.0.0.1", "--public-url", &public])
         .args(["--max-sockets-per-client", "2", "--max-games-per-client", "3"])
+        .args(["--log-format", "json"])
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(dir.join("serve.log")).unwrap())
         .spawn()
         .expect("arbiter runs");
     let mut line = String::new();
@@ -366,4 +367,25 @@ fn through_nginx_pages_and_live_games_are_served_and_limits_count_the_forwarded_
     let refused = socket(straight(9), &direct, &[("x-forwarded-for", "192.0.2.9")]);
     assert_eq!(refused.err(), Some(429));
     drop((held, direct_held));
+
+    // The log names the clients refused as nginx forwarded them, not nginx.
+    let log = std::fs::read_to_string(dir.join("serve.log")).unwrap();
+    let refusals: Vec<(String, String)> = log
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|line| line["fields"]["message"] == "request refused")
+        .map(|line| {
+            let field = |name: &str| line["fields"][name].as_str().unwrap_or_default().to_owned();
+            (field("client"), field("limit"))
+        })
+        .collect();
+    for expected in [
+        ("127.0.0.5", "max-sockets-per-client"),
+        ("127.0.0.7", "max-games-per-client"),
+        ("127.0.0.9", "max-sockets-per-client"),
+    ] {
+        let expected = (expected.0.to_owned(), expected.1.to_owned());
+        assert!(refusals.contains(&expected), "{expected:?} not in {refusals:?}\n{log}");
+    }
+    assert!(refusals.iter().all(|(client, _)| client != "127.0.0.1"), "{refusals:?}");
 }

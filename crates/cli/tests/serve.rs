@@ -234,3 +234,45 @@ fn a_socket_flooding_pings_without_reading_is_cut_off_with_the_servers_memory_bo
         std::panic::resume_unwind(panic);
     }
 }
+
+/// The lines `arbiter serve ARGS` writes on standard error until it logs that it listens.
+fn log_until_listening(args: &[&str]) -> Vec<String> {
+    let mut child = arbiter()
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbiter runs");
+    let mut lines = Vec::new();
+    for line in BufReader::new(child.stderr.take().unwrap()).lines() {
+        let line = line.unwrap();
+        let done = line.contains("listening");
+        lines.push(line);
+        if done {
+            break;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    lines
+}
+
+#[test]
+fn logs_are_text_by_default_and_json_lines_with_log_format_json() {
+    let text = log_until_listening(&[]);
+    let last = text.last().expect("a line saying it listens");
+    assert!(last.contains("INFO") && last.contains("listening"), "{text:?}");
+    assert!(last.contains("address=127.0.0.1:"), "{last}");
+    assert!(!last.contains('\u{1b}'), "colours in a log that is no terminal: {last}");
+    let json = log_until_listening(&["--log-format", "json", "--max-connections", "100"]);
+    for line in &json {
+        let value: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
+        assert!(value["level"].is_string() && value["timestamp"].is_string(), "{line}");
+    }
+    let last: serde_json::Value = serde_json::from_str(json.last().unwrap()).unwrap();
+    assert_eq!(last["level"], "INFO");
+    assert_eq!(last["fields"]["message"], "listening");
+    assert_eq!(last["fields"]["max_connections"], 100);
+    assert!(last["fields"]["address"].as_str().unwrap().starts_with("127.0.0.1:"), "{last}");
+}
