@@ -17,6 +17,7 @@
 //! | connections per client | 32 (`--max-connections-per-client`) | a connection beyond them gets a 429 and is closed; an open WebSocket counts as one |
 //! | connections | 1,024 (`--max-connections`) | a connection beyond them gets a 503 and is closed; open WebSockets count; never more than the file descriptors allow |
 //! | WebSockets per client | 16 (`--max-sockets-per-client`) | a 429 beyond them |
+//! | WebSockets | 7/8 of the connections | a 429 beyond them: the rest is kept for pages and moves when watchers fill the server |
 //! | WebSockets opened per client | 20 at once, then 1 a second | a 429 with `Retry-After` beyond them: a client churning sockets cannot make a game's watchers be told again and again |
 //! | a WebSocket's buffers | 2 KiB read, 256 KiB of messages waiting to be sent | a socket whose client reads nothing is cut off once 256 KiB wait, or after 10 s waiting to send |
 //! | messages a WebSocket may send | 32 at once, then 4 a second | pings included; beyond that it is cut off |
@@ -149,6 +150,8 @@ pub enum Limit {
     ConnectionsPerClient,
     /// [`Limits::sockets_per_client`].
     SocketsPerClient,
+    /// WebSockets in all: 7/8 of [`Limits::connections`].
+    Sockets,
     /// [`SOCKET_OPENS`].
     SocketOpens,
     /// [`Limits::games_at_once`].
@@ -159,10 +162,11 @@ pub enum Limit {
 
 impl Limit {
     /// Every limit, for the metrics.
-    pub const ALL: [Limit; 6] = [
+    pub const ALL: [Limit; 7] = [
         Limit::Connections,
         Limit::ConnectionsPerClient,
         Limit::SocketsPerClient,
+        Limit::Sockets,
         Limit::SocketOpens,
         Limit::Games,
         Limit::Actions,
@@ -174,6 +178,7 @@ impl Limit {
             Limit::Connections => "max-connections",
             Limit::ConnectionsPerClient => "max-connections-per-client",
             Limit::SocketsPerClient => "max-sockets-per-client",
+            Limit::Sockets => "sockets",
             Limit::SocketOpens => "socket-opens",
             Limit::Games => "max-games-per-client",
             Limit::Actions => "actions",
@@ -197,6 +202,11 @@ impl Limit {
                 "this client holds {} open WebSockets, the most one client may \
                  (--max-sockets-per-client)",
                 limits.sockets_per_client
+            ),
+            Limit::Sockets => format!(
+                "the server holds {} open WebSockets, the most it keeps (7/8 of \
+                 --max-connections, the rest kept for pages and moves); try again shortly",
+                limits.connections - limits.connections / 8
             ),
             Limit::SocketOpens => format!(
                 "this client opens WebSockets too fast: {SOCKET_OPENS} at once, then one every \

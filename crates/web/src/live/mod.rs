@@ -104,7 +104,7 @@ impl Live {
             created: quota::Buckets::new(quota::Rate::create(&limits)),
             acted: quota::Buckets::new(quota::Rate::act()),
             opened: quota::Buckets::new(quota::Rate::open()),
-            sockets: quota::Sockets::new(limits.sockets_per_client, Arc::clone(&metrics)),
+            sockets: quota::Sockets::new(&limits, Arc::clone(&metrics)),
             metrics,
             tidied: AtomicU64::new(now_ms()),
         }))
@@ -494,8 +494,14 @@ async fn socket(
     let client = client(found);
     // Counted before the game is read: a client churning sockets is refused before it costs a
     // read of the store.
-    let Some(counted) = live.sockets.open(client.key) else {
-        return Err(Failure::busy(&live, &client, Limit::SocketsPerClient, None));
+    let counted = match live.sockets.open(client.key) {
+        Ok(counted) => counted,
+        // A socket closed elsewhere frees a place: worth trying again soon.
+        Err(Limit::Sockets) => {
+            let retry = Some(Duration::from_secs(1));
+            return Err(Failure::busy(&live, &client, Limit::Sockets, retry));
+        }
+        Err(limit) => return Err(Failure::busy(&live, &client, limit, None)),
     };
     if let Err(wait) = live.opened.take(client.key) {
         return Err(Failure::busy(&live, &client, Limit::SocketOpens, Some(wait)));

@@ -8,14 +8,16 @@
 //! | games created | 20 at once, then one more every 30 s |
 //! | game actions (moves, offers, ...) | 20 at once, then 10 a second |
 //! | open WebSockets | 16 |
+//! | open WebSockets, all clients | 7/8 of `--max-connections`: the rest is kept for pages and moves |
 //! | WebSockets opened | 20 at once, then one a second |
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::connection::{Counted, PerClient};
-use crate::limits::{self, Limits};
+use crate::limits::{self, Limit, Limits};
 use crate::metrics::Metrics;
 use crate::proxy::ClientKey;
 
@@ -94,37 +96,62 @@ impl Buckets {
     }
 }
 
-/// The WebSockets open per client.
+/// The WebSockets open, per client and in all.
 #[derive(Debug)]
 pub(crate) struct Sockets {
     open: Arc<PerClient>,
     most: usize,
+    all: Arc<AtomicUsize>,
+    most_in_all: usize,
     metrics: Arc<Metrics>,
 }
 
-/// One open WebSocket, counted against its client and in the metrics until dropped.
+/// One open WebSocket, counted against its client, in all and in the metrics until dropped.
 #[derive(Debug)]
 pub(crate) struct Socket {
     _counted: Counted,
+    all: Arc<AtomicUsize>,
     metrics: Arc<Metrics>,
 }
 
+/// The WebSockets open at once in all: 7/8 of the connections, so that when watchers fill the
+/// server its pages and moves are still served.
+pub(crate) fn sockets_in_all(limits: &Limits) -> usize {
+    (limits.connections - limits.connections / 8).max(1)
+}
+
 impl Sockets {
-    /// At most `most` sockets per client.
-    pub(crate) fn new(most: usize, metrics: Arc<Metrics>) -> Sockets {
-        Sockets { open: Arc::default(), most, metrics }
+    /// At most [`Limits::sockets_per_client`] sockets per client, [`sockets_in_all`] in all.
+    pub(crate) fn new(limits: &Limits, metrics: Arc<Metrics>) -> Sockets {
+        Sockets {
+            open: Arc::default(),
+            most: limits.sockets_per_client,
+            all: Arc::default(),
+            most_in_all: sockets_in_all(limits),
+            metrics,
+        }
     }
 
-    /// Counts one more socket of `client`, unless it holds its fill already.
-    pub(crate) fn open(&self, client: ClientKey) -> Option<Socket> {
-        let counted = PerClient::enter(&self.open, client, self.most)?;
+    /// Counts one more socket of `client`, unless it or the server holds its fill already:
+    /// then the limit hit.
+    pub(crate) fn open(&self, client: ClientKey) -> Result<Socket, Limit> {
+        let counted =
+            PerClient::enter(&self.open, client, self.most).ok_or(Limit::SocketsPerClient)?;
+        let taken = self.all.fetch_update(Ordering::AcqRel, Ordering::Acquire, |open| {
+            (open < self.most_in_all).then_some(open + 1)
+        });
+        if taken.is_err() {
+            return Err(Limit::Sockets);
+        }
         self.metrics.sockets.increment(1.0);
-        Some(Socket { _counted: counted, metrics: Arc::clone(&self.metrics) })
+        let (all, metrics) = (Arc::clone(&self.all), Arc::clone(&self.metrics));
+        Ok(Socket { _counted: counted, all, metrics })
     }
 }
 
 impl Drop for Socket {
     fn drop(&mut self) {
+        self.all.fetch_sub(1, Ordering::AcqRel);
         self.metrics.sockets.decrement(1.0);
     }
 }
@@ -141,10 +168,17 @@ mod tests {
         let wait = buckets.take(client).unwrap_err();
         assert!(wait > Duration::from_secs(900) && wait <= Duration::from_secs(1000), "{wait:?}");
         assert!(buckets.take(ClientKey::of([127, 0, 0, 2].into())).is_ok());
-        let sockets = Sockets::new(4, Metrics::new());
+        let limits = Limits { sockets_per_client: 4, connections: 8, ..Limits::default() };
+        let sockets = Sockets::new(&limits, Metrics::new());
         let held: Vec<_> = (0..4).map(|_| sockets.open(client).unwrap()).collect();
-        assert!(sockets.open(client).is_none());
+        assert_eq!(sockets.open(client).err(), Some(Limit::SocketsPerClient));
         drop(held);
-        assert!(sockets.open(client).is_some());
+        let one = sockets.open(client).unwrap();
+        // 7 of the 8 connections may be sockets.
+        let others: Vec<_> =
+            (0..6).map(|n| sockets.open(ClientKey::of([127, 0, 1, n].into())).unwrap()).collect();
+        let over = sockets.open(ClientKey::of([127, 0, 2, 1].into()));
+        assert_eq!(over.err(), Some(Limit::Sockets));
+        drop((one, others));
     }
 }
