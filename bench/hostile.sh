@@ -9,7 +9,8 @@
 # FUZZING.md ("The command line under attack") explains each attack. Every case runs under
 # `timeout` (LIMIT seconds, 20 by default) and, where a build that reads its input whole would
 # eat the machine, `prlimit --as` (4 GiB). The last rows run bench/hostile-server.py (skipped with
-# SKIP_SERVER=1) and a Python Ctrl-C (skipped when the `arbiter` package is not importable).
+# SKIP_SERVER=1), the live games' WebSockets attacked too, and a Python Ctrl-C (skipped when the
+# `arbiter` package is not importable).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
