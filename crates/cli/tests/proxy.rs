@@ -315,6 +315,12 @@ fn through_nginx_pages_and_live_games_are_served_and_limits_count_the_forwarded_
     let created: Value = serde_json::from_str(&created).unwrap();
     let id = created["id"].as_str().unwrap().to_owned();
     let (red, blue) = (created["token"].clone(), created["invite"].clone());
+    // The links given are the site's public ones.
+    assert_eq!(created["url"], format!("{public}/duck/game/{id}"));
+    assert_eq!(
+        created["invite_url"],
+        format!("{public}/duck/game/{id}#seat={}", blue.as_str().unwrap())
+    );
     let act = format!("/api/live/games/{id}/act");
     let join = json!({"token": blue, "action": "join", "name": "Bob"});
     assert_eq!(request(&mut via(3), &host, "POST", &act, &origin, Some(&join)).0, 200);

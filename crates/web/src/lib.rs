@@ -117,6 +117,17 @@ pub(crate) struct Context {
 }
 
 impl Context {
+    /// The site's address as `client` reached it, for the links the server gives: the public
+    /// URL, else the scheme (as a trusted proxy says) and the `Host` of the request.
+    pub(crate) fn site(&self, client: &Client, headers: &HeaderMap) -> Option<String> {
+        if let Some(url) = &self.public_url {
+            return Some(url.origin());
+        }
+        let host = headers.get(axum::http::header::HOST)?.to_str().ok()?;
+        let scheme = if client.https { "https" } else { "http" };
+        Some(format!("{scheme}://{host}"))
+    }
+
     fn new(config: &Config, metrics: Arc<metrics::Metrics>) -> Arc<Context> {
         Arc::new(Context {
             limits: config.limits,

@@ -66,7 +66,10 @@ async fn game(from: u8, addr: SocketAddr) -> String {
     let (head, body) = exchange(from, addr, &request).await;
     assert!(head.starts_with("HTTP/1.1 201"), "{head}{body}");
     let created: Value = serde_json::from_str(&body).unwrap();
-    created["id"].as_str().unwrap().to_owned()
+    let id = created["id"].as_str().unwrap().to_owned();
+    // Without a public URL, the links are the address the client used.
+    assert_eq!(created["url"], format!("http://{addr}/duck/game/{id}"));
+    id
 }
 
 type Socket = WebSocketStream<TcpStream>;

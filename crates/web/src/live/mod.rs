@@ -340,7 +340,9 @@ struct CreateRequest {
 
 async fn create(
     Extension(live): Extension<Arc<Live>>,
+    context: Option<Extension<Arc<crate::Context>>>,
     found: Option<Extension<Client>>,
+    headers: HeaderMap,
     Body(request): Body<CreateRequest>,
 ) -> Result<Response, Failure> {
     let bad = |message: String| Failure::new(StatusCode::BAD_REQUEST, "malformed", message);
@@ -362,12 +364,18 @@ async fn create(
     let started = Instant::now();
     let created = blocking(&live, move |games| games.create(new, now_ms())).await?;
     live.metrics.commits.record(started.elapsed().as_secs_f64());
+    let path = format!("/duck/game/{}", created.id);
+    // The links as the players will use them: the site's public address, else the address the
+    // creator reached it by.
+    let site = context.and_then(|Extension(context)| context.site(&client, &headers));
     let body = serde_json::json!({
         "id": created.id,
         "seat": created.seat,
         "token": created.token,
         "invite": created.invite,
-        "path": format!("/duck/game/{}", created.id),
+        "url": site.as_ref().map(|site| format!("{site}{path}")),
+        "invite_url": site.as_ref().map(|site| format!("{site}{path}#seat={}", created.invite)),
+        "path": path,
     });
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
