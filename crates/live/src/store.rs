@@ -4,6 +4,8 @@
 //! only over the version before: a change made from an out-of-date copy (another server changed
 //! the game meanwhile) is refused as [`StoreError::Stale`], never written over the newer one.
 
+use std::path::PathBuf;
+
 use serde::Serialize;
 
 use crate::game::LiveGame;
@@ -37,6 +39,18 @@ pub enum StoreError {
     /// The database's address cannot be one.
     #[error("database address: {0}")]
     Address(String),
+    /// Another server holds the data directory (the second field says which, as its lock file
+    /// does): a store is served by one server at a time.
+    #[error(
+        "the data directory {dir} is in use by another arbiter server ({1}): stop that server \
+         first, or give this one another data directory",
+        dir = .0.display()
+    )]
+    InUse(PathBuf, String),
+    /// The store's file cannot be used as it is (unreadable, read-only, damaged): the server
+    /// does not start on it.
+    #[error("{path}: {1}", path = .0.display())]
+    Unusable(PathBuf, String),
 }
 
 /// Which games a listing shows.
