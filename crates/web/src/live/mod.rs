@@ -250,6 +250,11 @@ impl From<LiveError> for Failure {
                 Refusal::NothingToTakeBack => (StatusCode::CONFLICT, "nothing-to-take-back"),
                 Refusal::Joined => (StatusCode::CONFLICT, "joined"),
             },
+            // The database is away (restarting, say): nothing was recorded, and a retry in a
+            // moment may succeed.
+            LiveError::Store(StoreError::Unavailable(_)) => {
+                (StatusCode::SERVICE_UNAVAILABLE, "store-unavailable")
+            }
             LiveError::Store(_) | LiveError::Random(_) => {
                 (StatusCode::INTERNAL_SERVER_ERROR, "server")
             }
