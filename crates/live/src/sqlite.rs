@@ -9,6 +9,7 @@
 //! (`PRAGMA quick_check`) and makes one real write, so that a damaged or read-only database is
 //! refused at the start with what to do, not answered with a server error at every move.
 
+pub mod backup;
 mod lock;
 
 use std::path::Path;
