@@ -22,7 +22,7 @@ pub enum StoreError {
     Postgres(String),
     /// The database cannot be reached now (restarting, say): nothing was acknowledged, and the
     /// store connects again by itself at the next request.
-    #[error("the database cannot be reached ({0}): nothing was recorded; try again in a moment")]
+    #[error("the database cannot be reached now ({0})")]
     Unavailable(String),
     /// The game was changed elsewhere since the copy being saved was read: nothing was written.
     #[error("game {0} was changed meanwhile by another server")]
