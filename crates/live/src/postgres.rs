@@ -143,6 +143,9 @@ async fn migrate(client: &mut deadpool_postgres::Client) -> Result<(), StoreErro
         .query_one("SELECT COALESCE(MAX(version), 0) FROM arbiter_migrations", &[])
         .await?
         .get(0);
+    if usize::try_from(done).unwrap_or(0) > MIGRATIONS.len() {
+        return Err(StoreError::Newer);
+    }
     for (index, migration) in MIGRATIONS.iter().enumerate() {
         let version = i32::try_from(index + 1).unwrap_or(i32::MAX);
         if version > done {

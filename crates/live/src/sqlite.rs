@@ -79,7 +79,12 @@ impl SqliteStore {
         connection.pragma_update(None, "journal_mode", "WAL")?;
         connection.pragma_update(None, "synchronous", "FULL")?;
         connection.pragma_update(None, "foreign_keys", "ON")?;
-        migrations().to_latest(&mut connection)?;
+        migrations().to_latest(&mut connection).map_err(|error| match error {
+            rusqlite_migration::Error::MigrationDefinition(
+                rusqlite_migration::MigrationDefinitionError::DatabaseTooFarAhead,
+            ) => StoreError::Newer,
+            other => other.into(),
+        })?;
         Ok(SqliteStore { connection: Mutex::new(connection), _lock: None })
     }
 

@@ -30,6 +30,12 @@ pub enum StoreError {
     /// The schema could not be brought up to date.
     #[error("database migration: {0}")]
     Migration(#[from] rusqlite_migration::Error),
+    /// The schema is newer than this arbiter's: a newer version migrated it.
+    #[error(
+        "the database's schema is newer than this arbiter's (a newer version upgraded it): run \
+         that version, or restore the backup taken before the upgrade"
+    )]
+    Newer,
     /// A stored game does not read back (edited by hand, or from a newer arbiter).
     #[error("stored game {0} is corrupt: {1}")]
     Corrupt(String, String),

@@ -115,3 +115,21 @@ fn tls_is_used_and_checked_as_sslmode_asks() {
         assert!(message.contains(says), "{host} {query}: {message:?}");
     }
 }
+
+#[test]
+fn a_database_a_newer_version_migrated_is_refused_saying_so() {
+    let Some(server) = Server::start("newer") else { return };
+    let url = server.database("games");
+    let store = PostgresStore::open(&url).unwrap();
+    // Through the store's own pool, as other tables' code queries the database.
+    store
+        .run(async |pool| {
+            let client = pool.get().await?;
+            client.execute("INSERT INTO arbiter_migrations (version) VALUES (99)", &[]).await?;
+            Ok(())
+        })
+        .unwrap();
+    drop(store);
+    let refused = PostgresStore::open(&url).err().expect("a newer schema is refused");
+    assert!(matches!(refused, StoreError::Newer), "{refused}");
+}

@@ -165,3 +165,15 @@ fn a_file_of_another_program_is_refused_and_left_as_it_was() {
     assert!(refused.to_string().contains("another program"), "{refused}");
     assert_eq!(std::fs::read(&file).unwrap(), before);
 }
+
+#[test]
+fn a_store_a_newer_version_migrated_is_refused_saying_so() {
+    let scratch = Scratch::new("newer");
+    drop(SqliteStore::open(&scratch.0).unwrap());
+    let file = rusqlite::Connection::open(scratch.0.join(FILE)).unwrap();
+    file.pragma_update(None, "user_version", 99).unwrap();
+    drop(file);
+    let refused = SqliteStore::open(&scratch.0).err().expect("a newer schema is refused");
+    assert!(matches!(refused, StoreError::Newer), "{refused}");
+    assert!(refused.to_string().contains("backup taken before the upgrade"), "{refused}");
+}
