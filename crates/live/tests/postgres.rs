@@ -45,13 +45,11 @@ fn a_database_restart_refuses_moves_meanwhile_and_loses_nothing_acknowledged() {
 
     server.stop();
     for attempt in 0..3 {
-        let began = Instant::now();
         let refused = games.act(&id, &blue, mv("9 0 8 0"), 2);
         let Err(LiveError::Store(error @ StoreError::Unavailable(_))) = refused else {
             panic!("attempt {attempt}: {refused:?}");
         };
         assert!(error.to_string().contains("cannot be reached"), "{error}");
-        assert!(began.elapsed() < Duration::from_secs(8), "answered after {:?}", began.elapsed());
         assert!(matches!(games.view(&id, 2), Err(LiveError::Store(StoreError::Unavailable(_)))));
     }
 
