@@ -10,31 +10,17 @@
 #[path = "common/live_server.rs"]
 mod live_server;
 
+#[path = "common/scratch.rs"]
+mod scratch;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+use scratch::Scratch;
 
 /// The repository root.
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// A scratch directory under the build's target directory, removed at the end.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("arbiter-deploy-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// Whether `program` runs; if not, says the check is skipped (a failure under CI).
@@ -71,7 +57,7 @@ fn the_systemd_units_are_valid_and_sandboxed() {
     if !found("systemd-analyze", "the systemd units' check") {
         return;
     }
-    let scratch = Scratch::new("units");
+    let scratch = Scratch::new("deploy-units");
     let units = units(&scratch.0);
     // Unknown keys, values that do not parse and missing programs are only warned of: no
     // output at all is the pass.
@@ -100,7 +86,7 @@ fn exec_start(unit: &str) -> String {
 
 #[test]
 fn the_backup_units_command_writes_a_dated_backup_of_a_running_server() {
-    let scratch = Scratch::new("backup-unit");
+    let scratch = Scratch::new("deploy-backup-unit");
     let (data, backups) = (scratch.0.join("arbiter"), scratch.0.join("arbiter-backups"));
     std::fs::create_dir_all(&backups).unwrap();
     let server = live_server::Server::start(&["--data-dir".as_ref(), data.as_os_str()]);
@@ -135,7 +121,7 @@ fn the_backup_units_command_writes_a_dated_backup_of_a_running_server() {
 #[ignore = "the unit's flags --trusted-proxy, --public-url, --log-format and /healthz come with \
             the proxy and health work; run with --ignored once it is merged"]
 fn the_server_units_command_serves_and_answers_its_health_check() {
-    let scratch = Scratch::new("server-unit");
+    let scratch = Scratch::new("deploy-server-unit");
     let line = exec_start("arbiter.service");
     let mut words = line.split_whitespace();
     assert_eq!(words.next(), Some("/usr/local/bin/arbiter"));

@@ -5,34 +5,15 @@
 #[path = "common/live_server.rs"]
 mod live_server;
 
-use std::path::{Path, PathBuf};
+#[path = "common/scratch.rs"]
+mod scratch;
+
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use live_server::{GAME, Server};
-
-/// A scratch directory under the build's target directory, removed at the end.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("arbiter-stores-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use scratch::Scratch;
 
 /// `arbiter serve --port 0 --data-dir DIR` run to its end (it must not start): its output.
 fn refused_start(dir: &Path) -> Output {
@@ -54,7 +35,7 @@ fn stop(server: &mut Server) {
 
 #[test]
 fn a_second_server_on_a_data_directory_refuses_to_start_naming_the_first() {
-    let scratch = Scratch::new("second");
+    let scratch = Scratch::new("stores-second");
     let dir = scratch.join("games");
     let mut first = Server::start(&["--data-dir".as_ref(), dir.as_os_str()]);
     let (id, [red, blue]) = first.create();
@@ -78,7 +59,7 @@ fn a_second_server_on_a_data_directory_refuses_to_start_naming_the_first() {
 
 #[test]
 fn a_server_does_not_start_on_a_damaged_database() {
-    let scratch = Scratch::new("damaged");
+    let scratch = Scratch::new("stores-damaged");
     let dir = scratch.join("games");
     let mut server = Server::start(&["--data-dir".as_ref(), dir.as_os_str()]);
     let (id, [red, blue]) = server.create();
@@ -138,7 +119,7 @@ fn restored(copy: &Path, into: &Path, games: &[(String, [String; 2])]) -> Vec<Ve
 
 #[test]
 fn a_backup_taken_while_moves_are_committed_restores_every_acknowledged_move() {
-    let scratch = Scratch::new("backup");
+    let scratch = Scratch::new("stores-backup");
     let dir = scratch.join("games");
     let server = Server::start(&["--data-dir".as_ref(), dir.as_os_str()]);
     let games: Vec<_> = (0..6).map(|_| server.create()).collect();
@@ -212,7 +193,7 @@ fn a_backup_taken_while_moves_are_committed_restores_every_acknowledged_move() {
 
 #[test]
 fn a_backup_never_writes_over_the_store_and_says_why_it_cannot_run() {
-    let scratch = Scratch::new("backup-refused");
+    let scratch = Scratch::new("stores-backup-refused");
     let dir = scratch.join("games");
     let server = Server::start(&["--data-dir".as_ref(), dir.as_os_str()]);
     let (id, [red, _]) = server.create();
