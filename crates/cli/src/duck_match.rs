@@ -142,6 +142,11 @@ struct Flags {
     /// Write one JSON object per game on stdout, then one with the summary.
     #[arg(long)]
     json: bool,
+    /// Play only games FIRST to LAST of the match (numbered from 1, whole pairs: FIRST odd,
+    /// LAST even), each as the whole match plays it: a share of a match spread over machines
+    /// (`python -m arbiter.selfplay gate`). A share never stops on --sprt.
+    #[arg(long, value_name = "FIRST-LAST", value_parser = parse_only_games)]
+    only_games: Option<(u64, u64)>,
 }
 
 const AFTER_HELP: &str = "\
@@ -242,6 +247,18 @@ fn parse_time_control(text: &str) -> Result<TimeControl, String> {
 
 fn parse_sprt(text: &str) -> Result<Sprt, String> {
     text.parse().map_err(|error: arbiter_duck_match::sprt::ParseSprtError| error.to_string())
+}
+
+fn parse_only_games(text: &str) -> Result<(u64, u64), String> {
+    let numbers = text.split_once('-').and_then(|(first, last)| {
+        Some((first.trim().parse::<u64>().ok()?, last.trim().parse::<u64>().ok()?))
+    });
+    match numbers {
+        Some((first, last)) if first % 2 == 1 && last % 2 == 0 && first < last => Ok((first, last)),
+        _ => Err("expected FIRST-LAST, whole pairs of games numbered from 1: FIRST odd, LAST \
+                  even and larger (e.g. 5-8)"
+            .to_owned()),
+    }
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {
@@ -444,11 +461,19 @@ fn saved_arguments(dir: &Path) -> Result<Vec<String>, CliError> {
     })
 }
 
+/// The games of the whole match: `--games` for each pairing of its engines.
+fn total_games(flags: &Flags, engines: usize) -> u64 {
+    let schedule = if flags.gauntlet { Schedule::Gauntlet } else { Schedule::RoundRobin };
+    flags.games * schedule.pairings(engines).len() as u64
+}
+
 /// The warning a timed match deserves on this machine's load (`/proc/loadavg`, or the file
 /// `ARBITER_LOADAVG` names, which tests use to set the figure), if any.
 fn load_warning(concurrency: usize) -> Option<String> {
     let path = std::env::var_os("ARBITER_LOADAVG").unwrap_or_else(|| "/proc/loadavg".into());
-    let loadavg = std::fs::read_to_string(path).ok()?;
+    // A line of a few numbers: the first bytes are enough, whatever the variable names.
+    let mut loadavg = String::new();
+    std::fs::File::open(path).ok()?.take(4096).read_to_string(&mut loadavg).ok()?;
     machine::load_warning(&loadavg, machine::cores().len(), concurrency)
 }
 
@@ -538,6 +563,13 @@ fn play(args: Args, resume: Option<PathBuf>) -> Result<(), CliError> {
         margin: Duration::from_millis(flags.time_margin),
         timeout: Duration::from_secs_f64(flags.timeout),
     };
+    if let Some((first, last)) = flags.only_games
+        && last > total_games(&flags, engines.len())
+    {
+        let found = format!("{first}-{last}");
+        let expected = format!("games within the match's {}", total_games(&flags, engines.len()));
+        return Err(usage("--only-games", &expected, &found));
+    }
     if engines.len() > 2 && flags.sprt.is_some() {
         let found = format!("{} engines", engines.len());
         return Err(usage("--sprt", "two engines (the test compares two)", &found));
@@ -583,6 +615,7 @@ fn play(args: Args, resume: Option<PathBuf>) -> Result<(), CliError> {
         affinity: flags.affinity,
         save: resume.clone().or(flags.save),
         resume: resume.is_some(),
+        only: flags.only_games.map(|(first, last)| first..last + 1),
     };
     if let (Some(dir), None) = (&config.save, &resume) {
         // A new match would start its results file afresh: the games of the one saved there

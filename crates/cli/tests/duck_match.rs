@@ -84,6 +84,10 @@ fn usage_errors_exit_2_with_a_message() {
                 .into(),
         ),
         (
+            vec!["--engine", &engine, "--engine", &other, "--games", "4", "--only-games", "3-6"],
+            "--only-games: expected games within the match's 4, found 3-6".into(),
+        ),
+        (
             vec!["--engine", &engine, "--option", "Hash", "--engine", &other],
             "--option: expected NAME=VALUE, found `Hash`".into(),
         ),
@@ -141,6 +145,9 @@ fn usage_errors_exit_2_with_a_message() {
         vec!["--sprt", "elo0=5,elo1=0"],
         vec!["--concurrency", "0"],
         vec!["--openings", "a", "--random-openings", "4"],
+        vec!["--only-games", "2-4"],
+        vec!["--only-games", "3-3"],
+        vec!["--only-games", "five"],
     ] {
         let all = [&["duck", "match", "--engine", &engine, "--engine", &other][..], &args].concat();
         let out = arbiter(&all);
