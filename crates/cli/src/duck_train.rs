@@ -40,6 +40,11 @@ pub struct SelfplayArgs {
     /// Random plies at the start of each game, for varied openings.
     #[arg(long, default_value_t = 8)]
     random_plies: u32,
+    /// The first game a new file holds: a chunk of a longer run, games N to --games, whose
+    /// records put after those of the games before make the file one run writes (how
+    /// `python -m arbiter.selfplay` spreads a run over machines).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    first_game: u32,
     /// Search the games with this network (a `.nnue` file, or `<embedded>` for the engine's
     /// own) in place of the classical evaluation. The file's header records its fingerprint.
     #[arg(long, value_name = "NET")]
@@ -67,13 +72,15 @@ pub fn selfplay(args: SelfplayArgs) -> Result<(), CliError> {
     options.read(true).write(true).create(true).truncate(false);
     let (mut file, metadata) =
         arbiter_duck_engine::file::open_with(&args.out, &mut options).map_err(failed)?;
-    let (first, mut positions) = continue_file(&mut file, metadata.len(), &settings, &name)
-        .map_err(|error| match error {
-            Continue::Io(error) => failed(error),
-            Continue::Other(message) => CliError::Message(message),
-        })?;
+    let (first, mut positions) =
+        continue_file(&mut file, metadata.len(), &settings, args.first_game, &name).map_err(
+            |error| match error {
+                Continue::Io(error) => failed(error),
+                Continue::Other(message) => CliError::Message(message),
+            },
+        )?;
     let first = first.min(args.games);
-    if first > 0 {
+    if positions > 0 {
         eprintln!("{name}: {positions} positions from games before {first}, continuing");
     }
     let total = u64::from(args.games - first);
@@ -164,19 +171,21 @@ impl From<io::Error> for Continue {
     }
 }
 
-/// Readies `file`, of `length` bytes, for appending the games of `settings`: writes the header
-/// into an empty file, or checks an existing file's header and cuts it after its last complete
-/// game. Returns the next game's number and the positions already in the file.
+/// Readies `file`, of `length` bytes, for appending the games of `settings` from game
+/// `first_game` on: writes the header into an empty file, or checks an existing file's header
+/// and cuts it after its last complete game. Returns the next game's number and the positions
+/// already in the file.
 fn continue_file(
     file: &mut File,
     length: u64,
     settings: &Settings,
+    first_game: u32,
     name: &str,
 ) -> Result<(u32, u64), Continue> {
     let header = settings.header();
     if length == 0 {
         file.write_all(&header.encode())?;
-        return Ok((0, 0));
+        return Ok((first_game, 0));
     }
     let data = DataFile::read_from(file, length).map_err(|error| match error {
         ReadError::Io(error) => Continue::Io(error),
@@ -194,9 +203,20 @@ fn continue_file(
             found.generator
         )));
     }
+    let next = match data.records.first() {
+        None => first_game,
+        // A game may keep no position: the first record may be of a later game.
+        Some(record) if record.game >= first_game => data.next_game,
+        Some(record) => {
+            return Err(Continue::Other(format!(
+                "{name}: it holds game {}, before --first-game {first_game}",
+                record.game
+            )));
+        }
+    };
     file.set_len(data.complete_len as u64)?;
     file.seek(SeekFrom::End(0))?;
-    Ok((data.next_game, data.records.len() as u64))
+    Ok((next, data.records.len() as u64))
 }
 
 /// How a data file's header names the evaluation its games were searched with.

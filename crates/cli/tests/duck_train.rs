@@ -388,3 +388,74 @@ fn network_upgrade_converts_a_file_of_the_first_format() {
     assert!(!other.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn chunks_of_games_put_together_make_the_file_of_one_run() {
+    let dir = scratch("chunks");
+    let whole = dir.join("whole.bin");
+    assert_eq!(selfplay(&whole, "5", "1", None).status.code(), Some(0));
+    let expected = std::fs::read(&whole).unwrap();
+    let chunk = |name: &str, first: &str, end: &str| {
+        let path = dir.join(name);
+        let out = path.to_str().unwrap();
+        let mut args =
+            vec!["duck", "selfplay", "--out", out, "--games", end, "--first-game", first];
+        args.extend_from_slice(&["--nodes", "150", "--random-plies", "10", "--seed", "11"]);
+        let run = arbiter(&args);
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        std::fs::read(&path).unwrap()
+    };
+    let (first, second) = (chunk("a.bin", "0", "2"), chunk("b.bin", "2", "5"));
+    // The classical evaluation's header: 48 bytes, the same in every chunk.
+    assert_eq!(first[..48], second[..48]);
+    assert_eq!([&first[..], &second[48..]].concat(), expected);
+    // A chunk's file goes on only as a chunk that starts at or before its games.
+    let out = dir.join("b.bin");
+    let args = ["duck", "selfplay", "--out", out.to_str().unwrap(), "--games", "5"];
+    let settings = ["--nodes", "150", "--random-plies", "10", "--seed", "11", "--first-game", "5"];
+    let run = arbiter(&[&args[..], &settings].concat());
+    assert_eq!(run.status.code(), Some(2));
+    assert!(stderr(&run).contains("before --first-game 5"), "{}", stderr(&run));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_generation_script_makes_the_same_network_twice() {
+    let dir = scratch("generation");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/duck_generation.sh");
+    let generation = |name: &str| {
+        let out = dir.join(name);
+        let run = Command::new("bash")
+            .arg(&script)
+            .arg(&out)
+            .args(["GAMES=4", "NODES=60", "SEED=5", "HIDDEN=8", "EPOCHS=1", "BATCH=64"])
+            .args(["THREADS=1", "GATE_GAMES=2", "GATE_NODES=60", "TIMED_GAMES=none"])
+            .env("ARBITER", env!("CARGO_BIN_EXE_arbiter"))
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        let record: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("generation.json")).unwrap())
+                .unwrap();
+        (std::fs::read(out.join("next.nnue")).unwrap(), record)
+    };
+    let (first, record) = generation("a");
+    let (second, again) = generation("b");
+    assert_eq!(first, second, "the same network, bit for bit");
+    assert_eq!(record["settings"], again["settings"]);
+    assert_eq!(record["network"], again["network"]);
+    assert_eq!(record["settings"]["SEED"], "5");
+    assert_eq!(record["settings"]["NET"], "crates/duck-engine/networks/duck-h256-gen3.nnue");
+    assert_eq!(record["previous"]["fingerprint"], "1201aa1b91763553");
+    assert_eq!(record["gate"]["games"], 2, "{record}");
+    assert!(record["timed_gate"].is_null());
+    assert_eq!(record["commands"].as_array().unwrap().len(), 3, "{record}");
+    let network = arbiter_duck_engine::nnue::Network::read(&first).unwrap();
+    assert_eq!(format!("{:016x}", network.fingerprint()), record["network"]["fingerprint"]);
+    // The network names the commit and the command that made it.
+    let provenance = &network.provenance;
+    assert!(provenance.contains("arbiter commit "), "{provenance}");
+    assert!(provenance.contains("bash bench/duck_generation.sh DIR NET="), "{provenance}");
+    assert!(provenance.contains(" GAMES=4 NODES=60 SEED=5 "), "{provenance}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
