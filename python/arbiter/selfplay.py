@@ -46,9 +46,9 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-#: The test hook: ``FIRST:SECONDS:MARKER`` makes the chunk that starts at game FIRST, the first
-#: time it is played, write its worker's process id to MARKER and sleep, so that a test can
-#: kill that worker in the middle of a chunk.
+#: The test hook: ``FIRST:SECONDS:MARKER`` makes the chunk (or the gate's share) that starts at
+#: game FIRST, the first time it is played, write its worker's process id to MARKER and sleep,
+#: so that a test can kill that worker in the middle of it.
 SLEEP_HOOK = "ARBITER_SELFPLAY_SLEEP"
 
 
@@ -237,6 +237,7 @@ def play_share(
     arbiter: str, match: List[str], games: int, first: int, last: int
 ) -> Dict[str, Any]:
     """Plays games ``first`` to ``last`` of the match on this worker: their results lines."""
+    sleep_hook(first)
     try:
         from dask.distributed import get_worker
 

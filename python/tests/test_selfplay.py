@@ -70,15 +70,20 @@ def test_the_chunks_merge_into_the_file_of_one_machine(expected, tmp_path):
     assert "already exists" in again.communicate()[1]
 
 
+def wait_for(marker, process, timeout=120):
+    """The process id the hooked task wrote to ``marker``, once it has."""
+    deadline = time.monotonic() + timeout
+    while not (marker.exists() and marker.read_text()):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the task did not start"
+        time.sleep(0.1)
+    return int(marker.read_text())
+
+
 def test_a_worker_killed_in_a_chunk_is_replaced_and_no_position_is_twice(expected, tmp_path):
     out, marker = tmp_path / "killed.bin", tmp_path / "marker"
     process = selfplay(out, env={"ARBITER_SELFPLAY_SLEEP": f"2:60:{marker}"})
-    deadline = time.monotonic() + 120
-    while not (marker.exists() and marker.read_text()):
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "the chunk did not start"
-        time.sleep(0.1)
-    os.kill(int(marker.read_text()), signal.SIGKILL)
+    os.kill(wait_for(marker, process), signal.SIGKILL)
     finished(process)
     assert out.read_bytes() == expected
 
@@ -112,6 +117,7 @@ def test_merge_refuses_chunks_of_other_settings():
 
 
 def test_the_gate_spread_over_workers_reports_what_one_machine_does(tmp_path):
+    """Also with a worker killed in the middle of a share."""
     arbiter = str(cli())
     match = ["--engine", f"{arbiter} duck uci", "--name", "network"]
     match += ["--engine", f"{arbiter} duck uci", "--option", "EvalFile=", "--name", "classical"]
@@ -131,6 +137,19 @@ def test_the_gate_spread_over_workers_reports_what_one_machine_does(tmp_path):
     del report["wall_seconds"]
     assert report == expected
     assert sum(worker["games"] for worker in workers.values()) == 8
+    # A worker killed in the middle of a share: the share is played again, the report the same.
+    marker = tmp_path / "marker"
+    killed = [*gate[:4], str(tmp_path / "killed"), *gate[5:]]
+    process = subprocess.Popen(
+        killed, env={**os.environ, "ARBITER_SELFPLAY_SLEEP": f"3:60:{marker}"},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    os.kill(wait_for(marker, process), signal.SIGKILL)
+    out, err = process.communicate(timeout=600)
+    assert process.returncode == 0, out + err
+    report = json.loads((tmp_path / "killed" / "report.json").read_text())
+    del report["workers"], report["wall_seconds"]
+    assert report == expected
     # The flags the gate sets itself are refused in the match's arguments.
     refused = subprocess.run(gate[:-len(match)] + [*match, "--games", "8"], capture_output=True,
                              text=True)
