@@ -79,6 +79,10 @@ impl Output {
     /// (compared by device and inode, through symbolic links), or if its directory does not
     /// exist or cannot take a new file.
     pub fn new(path: &Path, inputs: &[&Path]) -> Result<Output, OutputError> {
+        if std::fs::metadata(path).is_ok_and(|out| out.is_dir()) {
+            let source = io::Error::from(io::ErrorKind::IsADirectory);
+            return Err(OutputError::Write { out: path.to_owned(), source });
+        }
         #[cfg(unix)]
         if let Ok(out) = std::fs::metadata(path) {
             for input in inputs {
@@ -162,6 +166,8 @@ mod tests {
         let missing = dir.path().join("missing").join("net.nnue");
         let error = Output::new(&missing, &[]).unwrap_err();
         assert!(matches!(error, OutputError::Directory { .. }), "{error}");
+        // A directory standing where the file should be: refused now, not at the rename.
+        assert!(matches!(Output::new(dir.path(), &[]), Err(OutputError::Write { .. })));
         // A file standing where the directory should be.
         let file = dir.path().join("file");
         std::fs::write(&file, b"").unwrap();
