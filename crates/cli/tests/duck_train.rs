@@ -336,6 +336,10 @@ fn network_upgrade_converts_a_file_of_the_first_format() {
     old.extend_from_slice(network.provenance.as_bytes());
     let path = dir.join("old.nnue");
     std::fs::write(&path, &old).unwrap();
+    let upgrade = |from: &Path, to: &Path| {
+        let (from, to) = (from.to_str().unwrap(), to.to_str().unwrap());
+        arbiter(&["duck", "network", "upgrade", from, "--out", to])
+    };
 
     // The engine refuses it, saying how to convert it.
     let out = arbiter(&["duck", "network", "show", path.to_str().unwrap()]);
@@ -346,14 +350,7 @@ fn network_upgrade_converts_a_file_of_the_first_format() {
         stderr(&out)
     );
     let new = dir.join("new.nnue");
-    let out = arbiter(&[
-        "duck",
-        "network",
-        "upgrade",
-        path.to_str().unwrap(),
-        "--out",
-        new.to_str().unwrap(),
-    ]);
+    let out = upgrade(&path, &new);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let fingerprint = format!("fingerprint {:016x} (unchanged)", network.fingerprint());
     assert!(stderr(&out).contains(&fingerprint), "{}", stderr(&out));
@@ -364,25 +361,11 @@ fn network_upgrade_converts_a_file_of_the_first_format() {
     assert!(shown.contains("hidden 8, scale 400\n"), "{shown}");
     assert!(shown.ends_with("provenance:\nrandom weights, seed 3\n"), "{shown}");
     // Over itself, or on a file already converted: refused.
-    let out = arbiter(&[
-        "duck",
-        "network",
-        "upgrade",
-        path.to_str().unwrap(),
-        "--out",
-        path.to_str().unwrap(),
-    ]);
+    let out = upgrade(&path, &path);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(std::fs::read(&path).unwrap(), old);
     let other = dir.join("other.nnue");
-    let out = arbiter(&[
-        "duck",
-        "network",
-        "upgrade",
-        new.to_str().unwrap(),
-        "--out",
-        other.to_str().unwrap(),
-    ]);
+    let out = upgrade(&new, &other);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("already in the current format"), "{}", stderr(&out));
     assert!(!other.exists());
