@@ -19,13 +19,16 @@
 #                 opening plies (12000, 5000, 3000001, 8)
 #   EXTRA_DATA    earlier data files trained on as well, by their names in DIR (put them or
 #                 links to them there), separated by spaces (none)
-#   WORKERS SCHEDULER CHUNK   self-play on Dask (python -m arbiter.selfplay) with WORKERS local
-#                 workers or the scheduler SCHEDULER, CHUNK games a task; the same file as
-#                 without (default: `arbiter duck selfplay --threads THREADS`)
+#   WORKERS SCHEDULER CHUNK   self-play and the fixed-node gate on Dask (python -m
+#                 arbiter.selfplay) with WORKERS local workers or the scheduler SCHEDULER, CHUNK
+#                 games a self-play task; the same file and the same gate report as without
+#                 (default: `arbiter duck selfplay --threads THREADS`, `duck match`)
 #   HIDDEN EPOCHS BATCH LR LAMBDA TRAIN_SEED MIRROR   training (256, 2, 1024, 0.001, 0.75, 1, 1)
 #   THREADS       self-play and training threads (2); the network does not depend on it
 #   GATE_NODES GATE_GAMES GATE_SEED GATE_SPRT   the fixed-node gate (5000, 400, 17,
-#                 elo0=0,elo1=20); `none` as GATE_GAMES skips it
+#                 elo0=0,elo1=20); `none` as GATE_GAMES skips it. Its report is reproducible
+#                 on Dask or with THREADS=1 (games counted in the order of their numbers); with
+#                 two games at a time the SPRT may stop a game earlier or later
 #   TIMED_MOVETIME TIMED_GAMES TIMED_SEED TIMED_SPRT   the timed gate, one game at a time, each
 #                 engine pinned to a core: it needs an otherwise idle machine (100, 200, 18,
 #                 elo0=0,elo1=20); `none` as TIMED_GAMES skips it
@@ -84,14 +87,16 @@ for name in NET GAMES NODES SEED RANDOM_PLIES EXTRA_DATA HIDDEN EPOCHS BATCH LR 
     invocation="$invocation $name=$(printf '%q' "$value")"
 done
 
+# Where the Dask steps run, when they do.
+where=(--workers "${WORKERS:-2}")
+[ -n "$SCHEDULER" ] && where=(--scheduler "$SCHEDULER")
+
 # Self-play: network N against itself.
 data=$dir/selfplay-n$NODES-s$SEED.bin
 if [ ! -e "$data" ]; then
     settings=(--games "$GAMES" --nodes "$NODES" --seed "$SEED" --random-plies "$RANDOM_PLIES"
         --eval-file "$NET")
     if [ -n "$WORKERS$SCHEDULER" ]; then
-        where=(--workers "${WORKERS:-2}")
-        [ -n "$SCHEDULER" ] && where=(--scheduler "$SCHEDULER")
         step python3 -m arbiter.selfplay --out "$data" --arbiter "$ARBITER" --chunk "$CHUNK" \
             "${settings[@]}" "${where[@]}"
     else
@@ -115,12 +120,17 @@ old=$(fingerprint "$NET")
 
 # The gates: N+1 against N.
 rm -f "$dir/gate.json" "$dir/timed.json"
-if [ "$GATE_GAMES" != none ]; then
-    step "$ARBITER" duck match --engine "$ARBITER duck uci" --option "EvalFile=$net" --name next \
-        --engine "$ARBITER duck uci" --option "EvalFile=$NET" --name previous \
-        --nodes "$GATE_NODES" --random-openings 4 --seed "$GATE_SEED" --sprt "$GATE_SPRT" \
-        --games "$GATE_GAMES" --concurrency "$THREADS" --json --save "$dir/gate" \
-        | tail -n 1 > "$dir/gate.json"
+gate=(--engine "$ARBITER duck uci" --option "EvalFile=$net" --name next
+    --engine "$ARBITER duck uci" --option "EvalFile=$NET" --name previous
+    --nodes "$GATE_NODES" --random-openings 4 --seed "$GATE_SEED" --sprt "$GATE_SPRT")
+if [ "$GATE_GAMES" != none ] && [ -n "$WORKERS$SCHEDULER" ]; then
+    # Over Dask: the report of the match played on one machine, one game at a time.
+    step python3 -m arbiter.selfplay gate "$dir/gate" --games "$GATE_GAMES" --arbiter "$ARBITER" \
+        "${where[@]}" -- "${gate[@]}" > /dev/null
+    cp "$dir/gate/report.json" "$dir/gate.json"
+elif [ "$GATE_GAMES" != none ]; then
+    step "$ARBITER" duck match "${gate[@]}" --games "$GATE_GAMES" --concurrency "$THREADS" \
+        --json --save "$dir/gate" | tail -n 1 > "$dir/gate.json"
 fi
 if [ "$TIMED_GAMES" != none ]; then
     step "$ARBITER" duck match --engine "$ARBITER duck uci" --option "EvalFile=$net" --name next \
