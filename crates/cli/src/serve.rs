@@ -60,7 +60,7 @@ Shutdown:
 
 /// Arguments of `arbiter serve`.
 #[derive(Debug, clap::Args)]
-#[command(after_long_help = PROMISES)]
+#[command(after_long_help = PROMISES, args_conflicts_with_subcommands = true)]
 pub struct Args {
     /// Port to listen on; 0 lets the system choose a free one (the URL printed says which).
     #[arg(long, default_value_t = 8080)]
@@ -122,6 +122,8 @@ pub struct Args {
     /// How log lines (on standard error) are written.
     #[arg(long = "log-format", value_name = "FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+    #[command(subcommand)]
+    task: Option<crate::serve_backup::Task>,
 }
 
 /// How log lines are written.
@@ -134,10 +136,12 @@ enum LogFormat {
 }
 
 /// Sends the server's log lines to standard error in `format`, at the level `ARBITER_LOG` gives
-/// (`info` by default).
+/// (`info` by default, the store's migrations `warn`).
 fn log_to_stderr(format: LogFormat) {
     use tracing_subscriber::EnvFilter;
-    let filter = EnvFilter::try_from_env("ARBITER_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+    // The schema's migrations are the store's business: a line only when one fails.
+    let filter = EnvFilter::try_from_env("ARBITER_LOG")
+        .unwrap_or_else(|_| EnvFilter::new("info,rusqlite_migration=warn"));
     // Colours only for a terminal: a file or a journal gets the plain text.
     let colour = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let builder = tracing_subscriber::fmt()
@@ -187,7 +191,7 @@ impl Args {
 
 /// The default data directory: `$XDG_DATA_HOME/arbiter`, else `~/.local/share/arbiter`, else
 /// `./arbiter-data`.
-fn default_data_dir() -> PathBuf {
+pub(crate) fn default_data_dir() -> PathBuf {
     let from = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
     if let Some(data) = from("XDG_DATA_HOME") {
         return PathBuf::from(data).join("arbiter");
@@ -216,7 +220,10 @@ fn open_browser(url: &str) {
 }
 
 /// Runs `arbiter serve` until Ctrl-C or SIGTERM.
-pub fn run(args: Args) -> Result<(), CliError> {
+pub fn run(mut args: Args) -> Result<(), CliError> {
+    if let Some(task) = args.task.take() {
+        return crate::serve_backup::run(task);
+    }
     let config = args.config()?;
     log_to_stderr(args.log_format);
     let public = args.public_url.clone();
