@@ -118,8 +118,6 @@ fn the_backup_units_command_writes_a_dated_backup_of_a_running_server() {
 }
 
 #[test]
-#[ignore = "the unit's flags --trusted-proxy, --public-url, --log-format and /healthz come with \
-            the proxy and health work; run with --ignored once it is merged"]
 fn the_server_units_command_serves_and_answers_its_health_check() {
     let scratch = Scratch::new("deploy-server-unit");
     let line = exec_start("arbiter.service");
