@@ -4,6 +4,7 @@
 //! action the game's state does not allow, and then leaves the game as it was.
 
 use arbiter_duck::Game;
+use arbiter_duck::judge::Command;
 use arbiter_duck::rules::{EndReason, MAX_PLIES};
 use serde::{Deserialize, Serialize};
 
@@ -115,9 +116,9 @@ pub enum Refusal {
     /// The seat moved out of turn.
     #[error("it is {0}'s turn")]
     NotYourTurn(Seat),
-    /// The command is not four integers.
-    #[error("a command is four integers `x1 y1 x2 y2`")]
-    Malformed,
+    /// The command is not four integers: where and why.
+    #[error("a command is four integers `x1 y1 x2 y2`: {0}")]
+    Malformed(String),
     /// The rules refuse the move.
     #[error("invalid move: {0}")]
     Invalid(String),
@@ -223,20 +224,10 @@ pub struct EndView {
     pub text: String,
 }
 
-/// A point of a command, as the judge reads it: any integers.
-type Coords = (i64, i64);
-
-/// A command's four integers, as the judge reads them.
-fn parse_command(text: &str) -> Result<(Coords, Coords), Refusal> {
-    let mut values = [0i64; 4];
-    let mut words = text.split_ascii_whitespace();
-    for value in &mut values {
-        *value = words.next().and_then(|w| w.parse().ok()).ok_or(Refusal::Malformed)?;
-    }
-    if words.next().is_some() {
-        return Err(Refusal::Malformed);
-    }
-    Ok(((values[0], values[1]), (values[2], values[3])))
+/// A command's four integers, read as the judge reads them ([`Command`]'s one reader): any
+/// integers, a huge one being an ordinary move off the board, which the rules then refuse.
+fn parse_command(text: &str) -> Result<Command, Refusal> {
+    text.parse::<Command>().map_err(|error| Refusal::Malformed(error.to_string()))
 }
 
 /// A name as typed, trimmed, without control characters, cut to [`NAME_LEN`] characters.
@@ -298,7 +289,7 @@ impl LiveGame {
     ) -> Result<LiveGame, Refusal> {
         let mut game = Game::new();
         for played in &moves {
-            let (from, to) = parse_command(&played.command)?;
+            let Command { from, to } = parse_command(&played.command)?;
             game.play_coords(from, to).map_err(|invalid| Refusal::Invalid(invalid.to_string()))?;
         }
         let clocks = time.map(|control| {
@@ -473,7 +464,7 @@ impl LiveGame {
         if seat != turn {
             return Err(Refusal::NotYourTurn(turn));
         }
-        let (from, to) = parse_command(command)?;
+        let Command { from, to } = parse_command(command)?;
         let mut game = self.game.clone();
         game.play_coords(from, to).map_err(|invalid| Refusal::Invalid(invalid.to_string()))?;
         let mut clocks = self.clocks;
@@ -483,9 +474,8 @@ impl LiveGame {
                 return Err(Refusal::TimeUp(seat));
             }
         }
-        let command = format!("{} {} {} {}", from.0, from.1, to.0, to.1);
         self.moves.push(Played {
-            command,
+            command: Command { from, to }.to_string(),
             took_ms: now.saturating_sub(self.turn_since),
             at: now,
             clocks: clocks.map(|c| (c.red_ms, c.blue_ms)),

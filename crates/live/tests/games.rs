@@ -130,10 +130,17 @@ fn refused_actions_change_nothing(place: &impl Place) {
         games.act(&id, &red, Action::RequestTakeback, 1),
         games.act(&id, "not a token", mv("0 3 1 4"), 1),
         games.act(&id, &red, Action::Join { name: "again".into() }, 1),
+        // Read as the judge reads it: a move off the board, not a malformed command.
+        games.act(&id, &red, mv("99999999999999999999 0 0 0"), 1),
     ];
     assert!(matches!(refusals[0], Err(LiveError::Refused(Refusal::NotYourTurn(Seat::Red)))));
     assert!(matches!(refusals[1], Err(LiveError::Refused(Refusal::Invalid(_)))));
-    assert!(matches!(refusals[2], Err(LiveError::Refused(Refusal::Malformed))));
+    assert!(matches!(refusals[2], Err(LiveError::Refused(Refusal::Malformed(_)))));
+    assert!(
+        matches!(&refusals[7], Err(LiveError::Refused(Refusal::Invalid(why))) if why.contains("off")),
+        "{:?}",
+        refusals[7]
+    );
     assert!(matches!(refusals[5], Err(LiveError::NotASeat)));
     assert!(refusals.iter().all(Result::is_err));
     let after = games.view(&id, 0).unwrap();

@@ -241,7 +241,7 @@ impl From<LiveError> for Failure {
             LiveError::NotFound => (StatusCode::NOT_FOUND, "no-game"),
             LiveError::NotASeat => (StatusCode::FORBIDDEN, "not-a-seat"),
             LiveError::Refused(refusal) => match refusal {
-                Refusal::Malformed => (StatusCode::BAD_REQUEST, "malformed"),
+                Refusal::Malformed(_) => (StatusCode::BAD_REQUEST, "malformed"),
                 Refusal::NotYourTurn(_) => (StatusCode::CONFLICT, "not-your-turn"),
                 Refusal::Over => (StatusCode::CONFLICT, "over"),
                 Refusal::Invalid(_) => (StatusCode::CONFLICT, "invalid-move"),
