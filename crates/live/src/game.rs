@@ -54,6 +54,20 @@ pub enum Action {
     AcceptTakeback,
     /// Declines the other side's takeback request (or withdraws one's own).
     DeclineTakeback,
+    /// Once the game is over: offers a rematch, or accepts the other side's offer.
+    OfferRematch,
+    /// Accepts the other side's rematch offer.
+    AcceptRematch,
+    /// Declines the other side's rematch offer (or withdraws one's own).
+    DeclineRematch,
+}
+
+impl Action {
+    /// Whether the action answers the end of the game: a rematch's offer or answer, which only a
+    /// finished game takes (see [`LiveGame::answer_rematch`]).
+    pub fn is_rematch(&self) -> bool {
+        matches!(self, Action::OfferRematch | Action::AcceptRematch | Action::DeclineRematch)
+    }
 }
 
 /// How a game ended.
@@ -134,6 +148,12 @@ pub enum Refusal {
     /// The seat is already taken up.
     #[error("the seat is already taken")]
     Joined,
+    /// A rematch is offered once the game is over.
+    #[error("the game is not over")]
+    NotOver,
+    /// The rematch is agreed already: it is the game named.
+    #[error("the rematch is agreed already: game {0}")]
+    Rematched(GameId),
 }
 
 /// A live game: its seats, moves, clocks, offers and end.
@@ -157,6 +177,11 @@ pub struct LiveGame {
     pub takeback: Option<Seat>,
     /// How it ended, once it has.
     pub end: Option<End>,
+    /// The seat whose rematch offer stands, once the game is over.
+    pub rematch_offer: Option<Seat>,
+    /// The rematch, once both seats agreed to one: its game, where each token holds the other
+    /// seat.
+    pub rematch: Option<GameId>,
     /// When it was created (ms since the epoch).
     pub created_at: u64,
     /// When its last turn began (ms since the epoch).
@@ -196,6 +221,10 @@ pub struct View {
     pub status: &'static str,
     /// How the game ended, once it has.
     pub end: Option<EndView>,
+    /// The seat whose rematch offer stands.
+    pub rematch_offer: Option<Seat>,
+    /// The rematch's game, once agreed: the same two seat tokens, the colours swapped.
+    pub rematch: Option<GameId>,
     /// The position as FEN.
     pub fen: String,
     /// When it was created (ms since the epoch).
@@ -263,10 +292,25 @@ impl LiveGame {
             draw_offer: None,
             takeback: None,
             end: None,
+            rematch_offer: None,
+            rematch: None,
             created_at: now,
             turn_since: now,
             version: 0,
             game: Game::new(),
+        }
+    }
+
+    /// The rematch of this game, agreed at `now`, as the game `id`: the same players and time
+    /// control, the colours swapped. Each seat's token carries over to the other colour, so that
+    /// the link each player holds leads to the new game too.
+    pub fn rematch_game(&self, id: GameId, now: u64) -> LiveGame {
+        let [red, blue] = self.tokens.clone();
+        let [red_name, blue_name] = self.names.clone();
+        LiveGame {
+            tokens: [blue, red],
+            names: [blue_name, red_name],
+            ..LiveGame::new(id, self.tokens.clone(), Seat::Red, "", self.time, now)
         }
     }
 
@@ -311,6 +355,8 @@ impl LiveGame {
             draw_offer: offers.0,
             takeback: offers.1,
             end,
+            rematch_offer: None,
+            rematch: None,
             created_at,
             turn_since: now,
             version,
@@ -422,8 +468,48 @@ impl LiveGame {
                 }
                 self.takeback = None;
             }
+            // The game goes on: a rematch is for later (see `answer_rematch`).
+            Action::OfferRematch | Action::AcceptRematch | Action::DeclineRematch => {
+                return Err(Refusal::NotOver);
+            }
         }
         Ok(())
+    }
+
+    /// Applies the rematch action `action` of `seat` to the finished game, or refuses it leaving
+    /// the game as it was; `id` names the rematch should it be agreed now. Answers whether it
+    /// was: the caller then creates [`LiveGame::rematch_game`] under `id`.
+    pub fn answer_rematch(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        id: &GameId,
+    ) -> Result<bool, Refusal> {
+        if self.end.is_none() {
+            return Err(Refusal::NotOver);
+        }
+        if let Some(agreed) = &self.rematch {
+            return Err(Refusal::Rematched(agreed.clone()));
+        }
+        let from_other = self.rematch_offer == Some(seat.other());
+        match action {
+            Action::OfferRematch | Action::AcceptRematch if from_other => {
+                self.rematch_offer = None;
+                self.rematch = Some(id.clone());
+                Ok(true)
+            }
+            Action::OfferRematch => {
+                self.rematch_offer = Some(seat);
+                Ok(false)
+            }
+            Action::AcceptRematch => Err(Refusal::NothingToAnswer("rematch offer")),
+            Action::DeclineRematch if self.rematch_offer.is_some() => {
+                self.rematch_offer = None;
+                Ok(false)
+            }
+            Action::DeclineRematch => Err(Refusal::NothingToAnswer("rematch offer")),
+            _ => Err(Refusal::Over),
+        }
     }
 
     /// The plies a takeback by `seat` removes: its last move and any reply to it.
@@ -523,6 +609,8 @@ impl LiveGame {
                 reason: end.reason,
                 text: end.text(),
             }),
+            rematch_offer: self.rematch_offer,
+            rematch: self.rematch.clone(),
             fen: self.game.position().to_string(),
             created_at: self.created_at,
         }

@@ -249,6 +249,8 @@ impl From<LiveError> for Failure {
                 Refusal::NothingToAnswer(_) => (StatusCode::CONFLICT, "nothing-to-answer"),
                 Refusal::NothingToTakeBack => (StatusCode::CONFLICT, "nothing-to-take-back"),
                 Refusal::Joined => (StatusCode::CONFLICT, "joined"),
+                Refusal::NotOver => (StatusCode::CONFLICT, "not-over"),
+                Refusal::Rematched(_) => (StatusCode::CONFLICT, "rematched"),
             },
             LiveError::Store(_) | LiveError::Random(_) => {
                 (StatusCode::INTERNAL_SERVER_ERROR, "server")
