@@ -20,15 +20,16 @@ use postgres::{Client, Config, IsolationLevel, NoTls};
 use crate::clock::TimeControl;
 use crate::game::{End, LiveGame, Played};
 use crate::seat::{GameId, Token};
-use crate::store::{Filter, Page, Store, StoreError, Summary, int, seat, seat_name, uint};
+use crate::store::{Filter, Page, Store, StoreError, Summary, game_id, int, seat, seat_name, uint};
 
 /// The channel on which every committed change is announced, as `ID:VERSION`.
 pub const CHANNEL: &str = "game_changed";
 
 /// The schema's migrations, oldest first: the same schema as SQLite's, in PostgreSQL's types.
-const MIGRATIONS: [&str; 2] = [
+const MIGRATIONS: [&str; 3] = [
     include_str!("../migrations/postgres/01-games/up.sql"),
     include_str!("../migrations/postgres/02-clocks/up.sql"),
+    include_str!("../migrations/postgres/03-rematch/up.sql"),
 ];
 
 /// The advisory lock held while the schema is migrated, so that servers starting at once take
@@ -159,6 +160,10 @@ impl Store for PostgresStore {
             // Dropped, the transaction rolls back.
             return Err(StoreError::Stale(key.to_owned()));
         }
+        transaction.execute(
+            "UPDATE games SET rematch_offer = $2, rematch = $3 WHERE id = $1",
+            &[&key, &seat_name(game.rematch_offer), &game.rematch.as_ref().map(GameId::as_str)],
+        )?;
         transaction
             .execute("DELETE FROM moves WHERE game_id = $1 AND ply >= $2", &[&key, &plies])?;
         let stored: i64 =
@@ -208,6 +213,8 @@ impl Store for PostgresStore {
         else {
             return Ok(None);
         };
+        let rematch = transaction
+            .query_one("SELECT rematch_offer, rematch FROM games WHERE id = $1", &[&key])?;
         let moves = transaction
             .query(
                 "SELECT command, took_ms, played_at, red_ms, blue_ms FROM moves
@@ -247,6 +254,9 @@ impl Store for PostgresStore {
             turn_since,
         )
         .map_err(|refusal| StoreError::Corrupt(key.to_owned(), refusal.to_string()))?;
+        let mut game = game;
+        game.rematch_offer = seat(key, rematch.get(0))?;
+        game.rematch = game_id(key, rematch.get(1))?;
         Ok(Some(game))
     }
 
