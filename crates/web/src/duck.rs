@@ -134,14 +134,14 @@ struct CheckView {
 
 /// The points one piece of the side to move can reach.
 #[derive(Serialize)]
-struct Destinations {
+pub(crate) struct Destinations {
     from: Point,
     to: Vec<Point>,
 }
 
 /// A position as the page draws it.
 #[derive(Serialize)]
-struct PositionView {
+pub(crate) struct PositionView {
     /// How many commands were replayed to reach it.
     ply: usize,
     /// The side to move.
@@ -157,7 +157,7 @@ struct PositionView {
     checks: Vec<CheckView>,
     /// For each piece of the side to move that can move, the points it can reach (empty once the
     /// game is over); a piece hemmed in on every side is not listed.
-    moves: Vec<Destinations>,
+    pub(crate) moves: Vec<Destinations>,
     /// The position as FEN, as [`arbiter_duck::Position`] writes it.
     fen: String,
 }
@@ -187,8 +187,10 @@ struct MoveReply {
 fn parse_command(text: &str, number: usize) -> Result<Command, ApiError> {
     text.parse().map_err(|error: ScanError| {
         ApiError::bad_request(format!(
-            "command {number}, `{}`: expected four integers `x1 y1 x2 y2` ({error})",
-            Shown(text)
+            "command {number}, `{}`: expected {}, found {}",
+            Shown(text),
+            error.expected,
+            error.found
         ))
     })
 }
@@ -218,14 +220,14 @@ fn judge(game: &mut Game, command: Command) -> (Entry, Result<Played, Invalid>) 
 }
 
 /// A game replayed: its entries and the position after `at` of them.
-struct Replay {
-    entries: Vec<Entry>,
-    position: PositionView,
+pub(crate) struct Replay {
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) position: PositionView,
 }
 
 /// Replays `commands` from `start`, keeping every entry, and describes the position after `at`
 /// commands.
-fn replay(start: Position, commands: &[Command], at: usize) -> Replay {
+pub(crate) fn replay(start: Position, commands: &[Command], at: usize) -> Replay {
     let mut game = Game::from_position(start);
     let mut last = None;
     let mut entries = Vec::with_capacity(commands.len());

@@ -12,6 +12,7 @@
 
 mod quota;
 mod socket;
+mod view;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -33,6 +34,7 @@ use serde::Deserialize;
 
 use crate::api::{Body, Endpoint};
 use crate::assets;
+use view::Shown;
 
 /// Games listed per page of the archive.
 const PER_PAGE: u64 = 20;
@@ -172,7 +174,9 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
             method: "GET",
             path: "/api/live/games/{id}",
             about: "a game as everyone sees it: players, clocks, commands with their times, \
-                    offers, the end and the FEN",
+                    offers, the end, the rematch and the FEN; each move judged (`entries`, as \
+                    /api/duck/game) and the board with the points each piece can reach \
+                    (`position`)",
             route: get(view),
         },
         Endpoint {
@@ -185,7 +189,8 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
             method: "POST",
             path: "/api/live/games/{id}/act",
             about: "{token, action: join|move|resign|offer-draw|accept-draw|decline-draw|\
-                    request-takeback|accept-takeback|decline-takeback, command?, name?}: \
+                    request-takeback|accept-takeback|decline-takeback|offer-rematch|\
+                    accept-rematch|decline-rematch, command?, name?}: \
                     answered with the game once committed; 403 without the seat's token, 409 \
                     when the game refuses",
             route: post(act),
@@ -200,7 +205,8 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
         Endpoint {
             method: "GET",
             path: "/api/live/games/{id}/socket",
-            about: "WebSocket: the game at once and at every change, with the spectators",
+            about: "WebSocket: the whole game at once, then each change as a delta from the \
+                    version sent before, and the spectators",
             route: get(socket),
         },
     ]
@@ -359,9 +365,9 @@ async fn list(
 async fn view(
     Extension(live): Extension<Arc<Live>>,
     UrlPath(id): UrlPath<String>,
-) -> Result<Json<arbiter_live::View>, Failure> {
+) -> Result<Json<Shown>, Failure> {
     let id = game_id(&id)?;
-    let viewed = blocking(&live, move |games| games.view(&id, now_ms())).await?;
+    let viewed = blocking(&live, move |games| games.view(&id, now_ms()).map(Shown::of)).await?;
     Ok(Json(viewed))
 }
 
@@ -395,15 +401,16 @@ async fn act(
     connected: Option<Extension<ConnectInfo<SocketAddr>>>,
     UrlPath(id): UrlPath<String>,
     Body(request): Body<ActRequest>,
-) -> Result<Json<arbiter_live::View>, Failure> {
+) -> Result<Json<Shown>, Failure> {
     let id = game_id(&id)?;
     if !live.acted.take(client(connected), quota::ACT) {
         return Err(Failure::busy("actions"));
     }
     let key = id.clone();
-    let acted =
-        blocking(&live, move |games| games.act(&key, &request.token, request.action, now_ms()))
-            .await;
+    let acted = blocking(&live, move |games| {
+        games.act(&key, &request.token, request.action, now_ms()).map(Shown::of)
+    })
+    .await;
     // Refused or not, the game may have changed (a clock found run out): everyone is told.
     socket::publish(Arc::clone(&live), id).await;
     acted.map(Json)
