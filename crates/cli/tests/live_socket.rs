@@ -1,11 +1,12 @@
 //! What the live games' sockets send: the whole game once, then small changes that rebuild it
-//! exactly; a spectator who comes or goes costs the other watchers a count, not the game.
+//! exactly; a spectator who comes or goes costs the other watchers a count, not the game; and a
+//! game whose clock runs ends on time after a restart though nobody opens it.
 
 #[path = "common/live_server.rs"]
 mod live_server;
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use live_server::{GAME, Server, Watcher};
 use serde_json::json;
@@ -111,4 +112,40 @@ fn the_changes_a_socket_is_sent_rebuild_the_game_as_the_server_has_it() {
     let late = Watcher::open(&server, &id, None, "a late spectator");
     assert_eq!(late.game["rematch_offer"], "blue");
     assert_eq!(late.game["entries"].as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn a_clock_runs_out_after_a_restart_though_nobody_opens_the_game() {
+    let dir = DataDir::new("flag");
+    let server = Server::start(&dir.store());
+    // Three seconds each.
+    let body = json!({"name": "Ann", "color": "red", "time": "0.05+0"});
+    let (status, created) = server.request("POST", "/api/live/games", Some(&body)).unwrap();
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_owned();
+    let tokens = [created["token"].as_str().unwrap(), created["invite"].as_str().unwrap()];
+    // Red's clock runs once both have moved.
+    for (ply, command) in GAME[..2].iter().enumerate() {
+        assert_eq!(server.play(&id, tokens[ply % 2], command), Some(200));
+    }
+    server.kill();
+    let server = Server::start(&dir.store());
+    let started = Instant::now();
+    let ended = loop {
+        // The archive alone: it reads the store, and opens no game.
+        let (_, listed) = server.request("GET", "/api/live/archive", None).unwrap();
+        let game = listed["games"][0].clone();
+        if game["status"] == "over" {
+            break game;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "still {} 20 s after the restart: {game}",
+            game["status"]
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!((ended["winner"].as_str(), ended["reason"].as_str()), (Some("blue"), Some("time")));
+    // Time while the server was down is not charged: red had its three seconds after it.
+    assert!(started.elapsed() >= Duration::from_millis(2_500), "{:?}", started.elapsed());
 }

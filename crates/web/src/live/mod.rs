@@ -116,13 +116,16 @@ impl Live {
         });
     }
 
-    /// Hears every change committed to a shared database, by this server or another, and sends
-    /// it to this server's sockets of the game, on `runtime`; `None` when the games are not
-    /// shared. Drop the listener before the last handle on the games: it holds only a weak one.
+    /// Sets, on `runtime`, the timer of every ongoing game whose clock runs, as the server
+    /// starts ([`Live::resume`]), and hears every change committed to a shared database, by this
+    /// server or another, and sends it to this server's sockets of the game; the listener is
+    /// `None` when the games are not shared. Drop it before the last handle on the games: it
+    /// holds only a weak one.
     pub(crate) fn listen(
         self: &Arc<Live>,
         runtime: tokio::runtime::Handle,
     ) -> Result<Option<Listener>, StoreError> {
+        runtime.spawn(Arc::clone(self).resume());
         let Some(url) = &self.shared else { return Ok(None) };
         let live = Arc::downgrade(self);
         let listener = Listener::start(url, move |change| {
@@ -133,6 +136,38 @@ impl Live {
         Ok(Some(listener))
     }
 }
+
+impl Live {
+    /// Takes up every ongoing game with a time control, as the server starts: each is read back
+    /// (a clock found run out ends its game at once) and the timer of its running clock is set,
+    /// so that a game ends on time though no page opens it after a restart. The games are
+    /// listed first and taken up after, since those that end leave the listing of ongoing ones.
+    async fn resume(self: Arc<Live>) {
+        let mut timed = Vec::new();
+        for page in 0.. {
+            let filter = Filter { status: Some("ongoing".to_owned()), player: None };
+            let window = Page { offset: page * RESUME_PAGE, limit: RESUME_PAGE };
+            let Ok((games, total)) = blocking(&self, move |g| g.list(&filter, window)).await else {
+                return;
+            };
+            timed.extend(
+                games
+                    .iter()
+                    .filter(|game| game.time.is_some())
+                    .filter_map(|g| GameId::parse(&g.id)),
+            );
+            if (page + 1) * RESUME_PAGE >= total {
+                break;
+            }
+        }
+        for id in timed {
+            socket::publish(Arc::clone(&self), id).await;
+        }
+    }
+}
+
+/// Games listed at a time when the server takes up the ongoing ones.
+const RESUME_PAGE: u64 = 200;
 
 /// Milliseconds since the Unix epoch: the clocks' time.
 pub(crate) fn now_ms() -> u64 {
