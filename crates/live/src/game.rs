@@ -426,6 +426,8 @@ impl LiveGame {
             self.names[seat.index()] = Some(clean_name(name));
             return Ok(());
         }
+        // A seat's first action takes it up, without a name, if it was not taken before.
+        self.names[seat.index()].get_or_insert_with(String::new);
         // A clock that has run out is for the caller to settle first, with `flag`.
         match action {
             Action::Join { .. } => unreachable!("handled above"),
@@ -624,5 +626,41 @@ impl LiveGame {
             text.push('\n');
         }
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game() -> (LiveGame, [Token; 2]) {
+        let tokens = [Token::from_stored("r".into()), Token::from_stored("b".into())];
+        let id = GameId::parse("abcdefghij").unwrap();
+        (LiveGame::new(id, tokens.clone(), Seat::Red, "", None, 0), tokens)
+    }
+
+    #[test]
+    fn a_seats_first_action_takes_it_up_without_a_name() {
+        let (mut game, _) = game();
+        assert_eq!(game.names, [Some(String::new()), None]);
+        game.apply(Seat::Red, Action::Move { command: "0 3 1 4".into() }, 1).unwrap();
+        // A refused action takes nothing up: the caller keeps the game as it was.
+        let mut refused = game.clone();
+        assert!(refused.apply(Seat::Blue, Action::AcceptDraw, 2).is_err());
+        game.apply(Seat::Blue, Action::Move { command: "9 4 8 4".into() }, 2).unwrap();
+        assert_eq!(game.names, [Some(String::new()), Some(String::new())]);
+        assert_eq!(
+            game.apply(Seat::Blue, Action::Join { name: "Bob".into() }, 3),
+            Err(Refusal::Joined)
+        );
+    }
+
+    #[test]
+    fn a_huge_coordinate_is_an_invalid_move_not_a_malformed_command() {
+        let (mut game, _) = game();
+        let huge = Action::Move { command: "99999999999999999999 0 0 0".into() };
+        assert!(matches!(game.apply(Seat::Red, huge, 1), Err(Refusal::Invalid(_))));
+        let garbage = Action::Move { command: "0 3 x 4".into() };
+        assert!(matches!(game.apply(Seat::Red, garbage, 1), Err(Refusal::Malformed(_))));
     }
 }
