@@ -686,7 +686,7 @@ function navigate(where) {
   goTo(targets[where]);
 }
 
-for (const button of document.querySelectorAll('[data-nav]')) {
+for (const button of document.querySelectorAll('button[data-nav]')) {
   button.addEventListener('click', () => navigate(button.dataset.nav));
 }
 $('#play').addEventListener('click', togglePlay);
