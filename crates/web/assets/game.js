@@ -117,7 +117,9 @@ function render() {
   $('[data-review="next"]').disabled = shown === total;
   $('[data-review="last"]').disabled = shown === total;
   document.body.dataset.reviewing = String(state.review !== null);
-  positions.prefetch(shown, total, (n) => view.commands.slice(0, n));
+  // Only a page that reviews asks for the positions around the one it shows: watching costs the
+  // server nothing but the changes it sends.
+  if (state.review !== null) positions.prefetch(shown, total, (n) => view.commands.slice(0, n));
 }
 
 /** The time a move took, beside it in the list. */

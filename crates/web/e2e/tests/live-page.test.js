@@ -102,12 +102,18 @@ for (const [name, size] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   test(`the game is reviewed during it and after, with names, clocks and result kept (${name})`, async () => {
     const game = await create({ name: 'Ann', color: 'red', time: '5+3' });
     const blue = await open(game, game.invite, size);
+    const asked = [];
+    blue.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/duck/')) asked.push(request.url());
+    });
     await blue.fill('[data-join-name]', 'Bob');
     await press(blue, '#join button[type="submit"]');
     await blue.waitForFunction(() => document.querySelector('[data-side-name="blue"]')?.textContent === 'Bob');
     for (const [i, command] of GAME.slice(0, 8).entries()) await send(game.id, i % 2 === 0 ? game.token : game.invite, command);
     await seen(blue, 8);
     assert.equal(await shown(blue), 8);
+    // The moves came with their board and reach: the page asked the rules nothing.
+    assert.deepEqual(asked, []);
     // The coordinates around the board, the last move marked, the moves as the board labels them.
     assert.equal(await blue.locator('#board .coord').count(), 19);
     assert.equal(await blue.locator('#board .last').count(), 2);
