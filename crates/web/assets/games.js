@@ -94,7 +94,7 @@ async function list() {
     previewed = null;
     if (reply.games.length > 0) showPreview(reply.games[0].id);
     else $('#preview').classList.add('hidden');
-    $('[data-page-info]').textContent = `${reply.total} games · page ${reply.page} of ${reply.pages}`;
+    $('[data-page-info]').textContent = `${reply.total} game${reply.total === 1 ? '' : 's'} · page ${reply.page} of ${reply.pages}`;
     $('[data-page="prev"]').disabled = state.page <= 1;
     $('[data-page="next"]').disabled = state.page >= state.pages;
     show($('#archive-error'), '');
