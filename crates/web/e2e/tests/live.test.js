@@ -113,9 +113,9 @@ test('two browsers play a whole game by link while a third watches', async () =>
   await archive.hover(`a[data-archived-game="${id}"]`);
   await archive.waitForSelector(`#preview-board[data-preview-game="${id}"]`);
   assert.equal(await archive.getAttribute('#preview-board [data-point="9,4"] [data-piece]', 'data-piece'), 'red soldier');
+  await screenshot(archive, 'live-games');
   await archive.selectOption('[data-filter-status]', 'ongoing');
   await archive.waitForFunction((game) => !document.querySelector(`[data-archived-game="${game}"]`), id);
-  await screenshot(archive, 'live-games');
 
   // An address that names no game says so, and does not knock on the server again.
   const missing = await app.open('/duck/game/0000000000', { allowed: [/status of 404/] });
