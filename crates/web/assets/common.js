@@ -141,6 +141,30 @@ export function nearOnNarrow(element, anchor) {
   place();
 }
 
+/**
+ * The keys that step through a game on a board page, outside the fields: ← → Home End call
+ * `step` with `prev`, `next`, `first` or `last`, f flips the board, Escape drops the selection.
+ */
+export function stepKeys({ step, flip, escape }) {
+  const keys = {
+    ArrowLeft: () => step('prev'),
+    ArrowRight: () => step('next'),
+    Home: () => step('first'),
+    End: () => step('last'),
+    f: flip,
+    F: flip,
+    Escape: escape,
+  };
+  document.addEventListener('keydown', (event) => {
+    if (typing(event) || event.altKey || event.ctrlKey || event.metaKey) return;
+    const action = keys[event.key];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
+  });
+}
+
 /** `text` with its first letter in capitals. */
 export function capitalised(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -5,9 +5,9 @@
 // result and reason comes from the server (/api/duck/...); the page draws them and sends back the
 // command the player (or the engine) chose.
 
-import { $, download, readFile, show, soundSwitch, typing } from './common.js';
+import { $, download, readFile, show, soundSwitch, stepKeys } from './common.js';
 import { createBoard } from './board.js';
-import { createMoveList } from './movelist.js';
+import { createMoveList, notationSwitch } from './movelist.js';
 import { createGame } from './duck-game.js';
 import { createEngine } from './duck-engine.js';
 import { createAnalysis } from './duck-analysis.js';
@@ -150,31 +150,16 @@ async function copy(text, refused) {
 }
 
 soundSwitch($('[data-sound]'));
-document.addEventListener('keydown', (event) => {
-  if (typing(event) || event.altKey || event.ctrlKey || event.metaKey) return;
+/** Steps `where` (`first`, `prev`, `next`, `last`) along the line last asked for. */
+function step(where) {
   const wanted = game.wanted();
-  const keys = {
-    ArrowLeft: () => game.goTo(wanted.at - 1, wanted.line),
-    ArrowRight: () => game.goTo(wanted.at + 1, wanted.line),
-    Home: () => game.goTo(0),
-    End: () => game.goTo(game.lines.end(game.lines.line(wanted.line)), wanted.line),
-    f: flip,
-    F: flip,
-    Escape: () => board.select(null),
-  };
-  const action = keys[event.key];
-  if (action) {
-    event.preventDefault();
-    action();
-  }
-});
+  const total = game.lines.end(game.lines.line(wanted.line));
+  const targets = { first: 0, prev: wanted.at - 1, next: wanted.at + 1, last: total };
+  game.goTo(targets[where], where === 'first' ? game.line : wanted.line);
+}
+stepKeys({ step, flip, escape: () => board.select(null) });
 for (const button of document.querySelectorAll('.board-bar [data-nav]')) {
-  button.addEventListener('click', () => {
-    const wanted = game.wanted();
-    const total = game.lines.end(game.lines.line(wanted.line));
-    const targets = { first: 0, prev: wanted.at - 1, next: wanted.at + 1, last: total };
-    game.goTo(targets[button.dataset.nav], wanted.line);
-  });
+  button.addEventListener('click', () => step(button.dataset.nav));
 }
 $('#slider').addEventListener('input', (event) => game.goTo(Number(event.target.value)));
 $('[data-flip]').addEventListener('click', flip);
@@ -204,12 +189,7 @@ $('[data-copy]').addEventListener('click', () => game.serial(async () => {
 $('[data-copy-fen]').addEventListener('click', () => game.serial(async () => {
   if (game.position) await copy(game.position.fen, 'The browser refused the clipboard; select the FEN below.');
 }));
-$('[data-notation]').addEventListener('click', (event) => {
-  const list = $('#moves');
-  const official = list.dataset.notation !== 'official';
-  list.dataset.notation = official ? 'official' : 'readable';
-  event.currentTarget.setAttribute('aria-pressed', String(official));
-});
+notationSwitch($('[data-notation]'), $('#moves'));
 const styleSelect = $('[data-style]');
 styleSelect.value = view.style;
 styleSelect.addEventListener('change', () => {

@@ -6,10 +6,10 @@
 // Anyone may review the game on the page, during it and after: the positions before the last
 // come from /api/duck/position, kept once fetched. No rule is decided here.
 
-import { $, api, confirming, download, moveSound, soundSwitch, typing } from './common.js';
+import { $, api, confirming, download, moveSound, soundSwitch, stepKeys } from './common.js';
 import { createBoard } from './board.js';
 import { Lines } from './lines.js';
-import { createMoveList } from './movelist.js';
+import { createMoveList, notationSwitch } from './movelist.js';
 import { createPositions } from './positions.js';
 import { createPanel } from './live-panel.js';
 import { follow } from './live-socket.js';
@@ -194,6 +194,12 @@ function joinIfNamed(view) {
   act({ action: 'join', name });
 }
 
+/** Steps the review `where` (`first`, `prev`, `next`, `last`: the game as it stands). */
+function step(where) {
+  if (!game()) return;
+  review({ first: 0, prev: shownPly() - 1, next: shownPly() + 1, last: game().commands.length }[where]);
+}
+
 function flip() {
   state.flipped = !state.flipped;
   render();
@@ -228,35 +234,15 @@ async function start() {
     download(`duck-${id}.in`, exported.official);
   });
   for (const button of document.querySelectorAll('[data-review]')) {
-    button.addEventListener('click', () => {
-      const total = game()?.commands.length ?? 0;
-      review({ first: 0, prev: shownPly() - 1, next: shownPly() + 1, last: total }[button.dataset.review]);
-    });
+    button.addEventListener('click', () => step(button.dataset.review));
   }
   $('[data-flip]').addEventListener('click', flip);
-  $('[data-notation]').addEventListener('click', (event) => {
-    const list = $('#moves');
-    const official = list.dataset.notation !== 'official';
-    list.dataset.notation = official ? 'official' : 'readable';
-    event.currentTarget.setAttribute('aria-pressed', String(official));
-  });
+  notationSwitch($('[data-notation]'), $('#moves'));
   soundSwitch($('[data-sound]'));
-  document.addEventListener('keydown', (event) => {
-    if (typing(event) || event.altKey || event.ctrlKey || event.metaKey || !game()) return;
-    const keys = {
-      ArrowLeft: () => review(shownPly() - 1),
-      ArrowRight: () => review(shownPly() + 1),
-      Home: () => review(0),
-      End: () => review(game().commands.length),
-      f: flip,
-      F: flip,
-      Escape: () => board.select(null),
-    };
-    const action = keys[event.key];
-    if (action) {
-      event.preventDefault();
-      action();
-    }
+  stepKeys({
+    step,
+    flip,
+    escape: () => board.select(null),
   });
 
   let first;

@@ -22,6 +22,15 @@ export function scrollInside(list, item) {
   else if (inner.bottom > outer.bottom) list.scrollTop += inner.bottom - outer.bottom;
 }
 
+/** Makes `button` switch `list` between the readable notation and the official commands. */
+export function notationSwitch(button, list) {
+  button.addEventListener('click', () => {
+    const official = list.dataset.notation !== 'official';
+    list.dataset.notation = official ? 'official' : 'readable';
+    button.setAttribute('aria-pressed', String(official));
+  });
+}
+
 /** A move in the readable notation the server wrote, with the piece drawn as the board draws it. */
 export function written(notation, style) {
   return style === 'western' ? notation.letter : notation.glyph;
