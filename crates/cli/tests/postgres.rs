@@ -139,9 +139,9 @@ fn two_servers_go_on_through_a_database_restart_losing_nothing_acknowledged() {
     let mut reds = Watcher::open(&a, &id, Some(&red), "red on A");
     let mut blues = Watcher::open(&b, &id, Some(&blue), "blue on B");
     assert_eq!(a.play(&id, &red, GAME[0]), Some(200));
-    assert_eq!(blues.sees(1)["game"]["commands"][0], GAME[0]);
+    assert_eq!(blues.sees(1)["commands"][0], GAME[0]);
     assert_eq!(b.play(&id, &blue, GAME[1]), Some(200));
-    assert_eq!(reds.sees(2)["game"]["commands"][1], GAME[1]);
+    assert_eq!(reds.sees(2)["commands"][1], GAME[1]);
 
     database.stop();
     // Refused on either server, at once and saying why; nothing is recorded.
@@ -157,9 +157,9 @@ fn two_servers_go_on_through_a_database_restart_losing_nothing_acknowledged() {
     // Both servers connect again by themselves: the move is played, and each page hears the
     // other server's moves again.
     assert_eq!(a.play(&id, &red, GAME[2]), Some(200));
-    assert_eq!(blues.sees(3)["game"]["commands"][2], GAME[2]);
+    assert_eq!(blues.sees(3)["commands"][2], GAME[2]);
     assert_eq!(b.play(&id, &blue, GAME[3]), Some(200));
-    assert_eq!(reds.sees(4)["game"]["commands"][3], GAME[3]);
+    assert_eq!(reds.sees(4)["commands"][3], GAME[3]);
     assert_eq!(a.commands(&id), GAME[..4]);
     assert_eq!(b.commands(&id), GAME[..4]);
 }
