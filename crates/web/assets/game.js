@@ -109,7 +109,7 @@ function render() {
   board.set({ position: state.position, dests: dests(), flipped: state.flipped, style: state.style });
   board.element.dataset.shownPly = String(shown);
   moveList.render({ line: 'main', at: shown, style: state.style, note: took });
-  panel.render(view, { shown, reviewing: state.review !== null });
+  panel.render(view, { shown, reviewing: state.review !== null, flipped: state.flipped });
   $('[data-fen]').value = state.position?.fen ?? view.fen;
   const total = view.commands.length;
   $('[data-review="first"]').disabled = shown === 0;

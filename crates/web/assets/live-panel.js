@@ -8,7 +8,7 @@
  * decides nothing.
  *
  *     const panel = createPanel(id, { seat, token });
- *     panel.render(game, { shown, reviewing });   // the view, the ply the board shows
+ *     panel.render(game, { shown, reviewing, flipped });   // the view, the ply the board shows
  *     panel.say(text);                            // the message ('' hides it)
  */
 
@@ -59,7 +59,7 @@ export function createPanel(id, { seat }) {
   setInterval(tick, 200);
   document.addEventListener('visibilitychange', tick);
 
-  function render(view, { shown, reviewing }) {
+  function render(view, { shown, reviewing, flipped }) {
     if (view !== game) receivedAt = performance.now();
     game = view;
     const me = seat();
@@ -77,8 +77,9 @@ export function createPanel(id, { seat }) {
     banner.textContent = over ? game.end.text : '';
     banner.className = over ? `banner ${game.end.winner ?? 'draw'}` : 'banner hidden';
 
-    // Each side's row: the player's own side at the bottom.
-    const [top, bottom] = me === 'blue' ? ['red', 'blue'] : ['blue', 'red'];
+    // Each side's row beside its side of the board: the player's own at the bottom, unless the
+    // board is turned.
+    const [top, bottom] = flipped ? ['red', 'blue'] : ['blue', 'red'];
     for (const [where, side] of [['top', top], ['bottom', bottom]]) {
       const row = $(`[data-player="${where}"]`);
       row.dataset.side = side;
