@@ -293,6 +293,38 @@ for (const [name, size] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   });
 }
 
+test('a page that misses a change catches up from the whole game', async () => {
+  const game = await create({ name: 'Ann', color: 'red' });
+  const context = await app.browser().newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  // The first change the server sends never reaches the page.
+  let dropped = 0;
+  await page.routeWebSocket(/\/socket$/, (socket) => {
+    const server = socket.connectToServer();
+    server.onMessage((message) => {
+      if (dropped === 0 && String(message).includes('"delta"')) {
+        dropped += 1;
+        return;
+      }
+      socket.send(message);
+    });
+    socket.onMessage((message) => server.send(message));
+  });
+  await page.goto(app.url(game.path));
+  await page.waitForSelector('[data-connection="open"]');
+  await send(game.id, game.token, GAME[0]);
+  while (dropped === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  // The next change does not follow the version the page holds: it asks for the whole game.
+  await send(game.id, game.invite, GAME[1]);
+  await seen(page, 2);
+  assert.equal(dropped, 1);
+  assert.equal(await page.getAttribute('#moves li[data-ply="1"]', 'data-command'), GAME[0]);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('every page has a link to the live games in its header', async () => {
   const game = await create({ name: 'Ann' });
   for (const path of ['/', '/duck', '/arena', '/chess', '/duck/games', game.path]) {
