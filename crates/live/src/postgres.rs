@@ -26,9 +26,10 @@ use crate::store::{Filter, Page, Store, StoreError, Summary, int, seat, seat_nam
 pub const CHANNEL: &str = "game_changed";
 
 /// The schema's migrations, oldest first: the same schema as SQLite's, in PostgreSQL's types.
-const MIGRATIONS: [&str; 2] = [
+const MIGRATIONS: [&str; 3] = [
     include_str!("../migrations/postgres/01-games/up.sql"),
     include_str!("../migrations/postgres/02-clocks/up.sql"),
+    include_str!("../migrations/postgres/03-accounts/up.sql"),
 ];
 
 /// The advisory lock held while the schema is migrated, so that servers starting at once take
@@ -95,7 +96,7 @@ impl PostgresStore {
     }
 
     /// The client, connected again if the connection was lost (the server restarted, say).
-    fn client(&mut self) -> Result<&mut Client, StoreError> {
+    pub(crate) fn client(&mut self) -> Result<&mut Client, StoreError> {
         if self.client.is_closed() {
             self.client = self.config.connect(NoTls)?;
         }
@@ -181,6 +182,7 @@ impl Store for PostgresStore {
                 ],
             )?;
         }
+        crate::accounts::postgres::saved(&mut transaction, game)?;
         // Delivered to every listening server once, and only if, the transaction commits.
         let change = format!("{key}:{}", game.version);
         transaction.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &change])?;
@@ -234,7 +236,7 @@ impl Store for PostgresStore {
         // The turn goes on from when it began: another server may have been serving the game
         // all along, so no time is known not to count.
         let turn_since = uint(row.get(14));
-        let game = LiveGame::restore(
+        let mut game = LiveGame::restore(
             id.clone(),
             [Token::from_stored(row.get(0)), Token::from_stored(row.get(1))],
             [row.get(2), row.get(3)],
@@ -247,6 +249,7 @@ impl Store for PostgresStore {
             turn_since,
         )
         .map_err(|refusal| StoreError::Corrupt(key.to_owned(), refusal.to_string()))?;
+        game.pairing = crate::accounts::postgres::pairing(self.client()?, id)?;
         Ok(Some(game))
     }
 

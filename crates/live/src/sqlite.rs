@@ -24,12 +24,13 @@ fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../migrations/sqlite/01-games/up.sql")),
         M::up(include_str!("../migrations/sqlite/02-clocks/up.sql")),
+        M::up(include_str!("../migrations/sqlite/03-accounts/up.sql")),
     ])
 }
 
 /// The games in one SQLite database.
 pub struct SqliteStore {
-    connection: Connection,
+    pub(crate) connection: Connection,
 }
 
 impl SqliteStore {
@@ -131,6 +132,7 @@ impl Store for SqliteStore {
                 ])?;
             }
         }
+        crate::accounts::sqlite::saved(&transaction, game)?;
         transaction.commit()?;
         Ok(())
     }
@@ -195,7 +197,7 @@ impl Store for SqliteStore {
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
-        let game = LiveGame::restore(
+        let mut game = LiveGame::restore(
             id.clone(),
             [Token::from_stored(red_token), Token::from_stored(blue_token)],
             [red_name, blue_name],
@@ -208,6 +210,7 @@ impl Store for SqliteStore {
             now,
         )
         .map_err(|refusal| StoreError::Corrupt(key.to_owned(), refusal.to_string()))?;
+        game.pairing = crate::accounts::sqlite::pairing(&self.connection, id)?;
         Ok(Some(game))
     }
 

@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 
+use crate::accounts::AccountStore;
 use crate::game::LiveGame;
 use crate::seat::{GameId, Seat};
 
@@ -76,8 +77,8 @@ pub struct Summary {
     pub created_at: u64,
 }
 
-/// Where the games are kept.
-pub trait Store: Send + 'static {
+/// Where the games are kept, and the accounts beside them.
+pub trait Store: AccountStore + Send + 'static {
     /// Commits `game` as it now stands: its row, and its moves (those past the ones stored are
     /// added, those taken back removed). Returns once the change is durable. The stored game
     /// must be at the version before `game.version` (or absent, for version 1): else nothing is
