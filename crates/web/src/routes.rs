@@ -23,6 +23,7 @@ fn endpoints() -> Vec<Endpoint> {
     all.extend(crate::arena::endpoints());
     all.extend(crate::chess::endpoints());
     all.extend(crate::live::endpoints());
+    all.extend(crate::accounts::endpoints());
     all
 }
 

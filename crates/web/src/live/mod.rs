@@ -56,7 +56,7 @@ pub enum Storage {
 }
 
 /// The store of every game, whichever it is.
-type AnyStore = Box<dyn Store>;
+pub(crate) type AnyStore = Box<dyn Store>;
 
 /// The live games and everything watching them.
 pub(crate) struct Live {
@@ -92,6 +92,11 @@ impl Live {
             sockets: Arc::new(quota::Sockets::default()),
             tidied: AtomicU64::new(now_ms()),
         }))
+    }
+
+    /// The games, for what is kept beside them (the accounts) and what makes games (the lobby).
+    pub(crate) fn games(&self) -> &Arc<Games<AnyStore>> {
+        &self.games
     }
 
     /// Drops from memory, at most once every [`TIDY_MS`], the games unused for [`IDLE_MS`] that
@@ -259,7 +264,7 @@ impl From<LiveError> for Failure {
 }
 
 /// The client's address, or the unspecified one where none is known (in-process tests).
-fn client(connected: Option<Extension<ConnectInfo<SocketAddr>>>) -> IpAddr {
+pub(crate) fn client(connected: Option<Extension<ConnectInfo<SocketAddr>>>) -> IpAddr {
     connected.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |Extension(ConnectInfo(addr))| addr.ip())
 }
 
