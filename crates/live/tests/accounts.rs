@@ -17,7 +17,7 @@ fn name(text: &str) -> UserName {
 }
 
 fn add<S: Store>(games: &Games<S>, text: &str, now: u64) -> User {
-    games.with_store(|store| store.add_user(&name(text), "$argon2id$hash", now)).unwrap().unwrap()
+    games.store().add_user(&name(text), "$argon2id$hash", now).unwrap().unwrap()
 }
 
 fn mv(command: &str) -> Action {
@@ -64,45 +64,45 @@ fn play_and_resign<S: Store>(
 fn names_are_unique_without_regard_to_case<S: Store>(games: Games<S>) {
     let ann = add(&games, "Ann_1", 5);
     assert_eq!(ann.name, "Ann_1");
-    let taken = games.with_store(|s| s.add_user(&name("aNN_1"), "$argon2id$other", 6)).unwrap();
+    let taken = games.store().add_user(&name("aNN_1"), "$argon2id$other", 6).unwrap();
     assert!(taken.is_none());
-    let (found, hash) = games.with_store(|s| s.user("ANN_1")).unwrap().unwrap();
+    let (found, hash) = games.store().user("ANN_1").unwrap().unwrap();
     assert_eq!(found, ann);
     assert_eq!(hash, "$argon2id$hash");
-    assert!(games.with_store(|s| s.user("bob")).unwrap().is_none());
+    assert!(games.store().user("bob").unwrap().is_none());
     let bob = add(&games, "bob", 7);
     assert_ne!(bob.id, ann.id);
 }
 
 fn sessions_last_until_they_end<S: Store>(games: Games<S>) {
     let ann = add(&games, "ann", 5);
-    games.with_store(|s| s.add_session("k1", ann.id, "c1", 10, 1_000)).unwrap();
-    games.with_store(|s| s.add_session("k2", ann.id, "c2", 10, 1_000)).unwrap();
-    let session = games.with_store(|s| s.session("k1", 500)).unwrap().unwrap();
+    games.store().add_session("k1", ann.id, "c1", 10, 1_000).unwrap();
+    games.store().add_session("k2", ann.id, "c2", 10, 1_000).unwrap();
+    let session = games.store().session("k1", 500).unwrap().unwrap();
     assert_eq!((session.user, session.csrf.as_str()), (ann.clone(), "c1"));
     // Expired: gone.
-    assert!(games.with_store(|s| s.session("k1", 1_000)).unwrap().is_none());
-    assert!(games.with_store(|s| s.session("k1", 10)).unwrap().is_none());
+    assert!(games.store().session("k1", 1_000).unwrap().is_none());
+    assert!(games.store().session("k1", 10).unwrap().is_none());
     // Signed out: gone, the other stays.
-    games.with_store(|s| s.end_session("k2")).unwrap();
-    assert!(games.with_store(|s| s.session("k2", 20)).unwrap().is_none());
+    games.store().end_session("k2").unwrap();
+    assert!(games.store().session("k2", 20).unwrap().is_none());
     // A new password ends every session of the account.
-    games.with_store(|s| s.add_session("k3", ann.id, "c3", 30, 1_000)).unwrap();
-    games.with_store(|s| s.add_session("k4", ann.id, "c4", 30, 1_000)).unwrap();
-    games.with_store(|s| s.set_password(ann.id, "$argon2id$new")).unwrap();
-    assert!(games.with_store(|s| s.session("k3", 40)).unwrap().is_none());
-    assert!(games.with_store(|s| s.session("k4", 40)).unwrap().is_none());
-    assert_eq!(games.with_store(|s| s.user("ann")).unwrap().unwrap().1, "$argon2id$new");
+    games.store().add_session("k3", ann.id, "c3", 30, 1_000).unwrap();
+    games.store().add_session("k4", ann.id, "c4", 30, 1_000).unwrap();
+    games.store().set_password(ann.id, "$argon2id$new").unwrap();
+    assert!(games.store().session("k3", 40).unwrap().is_none());
+    assert!(games.store().session("k4", 40).unwrap().is_none());
+    assert_eq!(games.store().user("ann").unwrap().unwrap().1, "$argon2id$new");
 }
 
 fn a_rated_games_end_rates_both_players_once<S: Store>(games: Games<S>) {
     let ann = add(&games, "ann", 5);
     let bob = add(&games, "bob", 5);
     let game = paired(&games, [Some(&ann), Some(&bob)], true, 1_000);
-    assert!(games.with_store(|s| s.ratings(ann.id)).unwrap().is_empty());
+    assert!(games.store().ratings(ann.id).unwrap().is_empty());
     play_and_resign(&games, &game, Seat::Blue, 2_000);
     let (red, blue) = Glicko2::ARBITER.game(Rating::START, Rating::START, Score::Win);
-    let ratings = games.with_store(|s| s.ratings(ann.id)).unwrap();
+    let ratings = games.store().ratings(ann.id).unwrap();
     assert_eq!(ratings.len(), 1);
     let (category, rated) = ratings[0];
     assert_eq!(category, Category::Blitz);
@@ -110,22 +110,22 @@ fn a_rated_games_end_rates_both_players_once<S: Store>(games: Games<S>) {
     assert_eq!(rated.games, 1);
     // When the last turn began: blue's move.
     assert_eq!(rated.played_at, 3_000);
-    assert_eq!(games.with_store(|s| s.ratings(bob.id)).unwrap()[0].1.rating, blue);
+    assert_eq!(games.store().ratings(bob.id).unwrap()[0].1.rating, blue);
     // The history says the same, with the change.
-    let history = games.with_store(|s| s.history(ann.id)).unwrap();
+    let history = games.store().history(ann.id).unwrap();
     assert_eq!(history.len(), 1);
     assert_eq!(history[0].game, game.0.as_str());
     assert!((history[0].change - (red.rating - 1500.0)).abs() < 1e-9);
     // The game, read again and viewed, is not rated again.
     games.view(&game.0, 10_000).unwrap();
-    assert_eq!(games.with_store(|s| s.ratings(ann.id)).unwrap()[0].1.games, 1);
+    assert_eq!(games.store().ratings(ann.id).unwrap()[0].1.games, 1);
     // A second rated game starts from the first's ratings.
     let second = paired(&games, [Some(&bob), Some(&ann)], true, 20_000);
     play_and_resign(&games, &second, Seat::Blue, 21_000);
     let (bob_after, ann_after) = Glicko2::ARBITER.game(blue, red, Score::Win);
-    assert_eq!(games.with_store(|s| s.ratings(ann.id)).unwrap()[0].1.rating, ann_after);
-    assert_eq!(games.with_store(|s| s.ratings(bob.id)).unwrap()[0].1.rating, bob_after);
-    let counts = games.with_store(|s| s.counts(ann.id)).unwrap();
+    assert_eq!(games.store().ratings(ann.id).unwrap()[0].1.rating, ann_after);
+    assert_eq!(games.store().ratings(bob.id).unwrap()[0].1.rating, bob_after);
+    let counts = games.store().counts(ann.id).unwrap();
     assert_eq!((counts.win, counts.draw, counts.loss), (1, 0, 1));
 }
 
@@ -133,7 +133,7 @@ fn an_idle_rating_grows_uncertain_before_the_game<S: Store>(games: Games<S>) {
     let ann = add(&games, "ann", 5);
     let bob = add(&games, "bob", 5);
     play_and_resign(&games, &paired(&games, [Some(&ann), Some(&bob)], true, 0), Seat::Blue, 0);
-    let first = games.with_store(|s| s.ratings(ann.id)).unwrap()[0].1;
+    let first = games.store().ratings(ann.id).unwrap()[0].1;
     let start = 10 * DAY_MS + 5;
     play_and_resign(
         &games,
@@ -145,7 +145,7 @@ fn an_idle_rating_grows_uncertain_before_the_game<S: Store>(games: Games<S>) {
     // Ten whole days between the ends: ten idle periods for both.
     let (expected, _) =
         Glicko2::ARBITER.game(first.rating.idle(10), bob_first.idle(10), Score::Win);
-    assert_eq!(games.with_store(|s| s.ratings(ann.id)).unwrap()[0].1.rating, expected);
+    assert_eq!(games.store().ratings(ann.id).unwrap()[0].1.rating, expected);
 }
 
 fn unrated_ends_change_no_rating<S: Store>(games: Games<S>) {
@@ -160,10 +160,10 @@ fn unrated_ends_change_no_rating<S: Store>(games: Games<S>) {
     assert_eq!(view.end.unwrap().reason, "aborted");
     // Rated, against an anonymous player (which the lobby never pairs, but the store refuses).
     play_and_resign(&games, &paired(&games, [Some(&ann), None], true, 20_000), Seat::Blue, 20_000);
-    assert!(games.with_store(|s| s.ratings(ann.id)).unwrap().is_empty());
-    assert!(games.with_store(|s| s.history(bob.id)).unwrap().is_empty());
+    assert!(games.store().ratings(ann.id).unwrap().is_empty());
+    assert!(games.store().history(bob.id).unwrap().is_empty());
     // The casual win and the anonymous one count; the aborted game does not.
-    let counts = games.with_store(|s| s.counts(ann.id)).unwrap();
+    let counts = games.store().counts(ann.id).unwrap();
     assert_eq!((counts.win, counts.draw, counts.loss), (2, 0, 0));
     // A game already over refuses to be concluded again.
     assert!(matches!(
@@ -180,8 +180,7 @@ fn profiles_list_and_filter_a_players_games<S: Store>(games: Games<S>) {
     play_and_resign(&games, &paired(&games, [Some(&cat), Some(&ann)], true, 200), Seat::Blue, 200);
     play_and_resign(&games, &paired(&games, [Some(&ann), Some(&cat)], false, 300), Seat::Blue, 300);
     let ongoing = paired(&games, [Some(&bob), Some(&ann)], false, 400);
-    let list =
-        |filter: GameFilter| games.with_store(|s| s.player_games(ann.id, &filter, 0, 10)).unwrap();
+    let list = |filter: GameFilter| games.store().player_games(ann.id, &filter, 0, 10).unwrap();
     let (all, total) = list(GameFilter::default());
     assert_eq!(total, 4);
     let ids: Vec<&str> = all.iter().map(|g| g.id.as_str()).collect();
@@ -208,44 +207,40 @@ fn profiles_list_and_filter_a_players_games<S: Store>(games: Games<S>) {
     assert_eq!(filtered(None, None, Some("bob")).len(), 2);
     assert_eq!(filtered(Some(Outcome::Win), None, Some("CAT")).len(), 1);
     // Pages.
-    let (page, total) =
-        games.with_store(|s| s.player_games(ann.id, &GameFilter::default(), 3, 2)).unwrap();
+    let (page, total) = games.store().player_games(ann.id, &GameFilter::default(), 3, 2).unwrap();
     assert_eq!((page.len(), total), (1, 4));
     // The leaderboard: rated players since a day, best first.
-    let leaders = games.with_store(|s| s.leaderboard(Category::Blitz, 50, 10)).unwrap();
+    let leaders = games.store().leaderboard(Category::Blitz, 50, 10).unwrap();
     let mut names: Vec<&str> = leaders.iter().map(|l| l.name.as_str()).collect();
     assert!(leaders.windows(2).all(|w| w[0].rated.rating.rating >= w[1].rated.rating.rating));
     names.sort_unstable();
     assert_eq!(names, ["Bob", "ann", "cat"]);
     assert!(leaders.iter().all(|l| l.provisional));
-    assert!(games.with_store(|s| s.leaderboard(Category::Blitz, 10_000, 10)).unwrap().is_empty());
-    assert!(games.with_store(|s| s.leaderboard(Category::Rapid, 0, 10)).unwrap().is_empty());
+    assert!(games.store().leaderboard(Category::Blitz, 10_000, 10).unwrap().is_empty());
+    assert!(games.store().leaderboard(Category::Rapid, 0, 10).unwrap().is_empty());
 }
 
 fn a_deleted_accounts_games_stay_under_deleted_user<S: Store>(games: Games<S>) {
     let ann = add(&games, "ann", 5);
     let bob = add(&games, "bob", 5);
     let game = paired(&games, [Some(&ann), Some(&bob)], true, 100);
-    assert_eq!(games.with_store(|s| s.ongoing(ann.id)).unwrap(), std::slice::from_ref(&game.0));
+    assert_eq!(games.store().ongoing(ann.id).unwrap(), std::slice::from_ref(&game.0));
     play_and_resign(&games, &game, Seat::Blue, 100);
-    assert!(games.with_store(|s| s.ongoing(ann.id)).unwrap().is_empty());
-    games.with_store(|s| s.add_session("k", ann.id, "c", 0, u64::MAX)).unwrap();
-    games.with_store(|s| s.delete_user(ann.id)).unwrap();
-    assert!(games.with_store(|s| s.user("ann")).unwrap().is_none());
-    assert!(games.with_store(|s| s.session("k", 1)).unwrap().is_none());
+    assert!(games.store().ongoing(ann.id).unwrap().is_empty());
+    games.store().add_session("k", ann.id, "c", 0, u64::MAX).unwrap();
+    games.store().delete_user(ann.id).unwrap();
+    assert!(games.store().user("ann").unwrap().is_none());
+    assert!(games.store().session("k", 1).unwrap().is_none());
     let view = games.view(&game.0, 1_000).unwrap();
     assert_eq!(view.red.as_deref(), Some(DELETED));
     assert_eq!(view.blue.as_deref(), Some("bob"));
     // Bob keeps his game and rating; the name is free again.
-    assert_eq!(
-        games.with_store(|s| s.player_games(bob.id, &GameFilter::default(), 0, 5)).unwrap().1,
-        1
-    );
-    assert_eq!(games.with_store(|s| s.ratings(bob.id)).unwrap().len(), 1);
+    assert_eq!(games.store().player_games(bob.id, &GameFilter::default(), 0, 5).unwrap().1, 1);
+    assert_eq!(games.store().ratings(bob.id).unwrap().len(), 1);
     let again = add(&games, "ANN", 2_000);
     assert_ne!(again.id, ann.id);
-    assert!(games.with_store(|s| s.ratings(again.id)).unwrap().is_empty());
-    assert_eq!(games.with_store(|s| s.counts(again.id)).unwrap().win, 0);
+    assert!(games.store().ratings(again.id).unwrap().is_empty());
+    assert_eq!(games.store().counts(again.id).unwrap().win, 0);
 }
 
 /// A store whose rating update fails (`break_ratings` makes it so) keeps no end of a rated game
@@ -260,8 +255,8 @@ fn a_failed_rating_update_keeps_no_result<S: Store>(games: Games<S>, break_ratin
     assert!(matches!(games.act(&id, &blue, Action::Resign, 400), Err(LiveError::Store(_))));
     let view = games.view(&id, 500).unwrap();
     assert_eq!(view.status, "ongoing");
-    assert!(games.with_store(|s| s.ratings(ann.id)).unwrap().is_empty());
-    assert_eq!(games.with_store(|s| s.counts(ann.id)).unwrap().win, 0);
+    assert!(games.store().ratings(ann.id).unwrap().is_empty());
+    assert_eq!(games.store().counts(ann.id).unwrap().win, 0);
 }
 
 type Body<S> = fn(Games<S>);
@@ -315,9 +310,12 @@ fn every_accounts_test_on_postgres() {
     let url = server.database("atomic");
     let games = Games::new(PostgresStore::open(&url).unwrap());
     a_failed_rating_update_keeps_no_result(games, || {
-        let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
-        client
-            .batch_execute("ALTER TABLE ratings ADD CONSTRAINT no_ratings CHECK (rating < 0)")
+        let store = PostgresStore::open(&url).unwrap();
+        store
+            .run(async |pool| {
+                let sql = "ALTER TABLE ratings ADD CONSTRAINT no_ratings CHECK (rating < 0)";
+                Ok(pool.get().await?.batch_execute(sql).await?)
+            })
             .unwrap();
     });
 }

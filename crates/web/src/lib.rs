@@ -88,9 +88,7 @@ pub fn app() -> Router {
     build(Hosts::loopback(), limits::BODY_TIME, closing, in_memory()).0
 }
 
-/// [`app`] with the live games and the accounts kept in `storage`: for the stores' tests. Drop
-/// it off the async threads when the store is PostgreSQL's (its client runs a runtime of its
-/// own).
+/// [`app`] with the live games and the accounts kept in `storage`: for the stores' tests.
 #[doc(hidden)]
 pub fn app_on(storage: &Storage) -> io::Result<Router> {
     let games = live::Live::open(storage).map_err(|error| io::Error::other(error.to_string()))?;

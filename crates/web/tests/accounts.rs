@@ -320,12 +320,10 @@ fn all() -> [(&'static str, Test); 8] {
     ]
 }
 
-/// Runs `test` on `app` on a runtime of its own, and drops the app after it, off the runtime.
+/// Runs `test` on `app`.
 fn run(app: Router, test: Test) {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
-    runtime.block_on(test(app.clone()));
-    drop(runtime);
-    drop(app);
+    runtime.block_on(test(app));
 }
 
 #[test]

@@ -13,7 +13,7 @@
 //! use arbiter_live::accounts::{AccountStore, UserName};
 //! use arbiter_live::SqliteStore;
 //!
-//! let mut store = SqliteStore::memory().unwrap();
+//! let store = SqliteStore::memory().unwrap();
 //! let name = UserName::parse("Ann_1").unwrap();
 //! let ann = store.add_user(&name, "$argon2id$...", 5).unwrap().unwrap();
 //! // Names are unique without regard to case.
@@ -255,28 +255,28 @@ pub trait AccountStore {
     /// Adds the account `name` with the password hash `password` at `now`; `None` when the name
     /// (in any case) is taken.
     fn add_user(
-        &mut self,
+        &self,
         name: &UserName,
         password: &str,
         now: u64,
     ) -> Result<Option<User>, StoreError>;
 
     /// The account named `name` (in any case), with its password hash.
-    fn user(&mut self, name: &str) -> Result<Option<(User, String)>, StoreError>;
+    fn user(&self, name: &str) -> Result<Option<(User, String)>, StoreError>;
 
     /// Replaces the account's password hash, and ends all its sessions.
-    fn set_password(&mut self, user: UserId, password: &str) -> Result<(), StoreError>;
+    fn set_password(&self, user: UserId, password: &str) -> Result<(), StoreError>;
 
     /// Deletes the account, its sessions and ratings; its games stay, under [`DELETED`]. The
     /// caller makes sure none of its games goes on.
-    fn delete_user(&mut self, user: UserId) -> Result<(), StoreError>;
+    fn delete_user(&self, user: UserId) -> Result<(), StoreError>;
 
     /// The games of the account that go on.
-    fn ongoing(&mut self, user: UserId) -> Result<Vec<GameId>, StoreError>;
+    fn ongoing(&self, user: UserId) -> Result<Vec<GameId>, StoreError>;
 
     /// Starts a session: `key` is the SHA-256 of its id, `csrf` its CSRF token.
     fn add_session(
-        &mut self,
+        &self,
         key: &str,
         user: UserId,
         csrf: &str,
@@ -285,23 +285,23 @@ pub trait AccountStore {
     ) -> Result<(), StoreError>;
 
     /// The session of key `key`, if it lasts at `now` (an expired one is removed).
-    fn session(&mut self, key: &str, now: u64) -> Result<Option<Session>, StoreError>;
+    fn session(&self, key: &str, now: u64) -> Result<Option<Session>, StoreError>;
 
     /// Ends the session of key `key`.
-    fn end_session(&mut self, key: &str) -> Result<(), StoreError>;
+    fn end_session(&self, key: &str) -> Result<(), StoreError>;
 
     /// The account's ratings, in the categories it has played rated games in.
-    fn ratings(&mut self, user: UserId) -> Result<Vec<(Category, Rated)>, StoreError>;
+    fn ratings(&self, user: UserId) -> Result<Vec<(Category, Rated)>, StoreError>;
 
     /// The account's games counted by result.
-    fn counts(&mut self, user: UserId) -> Result<Counts, StoreError>;
+    fn counts(&self, user: UserId) -> Result<Counts, StoreError>;
 
     /// The account's rating after each of its rated games, oldest first.
-    fn history(&mut self, user: UserId) -> Result<Vec<Point>, StoreError>;
+    fn history(&self, user: UserId) -> Result<Vec<Point>, StoreError>;
 
     /// One page of the account's games matching `filter`, newest first, and how many match.
     fn player_games(
-        &mut self,
+        &self,
         user: UserId,
         filter: &GameFilter,
         offset: u64,
@@ -310,7 +310,7 @@ pub trait AccountStore {
 
     /// The `limit` best-rated players of `category` who played a rated game there since `since`.
     fn leaderboard(
-        &mut self,
+        &self,
         category: Category,
         since: u64,
         limit: u64,
@@ -319,28 +319,28 @@ pub trait AccountStore {
 
 /// A store chosen at run time keeps the accounts too.
 impl AccountStore for Box<dyn Store> {
-    fn add_user(&mut self, n: &UserName, p: &str, now: u64) -> Result<Option<User>, StoreError> {
+    fn add_user(&self, n: &UserName, p: &str, now: u64) -> Result<Option<User>, StoreError> {
         (**self).add_user(n, p, now)
     }
 
-    fn user(&mut self, name: &str) -> Result<Option<(User, String)>, StoreError> {
+    fn user(&self, name: &str) -> Result<Option<(User, String)>, StoreError> {
         (**self).user(name)
     }
 
-    fn set_password(&mut self, user: UserId, password: &str) -> Result<(), StoreError> {
+    fn set_password(&self, user: UserId, password: &str) -> Result<(), StoreError> {
         (**self).set_password(user, password)
     }
 
-    fn delete_user(&mut self, user: UserId) -> Result<(), StoreError> {
+    fn delete_user(&self, user: UserId) -> Result<(), StoreError> {
         (**self).delete_user(user)
     }
 
-    fn ongoing(&mut self, user: UserId) -> Result<Vec<GameId>, StoreError> {
+    fn ongoing(&self, user: UserId) -> Result<Vec<GameId>, StoreError> {
         (**self).ongoing(user)
     }
 
     fn add_session(
-        &mut self,
+        &self,
         key: &str,
         user: UserId,
         csrf: &str,
@@ -350,28 +350,28 @@ impl AccountStore for Box<dyn Store> {
         (**self).add_session(key, user, csrf, now, expires_at)
     }
 
-    fn session(&mut self, key: &str, now: u64) -> Result<Option<Session>, StoreError> {
+    fn session(&self, key: &str, now: u64) -> Result<Option<Session>, StoreError> {
         (**self).session(key, now)
     }
 
-    fn end_session(&mut self, key: &str) -> Result<(), StoreError> {
+    fn end_session(&self, key: &str) -> Result<(), StoreError> {
         (**self).end_session(key)
     }
 
-    fn ratings(&mut self, user: UserId) -> Result<Vec<(Category, Rated)>, StoreError> {
+    fn ratings(&self, user: UserId) -> Result<Vec<(Category, Rated)>, StoreError> {
         (**self).ratings(user)
     }
 
-    fn counts(&mut self, user: UserId) -> Result<Counts, StoreError> {
+    fn counts(&self, user: UserId) -> Result<Counts, StoreError> {
         (**self).counts(user)
     }
 
-    fn history(&mut self, user: UserId) -> Result<Vec<Point>, StoreError> {
+    fn history(&self, user: UserId) -> Result<Vec<Point>, StoreError> {
         (**self).history(user)
     }
 
     fn player_games(
-        &mut self,
+        &self,
         user: UserId,
         filter: &GameFilter,
         offset: u64,
@@ -381,7 +381,7 @@ impl AccountStore for Box<dyn Store> {
     }
 
     fn leaderboard(
-        &mut self,
+        &self,
         category: Category,
         since: u64,
         limit: u64,

@@ -3,8 +3,8 @@
 //! [`super::sqlite`]).
 
 use arbiter_rating::{Category, Rating};
-use postgres::GenericClient;
-use postgres::Row;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{Row, Transaction};
 
 use super::{
     AccountStore, Counts, DELETED, GameFilter, Leader, Outcome, Pairing, PlayerGame, Point, Rated,
@@ -18,28 +18,32 @@ use crate::store::{StoreError, int, seat, uint};
 
 /// What committing `game` does for the accounts, inside the commit's transaction (see
 /// [`super::sqlite::saved`]).
-pub(crate) fn saved(client: &mut impl GenericClient, game: &LiveGame) -> Result<(), StoreError> {
+pub(crate) async fn saved(client: &Transaction<'_>, game: &LiveGame) -> Result<(), StoreError> {
     let Some(pairing) = game.pairing else { return Ok(()) };
     let key = game.id.as_str();
     if game.version == 1 {
-        client.execute(
-            "INSERT INTO pairings (game_id, red_user, blue_user, rated, category)
+        client
+            .execute(
+                "INSERT INTO pairings (game_id, red_user, blue_user, rated, category)
              VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id) DO NOTHING",
-            &[
-                &key,
-                &pairing.users[0].map(|u| u.0),
-                &pairing.users[1].map(|u| u.0),
-                &pairing.rated,
-                &category(game).name(),
-            ],
-        )?;
+                &[
+                    &key,
+                    &pairing.users[0].map(|u| u.0),
+                    &pairing.users[1].map(|u| u.0),
+                    &pairing.rated,
+                    &category(game).name(),
+                ],
+            )
+            .await?;
     }
     let Some(end) = game.end else { return Ok(()) };
-    let row = client.query_opt(
-        "UPDATE pairings SET settled = TRUE WHERE game_id = $1 AND NOT settled
+    let row = client
+        .query_opt(
+            "UPDATE pairings SET settled = TRUE WHERE game_id = $1 AND NOT settled
          RETURNING red_user, blue_user, rated, category",
-        &[&key],
-    )?;
+            &[&key],
+        )
+        .await?;
     let Some(row) = row else { return Ok(()) };
     if !row.get::<_, bool>(2) {
         return Ok(());
@@ -47,56 +51,63 @@ pub(crate) fn saved(client: &mut impl GenericClient, game: &LiveGame) -> Result<
     let category: String = row.get(3);
     let users =
         [row.get::<_, Option<i64>>(0).map(UserId), row.get::<_, Option<i64>>(1).map(UserId)];
-    let before = [rated(client, users[0], &category)?, rated(client, users[1], &category)?];
+    let before =
+        [rated(client, users[0], &category).await?, rated(client, users[1], &category).await?];
     let Some(changes) = rate(game, end, users, before) else { return Ok(()) };
     for change in changes {
         let after = change.after;
-        client.execute(
-            "INSERT INTO ratings (user_id, category, rating, deviation, volatility, games,
+        client
+            .execute(
+                "INSERT INTO ratings (user_id, category, rating, deviation, volatility, games,
                  played_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7)
              ON CONFLICT (user_id, category) DO UPDATE SET rating = $3, deviation = $4,
                  volatility = $5, games = $6, played_at = $7",
-            &[
-                &change.user.0,
-                &category,
-                &after.rating.rating,
-                &after.rating.deviation,
-                &after.rating.volatility,
-                &int(after.games),
-                &int(after.played_at),
-            ],
-        )?;
-        client.execute(
-            "INSERT INTO rating_history (user_id, game_id, category, at, rating, deviation,
+                &[
+                    &change.user.0,
+                    &category,
+                    &after.rating.rating,
+                    &after.rating.deviation,
+                    &after.rating.volatility,
+                    &int(after.games),
+                    &int(after.played_at),
+                ],
+            )
+            .await?;
+        client
+            .execute(
+                "INSERT INTO rating_history (user_id, game_id, category, at, rating, deviation,
                  change)
              VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            &[
-                &change.user.0,
-                &key,
-                &category,
-                &int(after.played_at),
-                &after.rating.rating,
-                &after.rating.deviation,
-                &change.change,
-            ],
-        )?;
+                &[
+                    &change.user.0,
+                    &key,
+                    &category,
+                    &int(after.played_at),
+                    &after.rating.rating,
+                    &after.rating.deviation,
+                    &change.change,
+                ],
+            )
+            .await?;
     }
     Ok(())
 }
 
 /// The rating of `user` in `category`, if rated there.
-fn rated(
-    client: &mut impl GenericClient,
+async fn rated(
+    client: &Transaction<'_>,
     user: Option<UserId>,
     category: &str,
 ) -> Result<Option<Rated>, StoreError> {
     let Some(user) = user else { return Ok(None) };
-    let row = client.query_opt(
-        "SELECT rating, deviation, volatility, games, played_at FROM ratings
+    let row = client
+        .query_opt(
+            "SELECT rating, deviation, volatility, games, played_at FROM ratings
          WHERE user_id = $1 AND category = $2",
-        &[&user.0, &category],
-    )?;
+            &[&user.0, &category],
+        )
+        .await?;
     Ok(row.as_ref().map(rated_row))
 }
 
@@ -110,14 +121,16 @@ fn rated_row(r: &Row) -> Rated {
 }
 
 /// The pairing of the game `id`, if the lobby paired it.
-pub(crate) fn pairing(
-    client: &mut impl GenericClient,
+pub(crate) async fn pairing(
+    client: &Transaction<'_>,
     id: &GameId,
 ) -> Result<Option<Pairing>, StoreError> {
-    let row = client.query_opt(
-        "SELECT red_user, blue_user, rated FROM pairings WHERE game_id = $1",
-        &[&id.as_str()],
-    )?;
+    let row = client
+        .query_opt(
+            "SELECT red_user, blue_user, rated FROM pairings WHERE game_id = $1",
+            &[&id.as_str()],
+        )
+        .await?;
     Ok(row.map(|r| Pairing {
         users: [r.get::<_, Option<i64>>(0).map(UserId), r.get::<_, Option<i64>>(1).map(UserId)],
         rated: r.get(2),
@@ -134,60 +147,81 @@ fn user_row(r: &Row) -> User {
     User { id: UserId(r.get(0)), name: r.get(1), created_at: uint(r.get(2)) }
 }
 
+/// Runs one query of `sql` with `values` on a connection of the store's pool: its rows.
+fn query(
+    store: &PostgresStore,
+    sql: &str,
+    values: &[&(dyn ToSql + Sync)],
+) -> Result<Vec<Row>, StoreError> {
+    store.run(async |pool| Ok(pool.get().await?.query(sql, values).await?))
+}
+
 impl AccountStore for PostgresStore {
     fn add_user(
-        &mut self,
+        &self,
         name: &UserName,
         password: &str,
         now: u64,
     ) -> Result<Option<User>, StoreError> {
-        let row = self.client()?.query_opt(
+        let rows = query(
+            self,
             "INSERT INTO users (name, name_key, password, created_at) VALUES ($1, $2, $3, $4)
              ON CONFLICT (name_key) DO NOTHING RETURNING id",
             &[&name.as_str(), &name.key(), &password, &int(now)],
         )?;
-        Ok(row.map(|row| User {
+        Ok(rows.first().map(|row| User {
             id: UserId(row.get(0)),
             name: name.as_str().to_owned(),
             created_at: now,
         }))
     }
 
-    fn user(&mut self, name: &str) -> Result<Option<(User, String)>, StoreError> {
-        let row = self.client()?.query_opt(
+    fn user(&self, name: &str) -> Result<Option<(User, String)>, StoreError> {
+        let rows = query(
+            self,
             "SELECT id, name, created_at, password FROM users WHERE name_key = $1",
             &[&name.to_ascii_lowercase()],
         )?;
-        Ok(row.map(|r| (user_row(&r), r.get(3))))
+        Ok(rows.first().map(|r| (user_row(r), r.get(3))))
     }
 
-    fn set_password(&mut self, user: UserId, password: &str) -> Result<(), StoreError> {
-        let mut transaction = self.client()?.transaction()?;
-        transaction
-            .execute("UPDATE users SET password = $2 WHERE id = $1", &[&user.0, &password])?;
-        transaction.execute("DELETE FROM sessions WHERE user_id = $1", &[&user.0])?;
-        transaction.commit()?;
-        Ok(())
+    fn set_password(&self, user: UserId, password: &str) -> Result<(), StoreError> {
+        self.run(async |pool| {
+            let mut client = pool.get().await?;
+            let transaction = client.transaction().await?;
+            transaction
+                .execute("UPDATE users SET password = $2 WHERE id = $1", &[&user.0, &password])
+                .await?;
+            transaction.execute("DELETE FROM sessions WHERE user_id = $1", &[&user.0]).await?;
+            transaction.commit().await?;
+            Ok(())
+        })
     }
 
-    fn delete_user(&mut self, user: UserId) -> Result<(), StoreError> {
-        let mut transaction = self.client()?.transaction()?;
-        for (column, seat) in [("red_name", "red_user"), ("blue_name", "blue_user")] {
-            transaction.execute(
-                &format!(
-                    "UPDATE games SET {column} = $2
-                     WHERE id IN (SELECT game_id FROM pairings WHERE {seat} = $1)"
-                ),
-                &[&user.0, &DELETED],
-            )?;
-        }
-        transaction.execute("DELETE FROM users WHERE id = $1", &[&user.0])?;
-        transaction.commit()?;
-        Ok(())
+    fn delete_user(&self, user: UserId) -> Result<(), StoreError> {
+        self.run(async |pool| {
+            let mut client = pool.get().await?;
+            let transaction = client.transaction().await?;
+            for (column, seat) in [("red_name", "red_user"), ("blue_name", "blue_user")] {
+                transaction
+                    .execute(
+                        &format!(
+                            "UPDATE games SET {column} = $2
+                             WHERE id IN (SELECT game_id FROM pairings WHERE {seat} = $1)"
+                        ),
+                        &[&user.0, &DELETED],
+                    )
+                    .await?;
+            }
+            transaction.execute("DELETE FROM users WHERE id = $1", &[&user.0]).await?;
+            transaction.commit().await?;
+            Ok(())
+        })
     }
 
-    fn ongoing(&mut self, user: UserId) -> Result<Vec<GameId>, StoreError> {
-        let rows = self.client()?.query(
+    fn ongoing(&self, user: UserId) -> Result<Vec<GameId>, StoreError> {
+        let rows = query(
+            self,
             "SELECT g.id FROM pairings p JOIN games g ON g.id = p.game_id
              WHERE (p.red_user = $1 OR p.blue_user = $1) AND g.status = 'ongoing'",
             &[&user.0],
@@ -196,14 +230,15 @@ impl AccountStore for PostgresStore {
     }
 
     fn add_session(
-        &mut self,
+        &self,
         key: &str,
         user: UserId,
         csrf: &str,
         now: u64,
         expires_at: u64,
     ) -> Result<(), StoreError> {
-        self.client()?.execute(
+        query(
+            self,
             "INSERT INTO sessions (id, user_id, csrf, created_at, expires_at)
              VALUES ($1, $2, $3, $4, $5)",
             &[&key, &user.0, &csrf, &int(now), &int(expires_at)],
@@ -211,14 +246,18 @@ impl AccountStore for PostgresStore {
         Ok(())
     }
 
-    fn session(&mut self, key: &str, now: u64) -> Result<Option<Session>, StoreError> {
-        let row = self.client()?.query_opt(
+    fn session(&self, key: &str, now: u64) -> Result<Option<Session>, StoreError> {
+        let rows = query(
+            self,
             "SELECT u.id, u.name, u.created_at, s.csrf, s.expires_at
              FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1",
             &[&key],
         )?;
-        let found =
-            row.map(|r| Session { user: user_row(&r), csrf: r.get(3), expires_at: uint(r.get(4)) });
+        let found = rows.first().map(|r| Session {
+            user: user_row(r),
+            csrf: r.get(3),
+            expires_at: uint(r.get(4)),
+        });
         match found {
             Some(session) if session.expires_at <= now => {
                 self.end_session(key)?;
@@ -228,13 +267,14 @@ impl AccountStore for PostgresStore {
         }
     }
 
-    fn end_session(&mut self, key: &str) -> Result<(), StoreError> {
-        self.client()?.execute("DELETE FROM sessions WHERE id = $1", &[&key])?;
+    fn end_session(&self, key: &str) -> Result<(), StoreError> {
+        query(self, "DELETE FROM sessions WHERE id = $1", &[&key])?;
         Ok(())
     }
 
-    fn ratings(&mut self, user: UserId) -> Result<Vec<(Category, Rated)>, StoreError> {
-        let rows = self.client()?.query(
+    fn ratings(&self, user: UserId) -> Result<Vec<(Category, Rated)>, StoreError> {
+        let rows = query(
+            self,
             "SELECT rating, deviation, volatility, games, played_at, category FROM ratings
              WHERE user_id = $1",
             &[&user.0],
@@ -247,8 +287,9 @@ impl AccountStore for PostgresStore {
         Ok(ratings)
     }
 
-    fn counts(&mut self, user: UserId) -> Result<Counts, StoreError> {
-        let rows = self.client()?.query(
+    fn counts(&self, user: UserId) -> Result<Counts, StoreError> {
+        let rows = query(
+            self,
             "SELECT g.winner, CASE WHEN p.red_user = $1 THEN 'red' ELSE 'blue' END, COUNT(*)
              FROM pairings p JOIN games g ON g.id = p.game_id
              WHERE (p.red_user = $1 OR p.blue_user = $1) AND g.status = 'over'
@@ -269,8 +310,9 @@ impl AccountStore for PostgresStore {
         Ok(counts)
     }
 
-    fn history(&mut self, user: UserId) -> Result<Vec<Point>, StoreError> {
-        let rows = self.client()?.query(
+    fn history(&self, user: UserId) -> Result<Vec<Point>, StoreError> {
+        let rows = query(
+            self,
             "SELECT game_id, category, at, rating, deviation, change FROM rating_history
              WHERE user_id = $1 ORDER BY at, game_id COLLATE \"C\"",
             &[&user.0],
@@ -292,7 +334,7 @@ impl AccountStore for PostgresStore {
     }
 
     fn player_games(
-        &mut self,
+        &self,
         user: UserId,
         filter: &GameFilter,
         offset: u64,
@@ -312,25 +354,32 @@ impl AccountStore for PostgresStore {
                      FROM pairings p JOIN games g ON g.id = p.game_id
                      LEFT JOIN rating_history h ON h.user_id = $1 AND h.game_id = g.id
                      WHERE p.red_user = $1 OR p.blue_user = $1";
-        let condition = "($2::TEXT IS NULL OR result = $2) AND ($3::TEXT IS NULL OR category = $3)
+        let condition = "($2::TEXT IS NULL OR result = $2)
+                         AND ($3::TEXT IS NULL OR category = $3)
                          AND ($4::TEXT IS NULL OR lower(opponent) = lower($4))";
         let result = filter.result.map(Outcome::name);
         let category = filter.category.map(Category::name);
         let opponent = filter.opponent.as_deref().map(str::trim).filter(|name| !name.is_empty());
-        let client = self.client()?;
-        let total: i64 = client
-            .query_one(
-                &format!("SELECT COUNT(*) FROM ({games}) AS mine WHERE {condition}"),
-                &[&user.0, &result, &category, &opponent],
-            )?
-            .get(0);
-        let rows = client.query(
-            &format!(
-                "SELECT * FROM ({games}) AS mine WHERE {condition}
-                 ORDER BY created_at DESC, id COLLATE \"C\" LIMIT $5 OFFSET $6"
-            ),
-            &[&user.0, &result, &category, &opponent, &int(limit), &int(offset)],
-        )?;
+        let (total, rows) = self.run(async |pool| {
+            let client = pool.get().await?;
+            let total: i64 = client
+                .query_one(
+                    &format!("SELECT COUNT(*) FROM ({games}) AS mine WHERE {condition}"),
+                    &[&user.0, &result, &category, &opponent],
+                )
+                .await?
+                .get(0);
+            let rows = client
+                .query(
+                    &format!(
+                        "SELECT * FROM ({games}) AS mine WHERE {condition}
+                         ORDER BY created_at DESC, id COLLATE \"C\" LIMIT $5 OFFSET $6"
+                    ),
+                    &[&user.0, &result, &category, &opponent, &int(limit), &int(offset)],
+                )
+                .await?;
+            Ok((total, rows))
+        })?;
         let games = rows
             .iter()
             .map(|r| {
@@ -364,12 +413,13 @@ impl AccountStore for PostgresStore {
     }
 
     fn leaderboard(
-        &mut self,
+        &self,
         category: Category,
         since: u64,
         limit: u64,
     ) -> Result<Vec<Leader>, StoreError> {
-        let rows = self.client()?.query(
+        let rows = query(
+            self,
             "SELECT r.rating, r.deviation, r.volatility, r.games, r.played_at, u.name
              FROM ratings r JOIN users u ON u.id = r.user_id
              WHERE r.category = $1 AND r.played_at >= $2

@@ -141,12 +141,13 @@ fn user_row(r: &Row<'_>) -> rusqlite::Result<User> {
 
 impl AccountStore for SqliteStore {
     fn add_user(
-        &mut self,
+        &self,
         name: &UserName,
         password: &str,
         now: u64,
     ) -> Result<Option<User>, StoreError> {
-        let added = self.connection.execute(
+        let connection = self.connection();
+        let added = connection.execute(
             "INSERT INTO users (name, name_key, password, created_at) VALUES (?1, ?2, ?3, ?4)
              ON CONFLICT (name_key) DO NOTHING",
             params![name.as_str(), name.key(), password, int(now)],
@@ -154,13 +155,13 @@ impl AccountStore for SqliteStore {
         if added == 0 {
             return Ok(None);
         }
-        let id = UserId(self.connection.last_insert_rowid());
+        let id = UserId(connection.last_insert_rowid());
         Ok(Some(User { id, name: name.as_str().to_owned(), created_at: now }))
     }
 
-    fn user(&mut self, name: &str) -> Result<Option<(User, String)>, StoreError> {
+    fn user(&self, name: &str) -> Result<Option<(User, String)>, StoreError> {
         Ok(self
-            .connection
+            .connection()
             .query_row(
                 "SELECT id, name, created_at, password FROM users WHERE name_key = ?1",
                 [name.to_ascii_lowercase()],
@@ -169,8 +170,9 @@ impl AccountStore for SqliteStore {
             .optional()?)
     }
 
-    fn set_password(&mut self, user: UserId, password: &str) -> Result<(), StoreError> {
-        let transaction = self.connection.transaction()?;
+    fn set_password(&self, user: UserId, password: &str) -> Result<(), StoreError> {
+        let mut connection = self.connection();
+        let transaction = connection.transaction()?;
         transaction
             .execute("UPDATE users SET password = ?2 WHERE id = ?1", params![user.0, password])?;
         transaction.execute("DELETE FROM sessions WHERE user_id = ?1", [user.0])?;
@@ -178,8 +180,9 @@ impl AccountStore for SqliteStore {
         Ok(())
     }
 
-    fn delete_user(&mut self, user: UserId) -> Result<(), StoreError> {
-        let transaction = self.connection.transaction()?;
+    fn delete_user(&self, user: UserId) -> Result<(), StoreError> {
+        let mut connection = self.connection();
+        let transaction = connection.transaction()?;
         for (column, seat) in [("red_name", "red_user"), ("blue_name", "blue_user")] {
             transaction.execute(
                 &format!(
@@ -196,8 +199,9 @@ impl AccountStore for SqliteStore {
         Ok(())
     }
 
-    fn ongoing(&mut self, user: UserId) -> Result<Vec<GameId>, StoreError> {
-        let mut statement = self.connection.prepare_cached(
+    fn ongoing(&self, user: UserId) -> Result<Vec<GameId>, StoreError> {
+        let connection = self.connection();
+        let mut statement = connection.prepare_cached(
             "SELECT g.id FROM pairings p JOIN games g ON g.id = p.game_id
              WHERE (p.red_user = ?1 OR p.blue_user = ?1) AND g.status = 'ongoing'",
         )?;
@@ -208,14 +212,14 @@ impl AccountStore for SqliteStore {
     }
 
     fn add_session(
-        &mut self,
+        &self,
         key: &str,
         user: UserId,
         csrf: &str,
         now: u64,
         expires_at: u64,
     ) -> Result<(), StoreError> {
-        self.connection.execute(
+        self.connection().execute(
             "INSERT INTO sessions (id, user_id, csrf, created_at, expires_at)
              VALUES (?1, ?2, ?3, ?4, ?5)",
             params![key, user.0, csrf, int(now), int(expires_at)],
@@ -223,9 +227,9 @@ impl AccountStore for SqliteStore {
         Ok(())
     }
 
-    fn session(&mut self, key: &str, now: u64) -> Result<Option<Session>, StoreError> {
+    fn session(&self, key: &str, now: u64) -> Result<Option<Session>, StoreError> {
         let found = self
-            .connection
+            .connection()
             .query_row(
                 "SELECT u.id, u.name, u.created_at, s.csrf, s.expires_at
                  FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ?1",
@@ -244,13 +248,14 @@ impl AccountStore for SqliteStore {
         }
     }
 
-    fn end_session(&mut self, key: &str) -> Result<(), StoreError> {
-        self.connection.execute("DELETE FROM sessions WHERE id = ?1", [key])?;
+    fn end_session(&self, key: &str) -> Result<(), StoreError> {
+        self.connection().execute("DELETE FROM sessions WHERE id = ?1", [key])?;
         Ok(())
     }
 
-    fn ratings(&mut self, user: UserId) -> Result<Vec<(Category, Rated)>, StoreError> {
-        let mut statement = self.connection.prepare_cached(
+    fn ratings(&self, user: UserId) -> Result<Vec<(Category, Rated)>, StoreError> {
+        let connection = self.connection();
+        let mut statement = connection.prepare_cached(
             "SELECT rating, deviation, volatility, games, played_at, category FROM ratings
              WHERE user_id = ?1",
         )?;
@@ -265,8 +270,9 @@ impl AccountStore for SqliteStore {
         Ok(ratings)
     }
 
-    fn counts(&mut self, user: UserId) -> Result<Counts, StoreError> {
-        let mut statement = self.connection.prepare_cached(
+    fn counts(&self, user: UserId) -> Result<Counts, StoreError> {
+        let connection = self.connection();
+        let mut statement = connection.prepare_cached(
             "SELECT g.winner, CASE WHEN p.red_user = ?1 THEN 'red' ELSE 'blue' END, COUNT(*)
              FROM pairings p JOIN games g ON g.id = p.game_id
              WHERE (p.red_user = ?1 OR p.blue_user = ?1) AND g.status = 'over'
@@ -293,8 +299,9 @@ impl AccountStore for SqliteStore {
         Ok(counts)
     }
 
-    fn history(&mut self, user: UserId) -> Result<Vec<Point>, StoreError> {
-        let mut statement = self.connection.prepare_cached(
+    fn history(&self, user: UserId) -> Result<Vec<Point>, StoreError> {
+        let connection = self.connection();
+        let mut statement = connection.prepare_cached(
             "SELECT game_id, category, at, rating, deviation, change FROM rating_history
              WHERE user_id = ?1 ORDER BY at, game_id",
         )?;
@@ -317,7 +324,7 @@ impl AccountStore for SqliteStore {
     }
 
     fn player_games(
-        &mut self,
+        &self,
         user: UserId,
         filter: &GameFilter,
         offset: u64,
@@ -346,12 +353,13 @@ impl AccountStore for SqliteStore {
             filter.category.map(Category::name),
             filter.opponent.as_deref().map(str::trim).filter(|name| !name.is_empty()),
         ];
-        let total: i64 = self.connection.query_row(
+        let connection = self.connection();
+        let total: i64 = connection.query_row(
             &format!("SELECT COUNT(*) FROM ({games}) WHERE {condition}"),
             values,
             |r| r.get(0),
         )?;
-        let mut statement = self.connection.prepare_cached(&format!(
+        let mut statement = connection.prepare_cached(&format!(
             "SELECT * FROM ({games}) WHERE {condition} ORDER BY created_at DESC, id
              LIMIT ?5 OFFSET ?6"
         ))?;
@@ -426,12 +434,13 @@ impl AccountStore for SqliteStore {
     }
 
     fn leaderboard(
-        &mut self,
+        &self,
         category: Category,
         since: u64,
         limit: u64,
     ) -> Result<Vec<Leader>, StoreError> {
-        let mut statement = self.connection.prepare_cached(
+        let connection = self.connection();
+        let mut statement = connection.prepare_cached(
             "SELECT r.rating, r.deviation, r.volatility, r.games, r.played_at, u.name
              FROM ratings r JOIN users u ON u.id = r.user_id
              WHERE r.category = ?1 AND r.played_at >= ?2

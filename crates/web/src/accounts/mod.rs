@@ -136,10 +136,10 @@ impl Accounts {
     /// Runs `job` on the store off the async threads.
     pub(crate) async fn store<T: Send + 'static>(
         &self,
-        job: impl FnOnce(&mut AnyStore) -> Result<T, StoreError> + Send + 'static,
+        job: impl FnOnce(&AnyStore) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, Refusal> {
         let games = Arc::clone(&self.games);
-        tokio::task::spawn_blocking(move || games.with_store(job))
+        tokio::task::spawn_blocking(move || job(games.store()))
             .await
             .map_err(Refusal::server)?
             .map_err(Refusal::from)
@@ -448,7 +448,7 @@ async fn delete(
     // A game whose clock has run out is ended first; one that goes on keeps the account.
     let ongoing = tokio::task::spawn_blocking(move || -> Result<usize, LiveError> {
         let now = now_ms();
-        let ids = games.with_store(|store| store.ongoing(user))?;
+        let ids = games.store().ongoing(user)?;
         let mut going = 0;
         for id in ids {
             if games.view(&id, now)?.status == "ongoing" {
