@@ -49,6 +49,7 @@ mod engine;
 pub mod guard;
 pub mod limits;
 mod live;
+mod lobby;
 mod notation;
 mod routes;
 mod searches;
@@ -125,10 +126,12 @@ fn build(
         .merge(routes::router())
         .merge(live::pages())
         .merge(accounts::pages())
+        .merge(lobby::pages())
         .fallback(|| async { assets::not_found() })
         .layer(compression())
         .layer(Extension(Arc::clone(&searches)))
         .layer(Extension(accounts::Accounts::new(&games, false)))
+        .layer(Extension(lobby::Lobby::new(&games)))
         .layer(Extension(games))
         .layer(DefaultBodyLimit::max(limits::BODY))
         .layer(middleware::from_fn(move |request: Request, next: Next| {

@@ -24,6 +24,7 @@ fn endpoints() -> Vec<Endpoint> {
     all.extend(crate::chess::endpoints());
     all.extend(crate::live::endpoints());
     all.extend(crate::accounts::endpoints());
+    all.extend(crate::lobby::endpoints());
     all
 }
 

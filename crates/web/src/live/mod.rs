@@ -10,6 +10,7 @@
 //! With a PostgreSQL store, several servers share the games: each one hears, by a
 //! [`Listener`], every change the others commit, and sends it to its own sockets.
 
+pub(crate) mod presence;
 mod quota;
 mod socket;
 
@@ -97,6 +98,16 @@ impl Live {
     /// The games, for what is kept beside them (the accounts) and what makes games (the lobby).
     pub(crate) fn games(&self) -> &Arc<Games<AnyStore>> {
         &self.games
+    }
+
+    /// The seats with a player's page open.
+    pub(crate) fn presence(&self) -> &presence::Presence {
+        &self.hub.presence
+    }
+
+    /// Sends the game `id` as it now stands to the sockets watching it.
+    pub(crate) async fn publish(self: &Arc<Live>, id: GameId) {
+        socket::publish(Arc::clone(self), id).await;
     }
 
     /// Drops from memory, at most once every [`TIDY_MS`], the games unused for [`IDLE_MS`] that
