@@ -296,7 +296,11 @@ async fn profiles_of_new_players_start_at_1500(app: Router) {
     let reply = send(&app, Method::GET, "/api/leaderboard/blitz", Value::Null, &[]).await;
     assert_eq!(reply.body, json!({"category": "blitz", "players": []}));
     let reply = send(&app, Method::GET, "/api/leaderboard/hyperbullet", Value::Null, &[]).await;
-    assert_eq!(reply.status, StatusCode::NOT_FOUND);
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST);
+    let reply = send(&app, Method::GET, "/api/users/nobody", Value::Null, &[]).await;
+    assert_eq!((reply.status, reply.reason()), (StatusCode::NOT_FOUND, "no-user"));
+    let reply = send(&app, Method::GET, "/api/users/no%20body", Value::Null, &[]).await;
+    assert_eq!((reply.status, reply.reason()), (StatusCode::BAD_REQUEST, "malformed"));
 }
 
 type Test = fn(Router) -> std::pin::Pin<Box<dyn Future<Output = ()>>>;

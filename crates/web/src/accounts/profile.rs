@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use arbiter_live::accounts::{DAY_MS, GameFilter, Outcome, Point, Rated};
+use arbiter_live::accounts::{DAY_MS, GameFilter, Outcome, Point, Rated, UserName};
 use arbiter_rating::{Category, Rating};
 use axum::extract::{Path, Query};
 use axum::http::StatusCode;
@@ -67,11 +67,12 @@ impl Shown {
     }
 }
 
-/// The account named `name`, or a 404.
+/// The account named `name`: a 400 if it cannot be a name, a 404 if nobody has it.
 async fn account(
     accounts: &Accounts,
     name: String,
 ) -> Result<arbiter_live::accounts::User, Refusal> {
+    UserName::parse(&name).map_err(|error| Refusal::bad(error.to_string()))?;
     let found = accounts.store(move |store| store.user(&name)).await?;
     found
         .map(|(user, _)| user)
@@ -155,7 +156,7 @@ async fn leaderboard(
 ) -> Result<Json<serde_json::Value>, Refusal> {
     let category: Category =
         category.parse().map_err(|error: arbiter_rating::category::UnknownCategory| {
-            Refusal::new(StatusCode::NOT_FOUND, "no-category", error.to_string())
+            Refusal::bad(error.to_string())
         })?;
     let since = now_ms().saturating_sub(ACTIVE_DAYS * DAY_MS);
     let players = accounts.store(move |store| store.leaderboard(category, since, LEADERS)).await?;
