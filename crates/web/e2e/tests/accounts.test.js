@@ -108,7 +108,6 @@ async function signUp(name, password) {
 test('two players sign up, meet in the lobby, play a rated 3+2 game, and their profiles show the new ratings', async () => {
   const ann = await signUp('Ann_e2e', 'ann password');
   const bob = await signUp('bob-e2e', 'bob password');
-  await screenshot(bob, 'signup');
 
   // Both ask for a quick pairing at 3+2: both land in the same game, each in a seat.
   for (const page of [ann, bob]) {
