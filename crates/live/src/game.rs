@@ -7,8 +7,8 @@ use arbiter_duck::Game;
 use arbiter_duck::rules::{EndReason, MAX_PLIES};
 use serde::{Deserialize, Serialize};
 
-use crate::accounts::Pairing;
 use crate::clock::{Clocks, TimeControl};
+use crate::pairing::Pairing;
 use crate::seat::{GameId, Seat, Token};
 
 /// The longest player name kept, in characters.

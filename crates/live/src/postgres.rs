@@ -293,7 +293,7 @@ impl Store for PostgresStore {
                     )
                     .await?;
             }
-            crate::accounts::postgres::saved(&transaction, game).await?;
+            crate::accounts::commit::postgres::saved(&transaction, game).await?;
             // Delivered to every listening server once, and only if, the transaction commits.
             let change = format!("{key}:{}", game.version);
             transaction.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &change]).await?;
@@ -333,7 +333,7 @@ impl Store for PostgresStore {
                     &[&key],
                 )
                 .await?;
-            let pairing = crate::accounts::postgres::pairing(&transaction, id).await?;
+            let pairing = crate::accounts::commit::postgres::pairing(&transaction, id).await?;
             transaction.commit().await?;
             Ok(Some((row, moves, pairing)))
         })?;

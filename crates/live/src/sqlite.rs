@@ -141,7 +141,7 @@ impl Store for SqliteStore {
                 ])?;
             }
         }
-        crate::accounts::sqlite::saved(&transaction, game)?;
+        crate::accounts::commit::sqlite::saved(&transaction, game)?;
         transaction.commit()?;
         Ok(())
     }
@@ -219,7 +219,7 @@ impl Store for SqliteStore {
             now,
         )
         .map_err(|refusal| StoreError::Corrupt(key.to_owned(), refusal.to_string()))?;
-        game.pairing = crate::accounts::sqlite::pairing(&connection, id)?;
+        game.pairing = crate::accounts::commit::sqlite::pairing(&connection, id)?;
         Ok(Some(game))
     }
 

@@ -6,7 +6,6 @@
 
 use serde::Serialize;
 
-use crate::accounts::AccountStore;
 use crate::game::LiveGame;
 use crate::seat::{GameId, Seat};
 
@@ -81,10 +80,9 @@ pub struct Summary {
     pub created_at: u64,
 }
 
-/// Where the games are kept, and the accounts beside them. A store is shared by every request:
-/// it serialises what must be (a SQLite file has one writer) and lets the rest run at once (a
-/// PostgreSQL pool's connections).
-pub trait Store: AccountStore + Send + Sync + 'static {
+/// Where the games are kept. A store is shared by every request: it serialises what must be (a
+/// SQLite file has one writer) and lets the rest run at once (a PostgreSQL pool's connections).
+pub trait Store: Send + Sync + 'static {
     /// Commits `game` as it now stands: its row, and its moves (those past the ones stored are
     /// added, those taken back removed). Returns once the change is durable. The stored game
     /// must be at the version before `game.version` (or absent, for version 1): else nothing is

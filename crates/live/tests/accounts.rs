@@ -5,10 +5,10 @@
 
 mod support;
 
-use arbiter_live::accounts::{DAY_MS, DELETED, GameFilter, Outcome, Pairing, User, UserName};
-use arbiter_live::{
-    Action, Games, LiveError, New, PostgresStore, Seat, SqliteStore, Store, TimeControl,
+use arbiter_live::accounts::{
+    DAY_MS, DELETED, GameFilter, Outcome, Pairing, StoreWithAccounts, User, UserName,
 };
+use arbiter_live::{Action, Games, LiveError, New, PostgresStore, Seat, SqliteStore, TimeControl};
 use arbiter_rating::{Category, Glicko2, Rating, Score};
 use support::postgres::Server;
 
@@ -16,7 +16,7 @@ fn name(text: &str) -> UserName {
     UserName::parse(text).unwrap()
 }
 
-fn add<S: Store>(games: &Games<S>, text: &str, now: u64) -> User {
+fn add<S: StoreWithAccounts>(games: &Games<S>, text: &str, now: u64) -> User {
     games.store().add_user(&name(text), "$argon2id$hash", now).unwrap().unwrap()
 }
 
@@ -26,7 +26,7 @@ fn mv(command: &str) -> Action {
 
 /// A game the lobby paired at `now`, red and blue with these accounts: (id, red token, blue
 /// token).
-fn paired<S: Store>(
+fn paired<S: StoreWithAccounts>(
     games: &Games<S>,
     users: [Option<&User>; 2],
     rated: bool,
@@ -49,7 +49,7 @@ fn paired<S: Store>(
 }
 
 /// Plays the two first moves, then `loser` resigns.
-fn play_and_resign<S: Store>(
+fn play_and_resign<S: StoreWithAccounts>(
     games: &Games<S>,
     (id, red, blue): &(arbiter_live::GameId, String, String),
     loser: Seat,
@@ -61,7 +61,7 @@ fn play_and_resign<S: Store>(
     games.act(id, token, Action::Resign, now + 2_000).unwrap();
 }
 
-fn names_are_unique_without_regard_to_case<S: Store>(games: Games<S>) {
+fn names_are_unique_without_regard_to_case<S: StoreWithAccounts>(games: Games<S>) {
     let ann = add(&games, "Ann_1", 5);
     assert_eq!(ann.name, "Ann_1");
     let taken = games.store().add_user(&name("aNN_1"), "$argon2id$other", 6).unwrap();
@@ -74,7 +74,7 @@ fn names_are_unique_without_regard_to_case<S: Store>(games: Games<S>) {
     assert_ne!(bob.id, ann.id);
 }
 
-fn sessions_last_until_they_end<S: Store>(games: Games<S>) {
+fn sessions_last_until_they_end<S: StoreWithAccounts>(games: Games<S>) {
     let ann = add(&games, "ann", 5);
     games.store().add_session("k1", ann.id, "c1", 10, 1_000).unwrap();
     games.store().add_session("k2", ann.id, "c2", 10, 1_000).unwrap();
@@ -82,6 +82,10 @@ fn sessions_last_until_they_end<S: Store>(games: Games<S>) {
     assert_eq!((session.user, session.csrf.as_str()), (ann.clone(), "c1"));
     // Expired: gone.
     assert!(games.store().session("k1", 1_000).unwrap().is_none());
+    // A new session clears the account's ended ones.
+    games.store().add_session("k5", ann.id, "c5", 2_000, 3_000).unwrap();
+    assert!(games.store().session("k2", 10).unwrap().is_none(), "k2 ended at 1 000");
+    games.store().end_session("k5").unwrap();
     assert!(games.store().session("k1", 10).unwrap().is_none());
     // Signed out: gone, the other stays.
     games.store().end_session("k2").unwrap();
@@ -95,7 +99,7 @@ fn sessions_last_until_they_end<S: Store>(games: Games<S>) {
     assert_eq!(games.store().user("ann").unwrap().unwrap().1, "$argon2id$new");
 }
 
-fn a_rated_games_end_rates_both_players_once<S: Store>(games: Games<S>) {
+fn a_rated_games_end_rates_both_players_once<S: StoreWithAccounts>(games: Games<S>) {
     let ann = add(&games, "ann", 5);
     let bob = add(&games, "bob", 5);
     let game = paired(&games, [Some(&ann), Some(&bob)], true, 1_000);
@@ -129,7 +133,7 @@ fn a_rated_games_end_rates_both_players_once<S: Store>(games: Games<S>) {
     assert_eq!((counts.win, counts.draw, counts.loss), (1, 0, 1));
 }
 
-fn an_idle_rating_grows_uncertain_before_the_game<S: Store>(games: Games<S>) {
+fn an_idle_rating_grows_uncertain_before_the_game<S: StoreWithAccounts>(games: Games<S>) {
     let ann = add(&games, "ann", 5);
     let bob = add(&games, "bob", 5);
     play_and_resign(&games, &paired(&games, [Some(&ann), Some(&bob)], true, 0), Seat::Blue, 0);
@@ -148,7 +152,7 @@ fn an_idle_rating_grows_uncertain_before_the_game<S: Store>(games: Games<S>) {
     assert_eq!(games.store().ratings(ann.id).unwrap()[0].1.rating, expected);
 }
 
-fn unrated_ends_change_no_rating<S: Store>(games: Games<S>) {
+fn unrated_ends_change_no_rating<S: StoreWithAccounts>(games: Games<S>) {
     let ann = add(&games, "ann", 5);
     let bob = add(&games, "bob", 5);
     // Casual.
@@ -172,7 +176,7 @@ fn unrated_ends_change_no_rating<S: Store>(games: Games<S>) {
     ));
 }
 
-fn profiles_list_and_filter_a_players_games<S: Store>(games: Games<S>) {
+fn profiles_list_and_filter_a_players_games<S: StoreWithAccounts>(games: Games<S>) {
     let ann = add(&games, "ann", 5);
     let bob = add(&games, "Bob", 5);
     let cat = add(&games, "cat", 5);
@@ -220,7 +224,7 @@ fn profiles_list_and_filter_a_players_games<S: Store>(games: Games<S>) {
     assert!(games.store().leaderboard(Category::Rapid, 0, 10).unwrap().is_empty());
 }
 
-fn a_deleted_accounts_games_stay_under_deleted_user<S: Store>(games: Games<S>) {
+fn a_deleted_accounts_games_stay_under_deleted_user<S: StoreWithAccounts>(games: Games<S>) {
     let ann = add(&games, "ann", 5);
     let bob = add(&games, "bob", 5);
     let game = paired(&games, [Some(&ann), Some(&bob)], true, 100);
@@ -245,7 +249,10 @@ fn a_deleted_accounts_games_stay_under_deleted_user<S: Store>(games: Games<S>) {
 
 /// A store whose rating update fails (`break_ratings` makes it so) keeps no end of a rated game
 /// either: the result and the ratings are one transaction.
-fn a_failed_rating_update_keeps_no_result<S: Store>(games: Games<S>, break_ratings: impl FnOnce()) {
+fn a_failed_rating_update_keeps_no_result<S: StoreWithAccounts>(
+    games: Games<S>,
+    break_ratings: impl FnOnce(),
+) {
     let ann = add(&games, "ann", 5);
     let bob = add(&games, "bob", 5);
     let (id, red, blue) = paired(&games, [Some(&ann), Some(&bob)], true, 100);
@@ -262,7 +269,7 @@ fn a_failed_rating_update_keeps_no_result<S: Store>(games: Games<S>, break_ratin
 type Body<S> = fn(Games<S>);
 
 /// Every body that needs only a store.
-fn bodies<S: Store>() -> [(&'static str, Body<S>); 7] {
+fn bodies<S: StoreWithAccounts>() -> [(&'static str, Body<S>); 7] {
     [
         ("names", names_are_unique_without_regard_to_case),
         ("sessions", sessions_last_until_they_end),

@@ -21,6 +21,7 @@
 //! assert_eq!(store.user("ann_1").unwrap().unwrap().0, ann);
 //! ```
 
+pub(crate) mod commit;
 pub mod postgres;
 pub mod sqlite;
 
@@ -30,8 +31,9 @@ use arbiter_rating::{Category, Glicko2, Rating, Score};
 use serde::Serialize;
 
 use crate::game::{End, LiveGame};
+pub use crate::pairing::{Pairing, UserId};
 use crate::seat::{GameId, Seat};
-use crate::store::{Store, StoreError};
+use crate::store::{Filter, Page, Store, StoreError, Summary};
 
 /// The name games keep for a player whose account was deleted. It holds a space, which no
 /// user name may: nobody can take it.
@@ -49,11 +51,6 @@ pub const DAY_MS: u64 = 24 * 60 * 60 * 1000;
 /// An end that leaves a rated game unrated: a side that did not make its first move in time, or
 /// a player who left before both had moved.
 pub const ABORTED: &str = "aborted";
-
-/// An account's number in the store.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(transparent)]
-pub struct UserId(pub i64);
 
 /// A user name: 3 to 20 ASCII letters, digits, `_` and `-`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,16 +106,6 @@ pub struct Session {
     pub csrf: String,
     /// Until when it lasts (ms since the epoch).
     pub expires_at: u64,
-}
-
-/// A game paired in the lobby: the account at each seat (`None` for an anonymous player), red
-/// first, and whether the game is rated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Pairing {
-    /// Each seat's account.
-    pub users: [Option<UserId>; 2],
-    /// Whether the end changes the ratings.
-    pub rated: bool,
 }
 
 /// A player's rating in one category, as kept.
@@ -274,7 +261,8 @@ pub trait AccountStore {
     /// The games of the account that go on.
     fn ongoing(&self, user: UserId) -> Result<Vec<GameId>, StoreError>;
 
-    /// Starts a session: `key` is the SHA-256 of its id, `csrf` its CSRF token.
+    /// Starts a session: `key` is the SHA-256 of its id, `csrf` its CSRF token. The account's
+    /// sessions ended by `now` go.
     fn add_session(
         &self,
         key: &str,
@@ -317,8 +305,36 @@ pub trait AccountStore {
     ) -> Result<Vec<Leader>, StoreError>;
 }
 
+/// A store of the games and of the accounts beside them: what a server runs on.
+pub trait StoreWithAccounts: Store + AccountStore {}
+
+impl<T: Store + AccountStore> StoreWithAccounts for T {}
+
+/// A store chosen at run time.
+impl Store for Box<dyn StoreWithAccounts> {
+    fn save(&self, game: &LiveGame) -> Result<(), StoreError> {
+        (**self).save(game)
+    }
+
+    fn load(&self, id: &GameId, now: u64) -> Result<Option<LiveGame>, StoreError> {
+        (**self).load(id, now)
+    }
+
+    fn list(&self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), StoreError> {
+        (**self).list(filter, page)
+    }
+
+    fn version(&self, id: &GameId) -> Result<Option<u64>, StoreError> {
+        (**self).version(id)
+    }
+
+    fn shared(&self) -> bool {
+        (**self).shared()
+    }
+}
+
 /// A store chosen at run time keeps the accounts too.
-impl AccountStore for Box<dyn Store> {
+impl AccountStore for Box<dyn StoreWithAccounts> {
     fn add_user(&self, n: &UserName, p: &str, now: u64) -> Result<Option<User>, StoreError> {
         (**self).add_user(n, p, now)
     }

@@ -1,142 +1,20 @@
 //! The accounts in PostgreSQL, in the games' database (migration `03-accounts`): the same
-//! queries as SQLite's, in PostgreSQL's dialect, and the same work at a game's commit (see
-//! [`super::sqlite`]).
+//! queries as SQLite's, in PostgreSQL's dialect. What a game's commit does for them is in
+//! [`super::commit::postgres`].
 
-use arbiter_rating::{Category, Rating};
+use arbiter_rating::Category;
+use tokio_postgres::Row;
 use tokio_postgres::types::ToSql;
-use tokio_postgres::{Row, Transaction};
 
+use super::commit::postgres::rated_row;
 use super::{
-    AccountStore, Counts, DELETED, GameFilter, Leader, Outcome, Pairing, PlayerGame, Point, Rated,
-    Session, User, UserId, UserName, category, rate,
+    AccountStore, Counts, DELETED, GameFilter, Leader, Outcome, PlayerGame, Point, Rated, Session,
+    User, UserId, UserName,
 };
 use crate::clock::TimeControl;
-use crate::game::LiveGame;
 use crate::postgres::PostgresStore;
 use crate::seat::{GameId, Seat};
 use crate::store::{StoreError, int, seat, uint};
-
-/// What committing `game` does for the accounts, inside the commit's transaction (see
-/// [`super::sqlite::saved`]).
-pub(crate) async fn saved(client: &Transaction<'_>, game: &LiveGame) -> Result<(), StoreError> {
-    let Some(pairing) = game.pairing else { return Ok(()) };
-    let key = game.id.as_str();
-    if game.version == 1 {
-        client
-            .execute(
-                "INSERT INTO pairings (game_id, red_user, blue_user, rated, category)
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id) DO NOTHING",
-                &[
-                    &key,
-                    &pairing.users[0].map(|u| u.0),
-                    &pairing.users[1].map(|u| u.0),
-                    &pairing.rated,
-                    &category(game).name(),
-                ],
-            )
-            .await?;
-    }
-    let Some(end) = game.end else { return Ok(()) };
-    let row = client
-        .query_opt(
-            "UPDATE pairings SET settled = TRUE WHERE game_id = $1 AND NOT settled
-         RETURNING red_user, blue_user, rated, category",
-            &[&key],
-        )
-        .await?;
-    let Some(row) = row else { return Ok(()) };
-    if !row.get::<_, bool>(2) {
-        return Ok(());
-    }
-    let category: String = row.get(3);
-    let users =
-        [row.get::<_, Option<i64>>(0).map(UserId), row.get::<_, Option<i64>>(1).map(UserId)];
-    let before =
-        [rated(client, users[0], &category).await?, rated(client, users[1], &category).await?];
-    let Some(changes) = rate(game, end, users, before) else { return Ok(()) };
-    for change in changes {
-        let after = change.after;
-        client
-            .execute(
-                "INSERT INTO ratings (user_id, category, rating, deviation, volatility, games,
-                 played_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)
-             ON CONFLICT (user_id, category) DO UPDATE SET rating = $3, deviation = $4,
-                 volatility = $5, games = $6, played_at = $7",
-                &[
-                    &change.user.0,
-                    &category,
-                    &after.rating.rating,
-                    &after.rating.deviation,
-                    &after.rating.volatility,
-                    &int(after.games),
-                    &int(after.played_at),
-                ],
-            )
-            .await?;
-        client
-            .execute(
-                "INSERT INTO rating_history (user_id, game_id, category, at, rating, deviation,
-                 change)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                &[
-                    &change.user.0,
-                    &key,
-                    &category,
-                    &int(after.played_at),
-                    &after.rating.rating,
-                    &after.rating.deviation,
-                    &change.change,
-                ],
-            )
-            .await?;
-    }
-    Ok(())
-}
-
-/// The rating of `user` in `category`, if rated there.
-async fn rated(
-    client: &Transaction<'_>,
-    user: Option<UserId>,
-    category: &str,
-) -> Result<Option<Rated>, StoreError> {
-    let Some(user) = user else { return Ok(None) };
-    let row = client
-        .query_opt(
-            "SELECT rating, deviation, volatility, games, played_at FROM ratings
-         WHERE user_id = $1 AND category = $2",
-            &[&user.0, &category],
-        )
-        .await?;
-    Ok(row.as_ref().map(rated_row))
-}
-
-/// A rating read from the columns `rating, deviation, volatility, games, played_at`.
-fn rated_row(r: &Row) -> Rated {
-    Rated {
-        rating: Rating { rating: r.get(0), deviation: r.get(1), volatility: r.get(2) },
-        games: uint(r.get(3)),
-        played_at: uint(r.get(4)),
-    }
-}
-
-/// The pairing of the game `id`, if the lobby paired it.
-pub(crate) async fn pairing(
-    client: &Transaction<'_>,
-    id: &GameId,
-) -> Result<Option<Pairing>, StoreError> {
-    let row = client
-        .query_opt(
-            "SELECT red_user, blue_user, rated FROM pairings WHERE game_id = $1",
-            &[&id.as_str()],
-        )
-        .await?;
-    Ok(row.map(|r| Pairing {
-        users: [r.get::<_, Option<i64>>(0).map(UserId), r.get::<_, Option<i64>>(1).map(UserId)],
-        rated: r.get(2),
-    }))
-}
-
 /// A category read back, `Corrupt` if it is not one.
 fn category_of(id: &str, text: &str) -> Result<Category, StoreError> {
     text.parse().map_err(|_| StoreError::Corrupt(id.to_owned(), format!("category {text}")))
@@ -237,13 +115,26 @@ impl AccountStore for PostgresStore {
         now: u64,
         expires_at: u64,
     ) -> Result<(), StoreError> {
-        query(
-            self,
-            "INSERT INTO sessions (id, user_id, csrf, created_at, expires_at)
-             VALUES ($1, $2, $3, $4, $5)",
-            &[&key, &user.0, &csrf, &int(now), &int(expires_at)],
-        )?;
-        Ok(())
+        self.run(async |pool| {
+            let mut client = pool.get().await?;
+            let transaction = client.transaction().await?;
+            // The account's sessions that have ended go: none is ever looked up again.
+            transaction
+                .execute(
+                    "DELETE FROM sessions WHERE user_id = $1 AND expires_at <= $2",
+                    &[&user.0, &int(now)],
+                )
+                .await?;
+            transaction
+                .execute(
+                    "INSERT INTO sessions (id, user_id, csrf, created_at, expires_at)
+                     VALUES ($1, $2, $3, $4, $5)",
+                    &[&key, &user.0, &csrf, &int(now), &int(expires_at)],
+                )
+                .await?;
+            transaction.commit().await?;
+            Ok(())
+        })
     }
 
     fn session(&self, key: &str, now: u64) -> Result<Option<Session>, StoreError> {

@@ -19,10 +19,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use arbiter_live::accounts::StoreWithAccounts;
 use arbiter_live::postgres::Listener;
 use arbiter_live::{
     Action, Filter, GameId, Games, LiveError, New, Page, PostgresStore, Refusal, Seat, SqliteStore,
-    Store, StoreError, TimeControl,
+    StoreError, TimeControl,
 };
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, Path as UrlPath, Query};
@@ -57,7 +58,7 @@ pub enum Storage {
 }
 
 /// The store of every game, whichever it is.
-pub(crate) type AnyStore = Box<dyn Store>;
+pub(crate) type AnyStore = Box<dyn StoreWithAccounts>;
 
 /// The live games and everything watching them.
 pub(crate) struct Live {
