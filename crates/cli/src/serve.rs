@@ -38,7 +38,7 @@ Shutdown:
 
 /// Arguments of `arbiter serve`.
 #[derive(Debug, clap::Args)]
-#[command(after_long_help = PROMISES)]
+#[command(after_long_help = PROMISES, args_conflicts_with_subcommands = true)]
 pub struct Args {
     /// Port to listen on; 0 lets the system choose a free one (the URL printed says which).
     #[arg(long, default_value_t = 8080)]
@@ -66,11 +66,13 @@ pub struct Args {
     /// its pages the changes the others commit.
     #[arg(long, value_name = "URL", conflicts_with = "data_dir")]
     database: Option<String>,
+    #[command(subcommand)]
+    task: Option<crate::serve_backup::Task>,
 }
 
 /// The default data directory: `$XDG_DATA_HOME/arbiter`, else `~/.local/share/arbiter`, else
 /// `./arbiter-data`.
-fn default_data_dir() -> PathBuf {
+pub(crate) fn default_data_dir() -> PathBuf {
     let from = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
     if let Some(data) = from("XDG_DATA_HOME") {
         return PathBuf::from(data).join("arbiter");
@@ -100,6 +102,9 @@ fn open_browser(url: &str) {
 
 /// Runs `arbiter serve` until Ctrl-C or SIGTERM.
 pub fn run(args: Args) -> Result<(), CliError> {
+    if let Some(task) = args.task {
+        return crate::serve_backup::run(task);
+    }
     let listening = |addr: SocketAddr| {
         let url = url(addr);
         // The URL is the first line on standard output, for people and for scripts that start

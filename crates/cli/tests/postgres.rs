@@ -1,7 +1,7 @@
 //! `arbiter serve --database postgres://...`: live games kept in PostgreSQL (a private server,
-//! started and stopped by the test), surviving `kill -9`, and shared by two server processes
-//! whose players and spectators each see, over their WebSockets, what the other process's
-//! players do.
+//! started and stopped by the test), surviving `kill -9`, shared by two server processes whose
+//! players and spectators each see, over their WebSockets, what the other process's players do,
+//! and surviving a restart of the database under them.
 
 #[path = "../../live/tests/support/postgres.rs"]
 mod postgres;
@@ -169,4 +169,41 @@ fn two_servers_on_one_database_serve_one_game_and_each_sees_the_others_moves() {
     }
     let (_, exported) = a.request("GET", &format!("/api/live/games/{id}/export"), None).unwrap();
     assert_eq!(exported["official"], format!("11\n{}\n", GAME.join("\n")));
+}
+
+#[test]
+fn two_servers_go_on_through_a_database_restart_losing_nothing_acknowledged() {
+    let Some(database) = postgres::Server::start("restart") else { return };
+    let url = database.database("games");
+    let (a, b) = (
+        Server::start(&["--database", url.as_str()]),
+        Server::start(&["--database", url.as_str()]),
+    );
+    let (id, [red, blue]) = a.create();
+    let mut reds = Watcher::open(&a, &id, Some(&red), "red on A");
+    let mut blues = Watcher::open(&b, &id, Some(&blue), "blue on B");
+    assert_eq!(a.play(&id, &red, GAME[0]), Some(200));
+    assert_eq!(blues.sees(1)["game"]["commands"][0], GAME[0]);
+    assert_eq!(b.play(&id, &blue, GAME[1]), Some(200));
+    assert_eq!(reds.sees(2)["game"]["commands"][1], GAME[1]);
+
+    database.stop();
+    // Refused on either server, at once and saying why; nothing is recorded.
+    let (status, refused) =
+        a.act(&id, &red, json!({"action": "move", "command": GAME[2]})).unwrap();
+    assert_eq!((status, refused["reason"].as_str()), (503, Some("store-unavailable")), "{refused}");
+    let said = refused["error"].as_str().unwrap_or_default();
+    assert!(said.contains("cannot be reached") && said.contains("try again"), "{said}");
+    let (status, _) = b.request("GET", &format!("/api/live/games/{id}"), None).unwrap();
+    assert_eq!(status, 503);
+
+    database.resume();
+    // Both servers connect again by themselves: the move is played, and each page hears the
+    // other server's moves again.
+    assert_eq!(a.play(&id, &red, GAME[2]), Some(200));
+    assert_eq!(blues.sees(3)["game"]["commands"][2], GAME[2]);
+    assert_eq!(b.play(&id, &blue, GAME[3]), Some(200));
+    assert_eq!(reds.sees(4)["game"]["commands"][3], GAME[3]);
+    assert_eq!(a.commands(&id), GAME[..4]);
+    assert_eq!(b.commands(&id), GAME[..4]);
 }

@@ -17,11 +17,15 @@ fn fetch(addr: &str, path: &str) -> (String, String) {
 }
 
 /// `arbiter`, with its default data directory (where live games are kept) inside this build's
-/// scratch space rather than the user's home.
+/// scratch space rather than the user's home, one for each server: a data directory is held by
+/// one server at a time, and the tests run at once.
 fn arbiter() -> Command {
+    static SERVERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let server = SERVERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let data =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("serve-data-{server}"));
     let mut command = Command::new(env!("CARGO_BIN_EXE_arbiter"));
-    command
-        .env("XDG_DATA_HOME", std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-data"));
+    command.env("XDG_DATA_HOME", data);
     command
 }
 

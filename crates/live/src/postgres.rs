@@ -115,11 +115,12 @@ fn unreachable(error: &tokio_postgres::Error) -> bool {
         // 53300, too many connections.
         return code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03" | "53300");
     }
-    // No answer of the server's: the connection failed underneath (refused, reset, timed out).
+    // No answer of the server's: the connection failed underneath (refused, reset, timed out),
+    // unless TLS refused it (a certificate not trusted): that is no passing state.
     let mut cause = std::error::Error::source(error);
     while let Some(error) = cause {
-        if error.is::<std::io::Error>() {
-            return true;
+        if let Some(io) = error.downcast_ref::<std::io::Error>() {
+            return !io.get_ref().is_some_and(|inner| inner.is::<rustls::Error>());
         }
         cause = error.source();
     }
@@ -143,6 +144,9 @@ async fn migrate(client: &mut deadpool_postgres::Client) -> Result<(), StoreErro
         .query_one("SELECT COALESCE(MAX(version), 0) FROM arbiter_migrations", &[])
         .await?
         .get(0);
+    if usize::try_from(done).unwrap_or(0) > MIGRATIONS.len() {
+        return Err(StoreError::Newer);
+    }
     for (index, migration) in MIGRATIONS.iter().enumerate() {
         let version = i32::try_from(index + 1).unwrap_or(i32::MAX);
         if version > done {

@@ -2,6 +2,15 @@
 //! up to date at every start by the migrations in `crates/live/migrations/sqlite/`. The database
 //! runs in WAL mode with `synchronous = FULL`: a save returns only once its transaction is on
 //! disk, so a killed server (or a power cut) loses no change that was answered.
+//!
+//! One server at a time serves a data directory: the store holds the directory's [lock](lock)
+//! while it is open, and a second one is refused with the holder's process id and start time.
+//! Nor does a server start on a file it cannot use: before serving, the store reads every page
+//! (`PRAGMA quick_check`) and makes one real write, so that a damaged or read-only database is
+//! refused at the start with what to do, not answered with a server error at every move.
+
+pub mod backup;
+mod lock;
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -9,6 +18,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
 
+pub use self::lock::{DirLock, LOCK};
 use crate::clock::TimeControl;
 use crate::game::{End, LiveGame, Played};
 use crate::seat::{GameId, Token};
@@ -17,8 +27,9 @@ use crate::store::{Filter, Page, Store, StoreError, Summary, int, seat, seat_nam
 /// The database's file name in the data directory.
 pub const FILE: &str = "arbiter.sqlite3";
 
-/// The lock file held while a store is opened (and its schema migrated).
-pub const LOCK: &str = "arbiter.lock";
+/// The database header's application id, "ARBI": says what the file is (`file(1)` shows it),
+/// and is written at every start as the store's write check.
+pub const APPLICATION_ID: i32 = 0x4152_4249;
 
 /// The schema's migrations, oldest first; each runs once, in a transaction of its own.
 fn migrations() -> Migrations<'static> {
@@ -33,18 +44,27 @@ fn migrations() -> Migrations<'static> {
 /// anyway, and a save holds the connection only while it writes.
 pub struct SqliteStore {
     connection: Mutex<Connection>,
+    /// The data directory's lock, let go only after the connection is closed.
+    _lock: Option<DirLock>,
 }
 
 impl SqliteStore {
-    /// The store in `dir` (created with its parents if missing), its schema brought up to date.
+    /// The store in `dir` (created with its parents if missing), its schema brought up to date,
+    /// held for as long as it is open. Refused if another server holds `dir`, or if the database
+    /// cannot be read whole or written.
     pub fn open(dir: &Path) -> Result<SqliteStore, StoreError> {
-        std::fs::create_dir_all(dir)?;
-        // The migrations read the schema's version before their transaction begins, so two
-        // servers starting at once on the same file would both migrate it: a lock file lets one
-        // at a time open the store.
-        let lock = std::fs::File::create(dir.join(LOCK))?;
-        lock.lock()?;
-        SqliteStore::with(Connection::open(dir.join(FILE))?)
+        std::fs::create_dir_all(dir)
+            .map_err(|error| StoreError::Unusable(dir.to_owned(), error.to_string()))?;
+        // Before the database is opened: a second server must not even migrate it.
+        let lock = DirLock::take(dir)?;
+        let path = dir.join(FILE);
+        let unusable = |reason: String| StoreError::Unusable(path.clone(), reason);
+        let connection = Connection::open(&path)
+            .map_err(|error| unusable(format!("cannot be opened ({error})")))?;
+        check(&connection).map_err(unusable)?;
+        let mut store = SqliteStore::with(connection)?;
+        store._lock = Some(lock);
+        Ok(store)
     }
 
     /// A store in memory, gone with it: for tests and for a server started without a data
@@ -60,8 +80,13 @@ impl SqliteStore {
         connection.pragma_update(None, "journal_mode", "WAL")?;
         connection.pragma_update(None, "synchronous", "FULL")?;
         connection.pragma_update(None, "foreign_keys", "ON")?;
-        migrations().to_latest(&mut connection)?;
-        Ok(SqliteStore { connection: Mutex::new(connection) })
+        migrations().to_latest(&mut connection).map_err(|error| match error {
+            rusqlite_migration::Error::MigrationDefinition(
+                rusqlite_migration::MigrationDefinitionError::DatabaseTooFarAhead,
+            ) => StoreError::Newer,
+            other => other.into(),
+        })?;
+        Ok(SqliteStore { connection: Mutex::new(connection), _lock: None })
     }
 
     /// The connection, taken even if a thread panicked holding it: each save is one
@@ -69,6 +94,45 @@ impl SqliteStore {
     pub fn connection(&self) -> MutexGuard<'_, Connection> {
         self.connection.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// Refuses a database that cannot be used, saying why and what to do: one that does not read
+/// whole (a damaged page, a file that is no SQLite database), one of another program, one that
+/// cannot be written (a read-only file, a full disk).
+fn check(connection: &Connection) -> Result<(), String> {
+    let restore = "stop every server and restore it from a backup (docs/deploy.md)";
+    // Reads every page; stops at the first few problems.
+    let mut problems = Vec::new();
+    connection
+        .pragma(None, "quick_check", 3, |row| {
+            problems.push(row.get::<_, String>(0)?);
+            Ok(())
+        })
+        .map_err(|error| format!("does not read as a SQLite database ({error}): {restore}"))?;
+    if problems != ["ok"] {
+        // One line: without SQLite's heading, its lines joined.
+        let told: Vec<String> = problems
+            .iter()
+            .map(|problem| {
+                let problem = problem.replace("*** in database main ***", "");
+                problem.split_whitespace().collect::<Vec<_>>().join(" ")
+            })
+            .collect();
+        return Err(format!("is damaged ({}): {restore}", told.join("; ")));
+    }
+    let id: i32 = connection
+        .pragma_query_value(None, "application_id", |row| row.get(0))
+        .map_err(|error| format!("does not read ({error}): {restore}"))?;
+    if id != 0 && id != APPLICATION_ID {
+        return Err(format!("is another program's database (application id {id:#x})"));
+    }
+    // A committed write to the header: the file, its journal and the disk all take writes.
+    connection.pragma_update(None, "application_id", APPLICATION_ID).map_err(|error| {
+        format!(
+            "cannot be written ({error}): make it and its directory writable by the server's \
+             user, with room on the disk"
+        )
+    })
 }
 
 impl Store for SqliteStore {

@@ -4,6 +4,8 @@
 //! only over the version before: a change made from an out-of-date copy (another server changed
 //! the game meanwhile) is refused as [`StoreError::Stale`], never written over the newer one.
 
+use std::path::PathBuf;
+
 use serde::Serialize;
 
 use crate::game::LiveGame;
@@ -20,7 +22,7 @@ pub enum StoreError {
     Postgres(String),
     /// The database cannot be reached now (restarting, say): nothing was acknowledged, and the
     /// store connects again by itself at the next request.
-    #[error("the database cannot be reached ({0}): nothing was recorded; try again in a moment")]
+    #[error("the database cannot be reached now ({0})")]
     Unavailable(String),
     /// The game was changed elsewhere since the copy being saved was read: nothing was written.
     #[error("game {0} was changed meanwhile by another server")]
@@ -28,6 +30,12 @@ pub enum StoreError {
     /// The schema could not be brought up to date.
     #[error("database migration: {0}")]
     Migration(#[from] rusqlite_migration::Error),
+    /// The schema is newer than this arbiter's: a newer version migrated it.
+    #[error(
+        "the database's schema is newer than this arbiter's (a newer version upgraded it): run \
+         that version, or restore the backup taken before the upgrade"
+    )]
+    Newer,
     /// A stored game does not read back (edited by hand, or from a newer arbiter).
     #[error("stored game {0} is corrupt: {1}")]
     Corrupt(String, String),
@@ -37,6 +45,18 @@ pub enum StoreError {
     /// The database's address cannot be one.
     #[error("database address: {0}")]
     Address(String),
+    /// Another server holds the data directory (the second field says which, as its lock file
+    /// does): a store is served by one server at a time.
+    #[error(
+        "the data directory {dir} is in use by another arbiter server ({1}): stop that server \
+         first, or give this one another data directory",
+        dir = .0.display()
+    )]
+    InUse(PathBuf, String),
+    /// The store's file cannot be used as it is (unreadable, read-only, damaged): the server
+    /// does not start on it.
+    #[error("{path}: {1}", path = .0.display())]
+    Unusable(PathBuf, String),
 }
 
 /// Which games a listing shows.

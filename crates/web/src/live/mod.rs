@@ -253,6 +253,12 @@ impl IntoResponse for Failure {
 
 impl From<LiveError> for Failure {
     fn from(error: LiveError) -> Failure {
+        if let LiveError::Store(StoreError::Unavailable(_)) = error {
+            // The database is away (restarting, say): nothing was recorded, and a retry in a
+            // moment may succeed.
+            let message = format!("{error}: nothing was recorded; try again in a moment");
+            return Failure::new(StatusCode::SERVICE_UNAVAILABLE, "store-unavailable", message);
+        }
         let message = error.to_string();
         let (status, reason) = match &error {
             LiveError::NotFound => (StatusCode::NOT_FOUND, "no-game"),
