@@ -35,7 +35,7 @@ pub const CHANNEL: &str = "game_changed";
 const MIGRATIONS: [&str; 3] = [
     include_str!("../migrations/postgres/01-games/up.sql"),
     include_str!("../migrations/postgres/02-clocks/up.sql"),
-    include_str!("../migrations/postgres/03-accounts/up.sql"),
+    include_str!("../migrations/postgres/04-accounts/up.sql"),
 ];
 
 /// The advisory lock held while the schema is migrated, so that servers starting at once take

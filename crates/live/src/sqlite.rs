@@ -36,7 +36,7 @@ fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../migrations/sqlite/01-games/up.sql")),
         M::up(include_str!("../migrations/sqlite/02-clocks/up.sql")),
-        M::up(include_str!("../migrations/sqlite/03-accounts/up.sql")),
+        M::up(include_str!("../migrations/sqlite/04-accounts/up.sql")),
     ])
 }
 

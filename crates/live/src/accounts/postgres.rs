@@ -1,4 +1,4 @@
-//! The accounts in PostgreSQL, in the games' database (migration `03-accounts`): the same
+//! The accounts in PostgreSQL, in the games' database (migration `04-accounts`): the same
 //! queries as SQLite's, in PostgreSQL's dialect. What a game's commit does for them is in
 //! [`super::commit::postgres`].
 

@@ -1,4 +1,4 @@
-//! The accounts in SQLite, in the games' database (migration `03-accounts`). What a game's commit
+//! The accounts in SQLite, in the games' database (migration `04-accounts`). What a game's commit
 //! does for them is in [`super::commit::sqlite`].
 
 use arbiter_rating::Category;

@@ -1,6 +1,6 @@
 -- Accounts: players with a name, a password hash, sessions and ratings. Times are ms since the
 -- Unix epoch.
--- The same schema as SQLite's (migrations/sqlite/03-accounts), in PostgreSQL's types.
+-- The same schema as SQLite's (migrations/sqlite/04-accounts), in PostgreSQL's types.
 CREATE TABLE users (
     id         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     name       TEXT NOT NULL,
