@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use arbiter_live::accounts::{Session, User, UserName};
+use arbiter_live::accounts::{NAME_MAX, Session, User, UserName};
 use arbiter_live::{Games, LiveError, StoreError};
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -222,8 +222,7 @@ impl Accounts {
             .take(client, now)
             .map_err(|wait| Refusal::slow_down(wait, "sign-in attempts from here"))?;
         // No name longer than a user name can be one: its bucket is the same for all.
-        let key: String =
-            name.chars().take(user_name_max() + 1).collect::<String>().to_ascii_lowercase();
+        let key: String = name.chars().take(NAME_MAX + 1).collect::<String>().to_ascii_lowercase();
         self.per_account
             .take(key, now)
             .map_err(|wait| Refusal::slow_down(wait, "sign-in attempts for this account"))
@@ -234,10 +233,6 @@ impl Accounts {
     pub(crate) fn checks(&self) -> u64 {
         self.checks.load(Ordering::Relaxed)
     }
-}
-
-fn user_name_max() -> usize {
-    arbiter_live::accounts::NAME_MAX
 }
 
 /// The pages.
