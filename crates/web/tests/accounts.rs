@@ -303,6 +303,34 @@ async fn profiles_of_new_players_start_at_1500(app: Router) {
     assert_eq!((reply.status, reply.reason()), (StatusCode::BAD_REQUEST, "malformed"));
 }
 
+async fn hostile_credentials_are_refused_without_harm(app: Router) {
+    let long = "x".repeat(100_000);
+    let reply = sign_in(&app, &long, "whatever", &[]).await;
+    assert_eq!((reply.status, reply.reason()), (StatusCode::UNAUTHORIZED, "wrong-credentials"));
+    let reply = sign_in(&app, "ann", &long, &[]).await;
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
+    for (name, password) in
+        [(long.as_str(), "12345678"), ("ann", long.as_str()), ("Ännä", "12345678")]
+    {
+        let body = json!({"username": name, "password": password});
+        let reply = post(&app, "/api/account/signup", body, &[]).await;
+        assert_eq!((reply.status, reply.reason()), (StatusCode::BAD_REQUEST, "malformed"));
+    }
+    let reply = post(&app, "/api/account/signup", json!({"username": "ann"}), &[]).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST);
+    let reply =
+        post(&app, "/api/account/signin", json!({"username": 5, "password": []}), &[]).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST);
+    let reply = post(
+        &app,
+        "/api/account/signout",
+        json!({}),
+        &[("cookie", "arbiter_session=zz;;=; =x; arbiter_session")],
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
+}
+
 type Test = fn(Router) -> std::pin::Pin<Box<dyn Future<Output = ()>>>;
 
 macro_rules! tests {
@@ -311,8 +339,9 @@ macro_rules! tests {
     };
 }
 
-fn all() -> [(&'static str, Test); 8] {
+fn all() -> [(&'static str, Test); 9] {
     tests![
+        hostile_credentials_are_refused_without_harm,
         sign_up_sets_a_session_cookie_and_names_are_unique,
         an_unknown_name_and_a_wrong_password_get_the_same_answer,
         sign_in_renews_the_session,
