@@ -57,13 +57,24 @@ impl Socket {
         sender.send(Message::text(hello)).await.map_err(|e| failed(e.to_string()))?;
         let (seen_sender, seen) = mpsc::unbounded_channel();
         tokio::spawn(async move {
+            // The whole game comes first (and again when the socket fell behind), then each
+            // change: `keep` moves stay, the moves after them come along.
+            let mut over = false;
             while let Some(Ok(message)) = receiver.next().await {
                 let at = Instant::now();
                 let Message::Text(text) = message else { continue };
                 let Ok(value) = serde_json::from_str::<Value>(text.as_str()) else { continue };
-                let game = &value["game"];
-                let plies = game["commands"].as_array().map_or(0, Vec::len);
-                let over = game["status"] == "over";
+                let (view, whole) = match (&value["game"], &value["delta"]) {
+                    (game @ Value::Object(_), _) => (game, true),
+                    (_, change @ Value::Object(_)) => (change, false),
+                    _ => continue,
+                };
+                let added = view["commands"].as_array().map_or(0, Vec::len);
+                let kept = view["keep"].as_u64().map_or(0, |keep| keep as usize);
+                let plies = if whole { added } else { kept + added };
+                if let Some(status) = view["status"].as_str() {
+                    over = status == "over";
+                }
                 if seen_sender.send(Seen { plies, over, at }).is_err() {
                     break;
                 }

@@ -226,8 +226,11 @@ impl<S: Store> Games<S> {
         let seat = game.seat_of(token).ok_or(LiveError::NotASeat)?;
         self.refresh(&mut game, now)?;
         self.commit(&mut game, now, |g| Ok(g.flag(now)))?;
-        let applied =
-            self.commit(&mut game, now, |g| g.apply(seat, action.clone(), now).map(|()| true));
+        let applied = if action.is_rematch() {
+            self.rematch(&mut game, seat, &action, now)
+        } else {
+            self.commit(&mut game, now, |g| g.apply(seat, action.clone(), now).map(|()| true))
+        };
         self.settle(id, &game);
         applied?;
         Ok(game.view(now))
@@ -254,6 +257,26 @@ impl<S: Store> Games<S> {
     /// The store, for what is kept beside the games (the accounts).
     pub fn store(&self) -> &S {
         &self.store
+    }
+
+    /// Applies a rematch action of `seat` to the finished `game`. When it agrees the rematch,
+    /// the new game is committed first, and only then the link to it: a link never names a game
+    /// the store lacks.
+    fn rematch(
+        &self,
+        game: &mut LiveGame,
+        seat: Seat,
+        action: &Action,
+        now: u64,
+    ) -> Result<(), LiveError> {
+        let id = GameId::random().map_err(LiveError::Random)?;
+        if game.clone().answer_rematch(seat, action, &id)? {
+            let mut rematch = game.rematch_game(id.clone(), now);
+            rematch.version = 1;
+            self.store.save(&rematch)?;
+            lock(&self.games).insert(id.clone(), Kept::new(rematch, now));
+        }
+        self.commit(game, now, |g| g.answer_rematch(seat, action, &id).map(|_| true))
     }
 
     /// When the game `id`'s running clock runs out, if one runs.

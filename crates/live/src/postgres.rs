@@ -26,15 +26,16 @@ pub use self::listener::{Change, Listener};
 use crate::clock::TimeControl;
 use crate::game::{End, LiveGame, Played};
 use crate::seat::{GameId, Token};
-use crate::store::{Filter, Page, Store, StoreError, Summary, int, seat, seat_name, uint};
+use crate::store::{Filter, Page, Store, StoreError, Summary, game_id, int, seat, seat_name, uint};
 
 /// The channel on which every committed change is announced, as `ID:VERSION`.
 pub const CHANNEL: &str = "game_changed";
 
 /// The schema's migrations, oldest first: the same schema as SQLite's, in PostgreSQL's types.
-const MIGRATIONS: [&str; 3] = [
+const MIGRATIONS: [&str; 4] = [
     include_str!("../migrations/postgres/01-games/up.sql"),
     include_str!("../migrations/postgres/02-clocks/up.sql"),
+    include_str!("../migrations/postgres/03-rematch/up.sql"),
     include_str!("../migrations/postgres/04-accounts/up.sql"),
 ];
 
@@ -268,6 +269,16 @@ impl Store for PostgresStore {
                 return Err(StoreError::Stale(key.to_owned()));
             }
             transaction
+                .execute(
+                    "UPDATE games SET rematch_offer = $2, rematch = $3 WHERE id = $1",
+                    &[
+                        &key,
+                        &seat_name(game.rematch_offer),
+                        &game.rematch.as_ref().map(GameId::as_str),
+                    ],
+                )
+                .await?;
+            transaction
                 .execute("DELETE FROM moves WHERE game_id = $1 AND ply >= $2", &[&key, &plies])
                 .await?;
             let stored: i64 = transaction
@@ -330,6 +341,9 @@ impl Store for PostgresStore {
             else {
                 return Ok(None);
             };
+            let rematch = transaction
+                .query_one("SELECT rematch_offer, rematch FROM games WHERE id = $1", &[&key])
+                .await?;
             let moves = transaction
                 .query(
                     "SELECT command, took_ms, played_at, red_ms, blue_ms FROM moves
@@ -339,9 +353,9 @@ impl Store for PostgresStore {
                 .await?;
             let pairing = crate::accounts::commit::postgres::pairing(&transaction, id).await?;
             transaction.commit().await?;
-            Ok(Some((row, moves, pairing)))
+            Ok(Some((row, rematch, moves, pairing)))
         })?;
-        let Some((row, moves, pairing)) = found else { return Ok(None) };
+        let Some((row, rematch, moves, pairing)) = found else { return Ok(None) };
         let moves = moves
             .iter()
             .map(|r| Played {
@@ -375,6 +389,8 @@ impl Store for PostgresStore {
             turn_since,
         )
         .map_err(|refusal| StoreError::Corrupt(key.to_owned(), refusal.to_string()))?;
+        game.rematch_offer = seat(key, rematch.get(0))?;
+        game.rematch = game_id(key, rematch.get(1))?;
         game.pairing = pairing;
         Ok(Some(game))
     }

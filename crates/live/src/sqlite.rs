@@ -22,7 +22,7 @@ pub use self::lock::{DirLock, LOCK};
 use crate::clock::TimeControl;
 use crate::game::{End, LiveGame, Played};
 use crate::seat::{GameId, Token};
-use crate::store::{Filter, Page, Store, StoreError, Summary, int, seat, seat_name, uint};
+use crate::store::{Filter, Page, Store, StoreError, Summary, game_id, int, seat, seat_name, uint};
 
 /// The database's file name in the data directory.
 pub const FILE: &str = "arbiter.sqlite3";
@@ -36,6 +36,7 @@ fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../migrations/sqlite/01-games/up.sql")),
         M::up(include_str!("../migrations/sqlite/02-clocks/up.sql")),
+        M::up(include_str!("../migrations/sqlite/03-rematch/up.sql")),
         M::up(include_str!("../migrations/sqlite/04-accounts/up.sql")),
     ])
 }
@@ -178,6 +179,14 @@ impl Store for SqliteStore {
             // Dropped, the transaction rolls back.
             return Err(StoreError::Stale(game.id.as_str().to_owned()));
         }
+        transaction.execute(
+            "UPDATE games SET rematch_offer = ?2, rematch = ?3 WHERE id = ?1",
+            params![
+                game.id.as_str(),
+                seat_name(game.rematch_offer),
+                game.rematch.as_ref().map(GameId::as_str)
+            ],
+        )?;
         let plies = int(game.moves.len() as u64);
         transaction.execute(
             "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
@@ -283,6 +292,13 @@ impl Store for SqliteStore {
             now,
         )
         .map_err(|refusal| StoreError::Corrupt(key.to_owned(), refusal.to_string()))?;
+        let (offer, rematch): (Option<String>, Option<String>) = connection.query_row(
+            "SELECT rematch_offer, rematch FROM games WHERE id = ?1",
+            [key],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        game.rematch_offer = seat(key, offer)?;
+        game.rematch = game_id(key, rematch)?;
         game.pairing = crate::accounts::commit::sqlite::pairing(&connection, id)?;
         Ok(Some(game))
     }

@@ -163,6 +163,15 @@ pub(crate) fn seat(id: &str, text: Option<String>) -> Result<Option<Seat>, Store
     .transpose()
 }
 
+/// A game id read back, `Corrupt` if it is not one.
+pub(crate) fn game_id(id: &str, text: Option<String>) -> Result<Option<GameId>, StoreError> {
+    text.map(|text| {
+        GameId::parse(&text)
+            .ok_or_else(|| StoreError::Corrupt(id.to_owned(), format!("game id {text}")))
+    })
+    .transpose()
+}
+
 /// An integer column as stored (SQLite's integers and PostgreSQL's `BIGINT` are signed).
 pub(crate) fn int(value: u64) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)

@@ -13,6 +13,7 @@
 pub(crate) mod presence;
 mod quota;
 mod socket;
+mod view;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -35,6 +36,7 @@ use serde::Deserialize;
 
 use crate::api::{Body, Endpoint};
 use crate::assets;
+use view::Shown;
 
 /// Games listed per page of the archive.
 const PER_PAGE: u64 = 20;
@@ -131,13 +133,16 @@ impl Live {
         });
     }
 
-    /// Hears every change committed to a shared database, by this server or another, and sends
-    /// it to this server's sockets of the game, on `runtime`; `None` when the games are not
-    /// shared. Drop the listener before the last handle on the games: it holds only a weak one.
+    /// Sets, on `runtime`, the timer of every ongoing game whose clock runs, as the server
+    /// starts ([`Live::resume`]), and hears every change committed to a shared database, by this
+    /// server or another, and sends it to this server's sockets of the game; the listener is
+    /// `None` when the games are not shared. Drop it before the last handle on the games: it
+    /// holds only a weak one.
     pub(crate) fn listen(
         self: &Arc<Live>,
         runtime: tokio::runtime::Handle,
     ) -> Result<Option<Listener>, StoreError> {
+        runtime.spawn(Arc::clone(self).resume());
         let Some(url) = &self.shared else { return Ok(None) };
         let live = Arc::downgrade(self);
         let listener = Listener::start(url, move |change| {
@@ -148,6 +153,38 @@ impl Live {
         Ok(Some(listener))
     }
 }
+
+impl Live {
+    /// Takes up every ongoing game with a time control, as the server starts: each is read back
+    /// (a clock found run out ends its game at once) and the timer of its running clock is set,
+    /// so that a game ends on time though no page opens it after a restart. The games are
+    /// listed first and taken up after, since those that end leave the listing of ongoing ones.
+    async fn resume(self: Arc<Live>) {
+        let mut timed = Vec::new();
+        for page in 0.. {
+            let filter = Filter { status: Some("ongoing".to_owned()), player: None };
+            let window = Page { offset: page * RESUME_PAGE, limit: RESUME_PAGE };
+            let Ok((games, total)) = blocking(&self, move |g| g.list(&filter, window)).await else {
+                return;
+            };
+            timed.extend(
+                games
+                    .iter()
+                    .filter(|game| game.time.is_some())
+                    .filter_map(|g| GameId::parse(&g.id)),
+            );
+            if (page + 1) * RESUME_PAGE >= total {
+                break;
+            }
+        }
+        for id in timed {
+            socket::publish(Arc::clone(&self), id).await;
+        }
+    }
+}
+
+/// Games listed at a time when the server takes up the ongoing ones.
+const RESUME_PAGE: u64 = 200;
 
 /// Milliseconds since the Unix epoch: the clocks' time.
 pub(crate) fn now_ms() -> u64 {
@@ -189,7 +226,9 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
             method: "GET",
             path: "/api/live/games/{id}",
             about: "a game as everyone sees it: players, clocks, commands with their times, \
-                    offers, the end and the FEN",
+                    offers, the end, the rematch and the FEN; each move judged (`entries`, as \
+                    /api/duck/game) and the board with the points each piece can reach \
+                    (`position`)",
             route: get(view),
         },
         Endpoint {
@@ -202,7 +241,8 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
             method: "POST",
             path: "/api/live/games/{id}/act",
             about: "{token, action: join|move|resign|offer-draw|accept-draw|decline-draw|\
-                    request-takeback|accept-takeback|decline-takeback, command?, name?}: \
+                    request-takeback|accept-takeback|decline-takeback|offer-rematch|\
+                    accept-rematch|decline-rematch, command?, name?}: \
                     answered with the game once committed; 403 without the seat's token, 409 \
                     when the game refuses",
             route: post(act),
@@ -217,7 +257,8 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
         Endpoint {
             method: "GET",
             path: "/api/live/games/{id}/socket",
-            about: "WebSocket: the game at once and at every change, with the spectators",
+            about: "WebSocket: the whole game at once, then each change as a delta from the \
+                    version sent before, and the spectators",
             route: get(socket),
         },
     ]
@@ -264,7 +305,7 @@ impl From<LiveError> for Failure {
             LiveError::NotFound => (StatusCode::NOT_FOUND, "no-game"),
             LiveError::NotASeat => (StatusCode::FORBIDDEN, "not-a-seat"),
             LiveError::Refused(refusal) => match refusal {
-                Refusal::Malformed => (StatusCode::BAD_REQUEST, "malformed"),
+                Refusal::Malformed(_) => (StatusCode::BAD_REQUEST, "malformed"),
                 Refusal::NotYourTurn(_) => (StatusCode::CONFLICT, "not-your-turn"),
                 Refusal::Over => (StatusCode::CONFLICT, "over"),
                 Refusal::Invalid(_) => (StatusCode::CONFLICT, "invalid-move"),
@@ -272,6 +313,8 @@ impl From<LiveError> for Failure {
                 Refusal::NothingToAnswer(_) => (StatusCode::CONFLICT, "nothing-to-answer"),
                 Refusal::NothingToTakeBack => (StatusCode::CONFLICT, "nothing-to-take-back"),
                 Refusal::Joined => (StatusCode::CONFLICT, "joined"),
+                Refusal::NotOver => (StatusCode::CONFLICT, "not-over"),
+                Refusal::Rematched(_) => (StatusCode::CONFLICT, "rematched"),
             },
             LiveError::Store(_) | LiveError::Random(_) => {
                 (StatusCode::INTERNAL_SERVER_ERROR, "server")
@@ -380,9 +423,9 @@ async fn list(
 async fn view(
     Extension(live): Extension<Arc<Live>>,
     UrlPath(id): UrlPath<String>,
-) -> Result<Json<arbiter_live::View>, Failure> {
+) -> Result<Json<Shown>, Failure> {
     let id = game_id(&id)?;
-    let viewed = blocking(&live, move |games| games.view(&id, now_ms())).await?;
+    let viewed = blocking(&live, move |games| games.view(&id, now_ms()).map(Shown::of)).await?;
     Ok(Json(viewed))
 }
 
@@ -416,15 +459,16 @@ async fn act(
     connected: Option<Extension<ConnectInfo<SocketAddr>>>,
     UrlPath(id): UrlPath<String>,
     Body(request): Body<ActRequest>,
-) -> Result<Json<arbiter_live::View>, Failure> {
+) -> Result<Json<Shown>, Failure> {
     let id = game_id(&id)?;
     if !live.acted.take(client(connected), quota::ACT) {
         return Err(Failure::busy("actions"));
     }
     let key = id.clone();
-    let acted =
-        blocking(&live, move |games| games.act(&key, &request.token, request.action, now_ms()))
-            .await;
+    let acted = blocking(&live, move |games| {
+        games.act(&key, &request.token, request.action, now_ms()).map(Shown::of)
+    })
+    .await;
     // Refused or not, the game may have changed (a clock found run out): everyone is told.
     socket::publish(Arc::clone(&live), id).await;
     acted.map(Json)
