@@ -321,6 +321,8 @@ impl LiveGame {
         LiveGame {
             tokens: [blue, red],
             names: [blue_name, red_name],
+            // A lobby game's rematch is one too, rated as it was, its accounts changing seats.
+            pairing: self.pairing.map(|p| Pairing { users: [p.users[1], p.users[0]], ..p }),
             ..LiveGame::new(id, self.tokens.clone(), Seat::Red, "", self.time, now)
         }
     }

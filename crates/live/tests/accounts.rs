@@ -133,6 +133,23 @@ fn a_rated_games_end_rates_both_players_once<S: StoreWithAccounts>(games: Games<
     assert_eq!((counts.win, counts.draw, counts.loss), (1, 0, 1));
 }
 
+fn a_rated_games_rematch_is_rated_with_the_seats_changed<S: StoreWithAccounts>(games: Games<S>) {
+    let ann = add(&games, "ann", 5);
+    let bob = add(&games, "bob", 5);
+    let game = paired(&games, [Some(&ann), Some(&bob)], true, 1_000);
+    play_and_resign(&games, &game, Seat::Blue, 2_000);
+    let (id, red, blue) = &game;
+    games.act(id, blue, Action::OfferRematch, 5_000).unwrap();
+    let view = games.act(id, red, Action::AcceptRematch, 6_000).unwrap();
+    let rematch = view.rematch.expect("a rematch");
+    // Bob, blue before, is red now and wins.
+    play_and_resign(&games, &(rematch, blue.clone(), red.clone()), Seat::Blue, 7_000);
+    let (ann_first, bob_first) = Glicko2::ARBITER.game(Rating::START, Rating::START, Score::Win);
+    let (bob_after, ann_after) = Glicko2::ARBITER.game(bob_first, ann_first, Score::Win);
+    assert_eq!(games.store().ratings(ann.id).unwrap()[0].1.rating, ann_after);
+    assert_eq!(games.store().ratings(bob.id).unwrap()[0].1.rating, bob_after);
+}
+
 fn an_idle_rating_grows_uncertain_before_the_game<S: StoreWithAccounts>(games: Games<S>) {
     let ann = add(&games, "ann", 5);
     let bob = add(&games, "bob", 5);
@@ -269,8 +286,9 @@ fn a_failed_rating_update_keeps_no_result<S: StoreWithAccounts>(
 type Body<S> = fn(Games<S>);
 
 /// Every body that needs only a store.
-fn bodies<S: StoreWithAccounts>() -> [(&'static str, Body<S>); 7] {
+fn bodies<S: StoreWithAccounts>() -> [(&'static str, Body<S>); 8] {
     [
+        ("rematch", a_rated_games_rematch_is_rated_with_the_seats_changed),
         ("names", names_are_unique_without_regard_to_case),
         ("sessions", sessions_last_until_they_end),
         ("rated", a_rated_games_end_rates_both_players_once),
