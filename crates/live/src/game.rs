@@ -9,6 +9,7 @@ use arbiter_duck::rules::{EndReason, MAX_PLIES};
 use serde::{Deserialize, Serialize};
 
 use crate::clock::{Clocks, TimeControl};
+use crate::pairing::Pairing;
 use crate::seat::{GameId, Seat, Token};
 
 /// The longest player name kept, in characters.
@@ -76,14 +77,17 @@ pub struct End {
     /// The winner; `None` for a draw.
     pub winner: Option<Seat>,
     /// Why: `captain` (a captain captured), `no-move` (the side to move is blocked: a draw),
-    /// `ply-cap` (300 plies: a draw), `resign`, `time` (a clock ran out), `agreement` (a draw).
+    /// `ply-cap` (300 plies: a draw), `resign`, `time` (a clock ran out), `agreement` (a draw);
+    /// in games paired in the lobby, `aborted` (no winner, no rating: a side did not make its
+    /// first move in time, or a player left before both had moved) and `abandoned` (the winner
+    /// claimed the game after the other player had been gone a while).
     pub reason: &'static str,
 }
 
 impl End {
     /// The reasons, as stored.
-    pub const REASONS: [&'static str; 6] =
-        ["captain", "no-move", "ply-cap", "resign", "time", "agreement"];
+    pub const REASONS: [&'static str; 8] =
+        ["captain", "no-move", "ply-cap", "resign", "time", "agreement", "aborted", "abandoned"];
 
     /// The end for `winner` and a `reason` read back from the store, if it is one.
     pub fn from_stored(winner: Option<Seat>, reason: &str) -> Option<End> {
@@ -92,10 +96,14 @@ impl End {
 
     /// One line for people: `red wins: blue resigned`.
     pub fn text(&self) -> String {
+        if self.reason == "aborted" {
+            return "game aborted: no result".to_owned();
+        }
         let why = match (self.reason, self.winner) {
             ("captain", Some(w)) => format!("the {} captain is captured", w.other()),
             ("resign", Some(w)) => format!("{} resigned", w.other()),
             ("time", Some(w)) => format!("{} ran out of time", w.other()),
+            ("abandoned", Some(w)) => format!("{} left the game", w.other()),
             ("no-move", _) => "the side to move has no valid move".to_owned(),
             ("ply-cap", _) => format!("{MAX_PLIES} plies without a captured captain"),
             ("agreement", _) => "agreed".to_owned(),
@@ -188,6 +196,8 @@ pub struct LiveGame {
     pub turn_since: u64,
     /// Changes committed so far: every view carries it, so that clients keep the newest.
     pub version: u64,
+    /// The accounts at its seats and whether it is rated, for a game paired in the lobby.
+    pub pairing: Option<Pairing>,
     /// The rules' game after the moves.
     game: Game,
 }
@@ -297,6 +307,7 @@ impl LiveGame {
             created_at: now,
             turn_since: now,
             version: 0,
+            pairing: None,
             game: Game::new(),
         }
     }
@@ -310,6 +321,8 @@ impl LiveGame {
         LiveGame {
             tokens: [blue, red],
             names: [blue_name, red_name],
+            // A lobby game's rematch is one too, rated as it was, its accounts changing seats.
+            pairing: self.pairing.map(|p| Pairing { users: [p.users[1], p.users[0]], ..p }),
             ..LiveGame::new(id, self.tokens.clone(), Seat::Red, "", self.time, now)
         }
     }
@@ -360,6 +373,7 @@ impl LiveGame {
             created_at,
             turn_since: now,
             version,
+            pairing: None,
             game,
         })
     }
@@ -412,6 +426,15 @@ impl LiveGame {
         if let Some(clocks) = &mut self.clocks {
             clocks.since = None;
         }
+    }
+
+    /// Ends the game as the server decides (an abort, a claimed win), or refuses if it is over.
+    pub fn conclude(&mut self, end: End) -> Result<(), Refusal> {
+        if self.end.is_some() {
+            return Err(Refusal::Over);
+        }
+        self.finish(end);
+        Ok(())
     }
 
     /// Applies `action` by `seat` at `now`, or refuses it leaving the game as it was.

@@ -121,6 +121,17 @@ impl<S: Store> Games<S> {
 
     /// Creates a game at `now` and commits it.
     pub fn create(&self, new: New, now: u64) -> Result<Created, LiveError> {
+        self.create_with(new, now, |_| {})
+    }
+
+    /// Creates a game at `now`, has `prepare` complete it (the other seat's name, a pairing),
+    /// and commits it.
+    pub fn create_with(
+        &self,
+        new: New,
+        now: u64,
+        prepare: impl FnOnce(&mut LiveGame),
+    ) -> Result<Created, LiveError> {
         let id = GameId::random().map_err(LiveError::Random)?;
         let tokens = [
             Token::random().map_err(LiveError::Random)?,
@@ -135,6 +146,7 @@ impl<S: Store> Games<S> {
             }
         };
         let mut game = LiveGame::new(id.clone(), tokens, seat, &new.name, new.time, now);
+        prepare(&mut game);
         game.version = 1;
         self.store.save(&game)?;
         let created = Created {
@@ -222,6 +234,29 @@ impl<S: Store> Games<S> {
         self.settle(id, &game);
         applied?;
         Ok(game.view(now))
+    }
+
+    /// Changes the game `id` as `change` decides at `now` (answering whether it changed it),
+    /// after a clock found run out has ended it; answers once it is committed.
+    pub fn change(
+        &self,
+        id: &GameId,
+        now: u64,
+        change: impl Fn(&mut LiveGame) -> Result<bool, Refusal>,
+    ) -> Result<View, LiveError> {
+        let game = self.game(id, now)?;
+        let mut game = lock(&game);
+        self.refresh(&mut game, now)?;
+        self.commit(&mut game, now, |g| Ok(g.flag(now)))?;
+        let changed = self.commit(&mut game, now, change);
+        self.settle(id, &game);
+        changed?;
+        Ok(game.view(now))
+    }
+
+    /// The store, for what is kept beside the games (the accounts).
+    pub fn store(&self) -> &S {
+        &self.store
     }
 
     /// Applies a rematch action of `seat` to the finished `game`. When it agrees the rematch,

@@ -32,10 +32,11 @@ use crate::store::{Filter, Page, Store, StoreError, Summary, game_id, int, seat,
 pub const CHANNEL: &str = "game_changed";
 
 /// The schema's migrations, oldest first: the same schema as SQLite's, in PostgreSQL's types.
-const MIGRATIONS: [&str; 3] = [
+const MIGRATIONS: [&str; 4] = [
     include_str!("../migrations/postgres/01-games/up.sql"),
     include_str!("../migrations/postgres/02-clocks/up.sql"),
     include_str!("../migrations/postgres/03-rematch/up.sql"),
+    include_str!("../migrations/postgres/04-accounts/up.sql"),
 ];
 
 /// The advisory lock held while the schema is migrated, so that servers starting at once take
@@ -307,6 +308,7 @@ impl Store for PostgresStore {
                     )
                     .await?;
             }
+            crate::accounts::commit::postgres::saved(&transaction, game).await?;
             // Delivered to every listening server once, and only if, the transaction commits.
             let change = format!("{key}:{}", game.version);
             transaction.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &change]).await?;
@@ -349,10 +351,11 @@ impl Store for PostgresStore {
                     &[&key],
                 )
                 .await?;
+            let pairing = crate::accounts::commit::postgres::pairing(&transaction, id).await?;
             transaction.commit().await?;
-            Ok(Some((row, rematch, moves)))
+            Ok(Some((row, rematch, moves, pairing)))
         })?;
-        let Some((row, rematch, moves)) = found else { return Ok(None) };
+        let Some((row, rematch, moves, pairing)) = found else { return Ok(None) };
         let moves = moves
             .iter()
             .map(|r| Played {
@@ -373,7 +376,7 @@ impl Store for PostgresStore {
         // The turn goes on from when it began: another server may have been serving the game
         // all along, so no time is known not to count.
         let turn_since = uint(row.get(14));
-        let game = LiveGame::restore(
+        let mut game = LiveGame::restore(
             id.clone(),
             [Token::from_stored(row.get(0)), Token::from_stored(row.get(1))],
             [row.get(2), row.get(3)],
@@ -386,9 +389,9 @@ impl Store for PostgresStore {
             turn_since,
         )
         .map_err(|refusal| StoreError::Corrupt(key.to_owned(), refusal.to_string()))?;
-        let mut game = game;
         game.rematch_offer = seat(key, rematch.get(0))?;
         game.rematch = game_id(key, rematch.get(1))?;
+        game.pairing = pairing;
         Ok(Some(game))
     }
 

@@ -37,6 +37,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/sqlite/01-games/up.sql")),
         M::up(include_str!("../migrations/sqlite/02-clocks/up.sql")),
         M::up(include_str!("../migrations/sqlite/03-rematch/up.sql")),
+        M::up(include_str!("../migrations/sqlite/04-accounts/up.sql")),
     ])
 }
 
@@ -213,6 +214,7 @@ impl Store for SqliteStore {
                 ])?;
             }
         }
+        crate::accounts::commit::sqlite::saved(&transaction, game)?;
         transaction.commit()?;
         Ok(())
     }
@@ -277,7 +279,7 @@ impl Store for SqliteStore {
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
-        let game = LiveGame::restore(
+        let mut game = LiveGame::restore(
             id.clone(),
             [Token::from_stored(red_token), Token::from_stored(blue_token)],
             [red_name, blue_name],
@@ -295,9 +297,9 @@ impl Store for SqliteStore {
             [key],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
-        let mut game = game;
         game.rematch_offer = seat(key, offer)?;
         game.rematch = game_id(key, rematch)?;
+        game.pairing = crate::accounts::commit::sqlite::pairing(&connection, id)?;
         Ok(Some(game))
     }
 

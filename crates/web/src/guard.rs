@@ -44,6 +44,11 @@ impl PublicUrl {
         }
     }
 
+    /// Whether the site is reached by HTTPS: its cookies are then `Secure`.
+    pub fn https(&self) -> bool {
+        self.https
+    }
+
     fn default_port(&self) -> u16 {
         if self.https { 443 } else { 80 }
     }

@@ -41,6 +41,7 @@
 
 #![warn(missing_docs)]
 
+mod accounts;
 mod admission;
 mod analysis;
 pub mod api;
@@ -54,6 +55,7 @@ pub mod guard;
 mod health;
 pub mod limits;
 mod live;
+mod lobby;
 mod metrics;
 mod notation;
 pub mod proxy;
@@ -159,6 +161,17 @@ pub fn app() -> Router {
     build(config.hosts, limits::BODY_TIME, closing, games, context).0
 }
 
+/// [`app`] with the live games and the accounts kept in `storage`: for the stores' tests.
+#[doc(hidden)]
+pub fn app_on(storage: &Storage) -> io::Result<Router> {
+    let config = Config::default();
+    let context = Context::new(&config, metrics::Metrics::new());
+    let games = live::Live::open(storage, context.limits, Arc::clone(&context.metrics))
+        .map_err(|error| io::Error::other(error.to_string()))?;
+    let (_, closing) = watch::channel(false);
+    Ok(build(config.hosts, limits::BODY_TIME, closing, games, context).0)
+}
+
 /// Live games kept in memory only, for an app served without a data directory.
 fn in_memory(context: &Context) -> Arc<live::Live> {
     // An in-memory SQLite database has no file to fail on.
@@ -183,6 +196,7 @@ fn build(
         );
     }
     let places = Arc::new(Semaphore::new(limits::IN_FLIGHT));
+    let secure = context.public_url.as_ref().is_some_and(PublicUrl::https);
     let room = Arc::new(admission::body_room());
     let searches = searches::Searches::new();
     let router = router
@@ -190,9 +204,13 @@ fn build(
         .merge(routes::router())
         .merge(live::pages())
         .merge(health::router())
+        .merge(accounts::pages())
+        .merge(lobby::pages())
         .fallback(|| async { assets::not_found() })
         .layer(compression())
         .layer(Extension(Arc::clone(&searches)))
+        .layer(Extension(accounts::Accounts::new(&games, secure)))
+        .layer(Extension(lobby::Lobby::new(&games)))
         .layer(Extension(games))
         .layer(Extension(Arc::clone(&context)))
         .layer(DefaultBodyLimit::max(limits::BODY))

@@ -10,6 +10,7 @@
 //! With a PostgreSQL store, several servers share the games: each one hears, by a
 //! [`Listener`], every change the others commit, and sends it to its own sockets.
 
+pub(crate) mod presence;
 mod quota;
 mod socket;
 mod view;
@@ -20,10 +21,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use arbiter_live::accounts::StoreWithAccounts;
 use arbiter_live::postgres::Listener;
 use arbiter_live::{
     Action, Filter, GameId, Games, LiveError, New, Page, PostgresStore, Refusal, Seat, SqliteStore,
-    Store, StoreError, TimeControl,
+    StoreError, TimeControl,
 };
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path as UrlPath, Query};
@@ -64,7 +66,7 @@ pub enum Storage {
 }
 
 /// The store of every game, whichever it is.
-type AnyStore = Box<dyn Store>;
+pub(crate) type AnyStore = Box<dyn StoreWithAccounts>;
 
 /// The live games and everything watching them.
 pub(crate) struct Live {
@@ -110,6 +112,21 @@ impl Live {
             metrics,
             tidied: AtomicU64::new(now_ms()),
         }))
+    }
+
+    /// The games, for what is kept beside them (the accounts) and what makes games (the lobby).
+    pub(crate) fn games(&self) -> &Arc<Games<AnyStore>> {
+        &self.games
+    }
+
+    /// The seats with a player's page open.
+    pub(crate) fn presence(&self) -> &presence::Presence {
+        &self.hub.presence
+    }
+
+    /// Sends the game `id` as it now stands to the sockets watching it.
+    pub(crate) async fn publish(self: &Arc<Live>, id: GameId) {
+        socket::publish(Arc::clone(self), id).await;
     }
 
     /// Drops from memory, at most once every [`TIDY_MS`], the games unused for [`IDLE_MS`] that
@@ -275,7 +292,7 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
 
 /// A failed live request: its status, a reason code for programs and a message for people; for
 /// a client refused by a limit, the limit and when to try again.
-struct Failure {
+pub(crate) struct Failure {
     status: StatusCode,
     reason: &'static str,
     message: String,
@@ -350,7 +367,7 @@ impl From<LiveError> for Failure {
 
 /// The client, as the proxy in front says or its connection's peer (`crate::proxy`); the
 /// unspecified address where none is known (in-process tests).
-fn client(found: Option<Extension<Client>>) -> Client {
+pub(crate) fn client(found: Option<Extension<Client>>) -> Client {
     found.map_or(Client::direct(IpAddr::V4(Ipv4Addr::UNSPECIFIED)), |Extension(client)| client)
 }
 
@@ -537,6 +554,53 @@ pub(crate) struct SocketHold {
     _request: Option<Hold>,
 }
 
+impl SocketHold {
+    /// Takes over the connection's places (`connection`, or through a proxy `request`'s) for the
+    /// socket holding `socket`.
+    fn new(
+        socket: quota::Socket,
+        connection: Option<Extension<ConnectionHeld>>,
+        request: Option<Extension<Held>>,
+    ) -> SocketHold {
+        SocketHold {
+            _socket: socket,
+            _connection: connection.and_then(|Extension(ConnectionHeld(held))| held.take()),
+            _request: request.and_then(|Extension(held)| held.take()),
+        }
+    }
+}
+
+impl Live {
+    /// A place for a new WebSocket of `client`, among its own and all sockets, within how fast
+    /// one client may open them: refused with the limit that was hit.
+    fn socket_place(&self, client: &Client) -> Result<quota::Socket, Failure> {
+        let counted = match self.sockets.open(client.key) {
+            Ok(counted) => counted,
+            // A socket closed elsewhere frees a place: worth trying again soon.
+            Err(Limit::Sockets) => {
+                let retry = Some(Duration::from_secs(1));
+                return Err(Failure::busy(self, client, Limit::Sockets, retry));
+            }
+            Err(limit) => return Err(Failure::busy(self, client, limit, None)),
+        };
+        if let Err(wait) = self.opened.take(client.key) {
+            return Err(Failure::busy(self, client, Limit::SocketOpens, Some(wait)));
+        }
+        Ok(counted)
+    }
+
+    /// Everything a WebSocket other than a game's (the lobby's) holds while it is open, taken
+    /// under the same limits as a game's: see [`Live::socket_place`].
+    pub(crate) fn socket_hold(
+        &self,
+        client: &Client,
+        connection: Option<Extension<ConnectionHeld>>,
+        request: Option<Extension<Held>>,
+    ) -> Result<SocketHold, Failure> {
+        Ok(SocketHold::new(self.socket_place(client)?, connection, request))
+    }
+}
+
 async fn socket(
     Extension(live): Extension<Arc<Live>>,
     found: Option<Extension<Client>>,
@@ -552,25 +616,10 @@ async fn socket(
     let client = client(found);
     // Counted before the game is read: a client churning sockets is refused before it costs a
     // read of the store.
-    let counted = match live.sockets.open(client.key) {
-        Ok(counted) => counted,
-        // A socket closed elsewhere frees a place: worth trying again soon.
-        Err(Limit::Sockets) => {
-            let retry = Some(Duration::from_secs(1));
-            return Err(Failure::busy(&live, &client, Limit::Sockets, retry));
-        }
-        Err(limit) => return Err(Failure::busy(&live, &client, limit, None)),
-    };
-    if let Err(wait) = live.opened.take(client.key) {
-        return Err(Failure::busy(&live, &client, Limit::SocketOpens, Some(wait)));
-    }
+    let counted = live.socket_place(&client)?;
     let key = id.clone();
     blocking(&live, move |games| games.view(&key, now_ms())).await?;
-    let hold = SocketHold {
-        _socket: counted,
-        _connection: connection.and_then(|Extension(ConnectionHeld(held))| held.take()),
-        _request: request.and_then(|Extension(held)| held.take()),
-    };
+    let hold = SocketHold::new(counted, connection, request);
     Ok(websocket::bounded(upgrade)
         .on_upgrade(move |ws| socket::serve(live, id, websocket::Bounded::new(ws), hold)))
 }

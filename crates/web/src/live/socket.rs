@@ -76,6 +76,8 @@ impl Room {
 pub(crate) struct Hub {
     rooms: Mutex<HashMap<GameId, Room>>,
     timers: Mutex<HashMap<GameId, AbortHandle>>,
+    /// The seats with a player's socket open.
+    pub(crate) presence: super::presence::Presence,
 }
 
 /// A page's first message.
@@ -199,6 +201,7 @@ pub(crate) async fn serve(live: Arc<Live>, id: GameId, mut socket: Bounded, _cou
         room.sender.subscribe()
     };
     let mut spectator = false;
+    let mut player = None;
     // The version this socket was last sent.
     let mut held = None;
     if let Some((version, text)) = whole(&live, &id).await
@@ -215,10 +218,14 @@ pub(crate) async fn serve(live: Arc<Live>, id: GameId, mut socket: Bounded, _cou
                     let seat = match hello.hello {
                         Some(token) => tokio::task::spawn_blocking(move || games.seat(&key, &token, now))
                             .await
-                            .is_ok_and(|seat| seat.is_ok()),
-                        None => false,
+                            .ok()
+                            .and_then(Result::ok),
+                        None => None,
                     };
-                    if !seat {
+                    if let Some(seat) = seat.filter(|_| player.is_none()) {
+                        live.hub.presence.arrived(&id, seat);
+                        player = Some(seat);
+                    } else if seat.is_none() {
                         spectator = true;
                         if let Some(room) = live.hub.rooms().get_mut(&id) {
                             room.spectators += 1;
@@ -255,6 +262,9 @@ pub(crate) async fn serve(live: Arc<Live>, id: GameId, mut socket: Bounded, _cou
                 }
             }
         }
+    }
+    if let Some(seat) = player {
+        live.hub.presence.left(&id, seat, now_ms());
     }
     let mut rooms = live.hub.rooms();
     let Some(room) = rooms.get_mut(&id) else { return };
