@@ -53,6 +53,12 @@ enum DuckCommand {
     /// Train a network for the engine (NNUE) on self-play data files, on the CPU, and write it
     /// as a `.nnue` file with its provenance.
     Train(crate::duck_train::TrainArgs),
+    /// Analyse a game (an official command list): each position searched to a fixed number of
+    /// nodes, each move's evaluation, the engine's best move and a mark (?!, ?, ??), each side's
+    /// accuracy and average loss.
+    Analyse(crate::duck_learn::AnalyseArgs),
+    /// Puzzles: mine them from games, list, pack and check them.
+    Puzzles(crate::duck_learn::PuzzlesArgs),
     #[command(flatten)]
     Contest(crate::contest::Command<arbiter_contest::duck::DuckProblem>),
     /// Check test files strictly, as testlib's validators do: the layout (one space between
@@ -147,6 +153,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(DuckCommand::Match(args)) => crate::duck_match::run(*args),
         Some(DuckCommand::Selfplay(args)) => crate::duck_train::selfplay(args),
         Some(DuckCommand::Train(args)) => crate::duck_train::train(args),
+        Some(DuckCommand::Analyse(args)) => crate::duck_learn::analyse(args),
+        Some(DuckCommand::Puzzles(args)) => crate::duck_learn::puzzles(args),
         Some(DuckCommand::Contest(command)) => crate::contest::run(command),
         Some(DuckCommand::Validate(args)) => {
             crate::validate::run(crate::validate::Format::Duck, args)
