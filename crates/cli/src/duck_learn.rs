@@ -339,6 +339,9 @@ struct MineArgs {
     /// Nodes of each verifying search.
     #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
+    /// Nodes of each search of the second check every puzzle found must pass (0: none).
+    #[arg(long, default_value_t = 400_000)]
+    confirm_nodes: u64,
 }
 
 /// The first line of a miner's output: what it was made with, checked when it is continued.
@@ -351,6 +354,7 @@ struct MinerHeader {
     blunders: f64,
     scan_nodes: u64,
     nodes: u64,
+    confirm_nodes: u64,
     win: f64,
     margin: f64,
     material: i32,
@@ -463,6 +467,7 @@ fn mine_games(args: MineArgs) -> Result<(), CliError> {
         blunders: args.blunders,
         scan_nodes: args.scan_nodes,
         nodes: criteria.nodes,
+        confirm_nodes: args.confirm_nodes,
         win: criteria.win,
         margin: criteria.margin,
         material: criteria.material,
@@ -515,6 +520,10 @@ fn mine_games(args: MineArgs) -> Result<(), CliError> {
         Verifier::with_probe(Probe::with_stop(criteria.nodes, stop_flag.clone()), criteria);
     let play =
         mine::Play { seed: args.seed, random_plies: args.random_plies, blunders: args.blunders };
+    let mut confirmer = (args.confirm_nodes > 0).then(|| {
+        let probe = Probe::with_stop(args.confirm_nodes, stop_flag.clone());
+        Verifier::with_probe(probe, verifier.criteria().clone())
+    });
     let started = Instant::now();
     let (mut games, mut found) = (0u64, 0u64);
     for job in jobs {
@@ -528,7 +537,7 @@ fn mine_games(args: MineArgs) -> Result<(), CliError> {
                 }
             },
         };
-        let mined = mine::mine_game(&mut verifier, &mut scan_probe, &game);
+        let mined = mine::mine_game(&mut verifier, confirmer.as_mut(), &mut scan_probe, &game);
         if stop_flag.is_stopped() {
             break;
         }

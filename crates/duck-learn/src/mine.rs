@@ -15,7 +15,9 @@
 //!    first of the solver's moves after which (and after the opponent's best reply to it) the
 //!    solver's material has grown by [`Criteria::material`], else the candidate is dropped.
 //!    The line ends with a move of the solver.
-//! 4. **Themes and rating**: [`themes`](crate::themes); the rating from how deep the first move
+//! 4. **Confirmed** (when asked): the puzzle is checked again by searches deeper still
+//!    ([`Verifier::check`]: every solver move the only winning one, the material won).
+//! 5. **Themes and rating**: [`themes`](crate::themes); the rating from how deep the first move
 //!    is hidden and how long the line is ([`rating`]).
 //!
 //! Every search is on one thread at a fixed number of nodes, from a cleared table for each
@@ -68,17 +70,20 @@ pub enum Refusal {
     NoMaterial,
     /// The game ends without a winner on the way (the opponent has no move).
     Drawn,
+    /// A second check, deeper still, did not confirm it ([`Verifier::check`]).
+    NotConfirmed,
     /// The search was stopped.
     Stopped,
 }
 
 impl Refusal {
     /// Every reason, in order.
-    pub const ALL: [Refusal; 5] = [
+    pub const ALL: [Refusal; 6] = [
         Refusal::NotWinning,
         Refusal::NotUnique,
         Refusal::NoMaterial,
         Refusal::Drawn,
+        Refusal::NotConfirmed,
         Refusal::Stopped,
     ];
 
@@ -89,6 +94,7 @@ impl Refusal {
             Refusal::NotUnique => "not-unique",
             Refusal::NoMaterial => "no-material",
             Refusal::Drawn => "drawn",
+            Refusal::NotConfirmed => "not-confirmed",
             Refusal::Stopped => "stopped",
         }
     }
@@ -364,8 +370,14 @@ pub struct Mined {
 }
 
 /// Mines one game: the candidates `scan` finds, each verified, skipping those inside a puzzle
-/// already found.
-pub fn mine_game(verifier: &mut Verifier, scan: &mut Probe, game: &MinedGame) -> Mined {
+/// already found; with a `confirmer`, each puzzle is checked again by its deeper searches
+/// ([`Verifier::check`]) and kept only if it passes.
+pub fn mine_game(
+    verifier: &mut Verifier,
+    mut confirmer: Option<&mut Verifier>,
+    scan: &mut Probe,
+    game: &MinedGame,
+) -> Mined {
     let mut mined = Mined::default();
     let mut refused = std::collections::BTreeMap::new();
     let mut position = game.start.clone();
@@ -381,7 +393,13 @@ pub fn mine_game(verifier: &mut Verifier, scan: &mut Probe, game: &MinedGame) ->
         }
         mined.candidates += 1;
         let origin = Origin { game: game.name.clone(), ply };
-        match verifier.solve(&position, Some(origin)) {
+        let solved = verifier.solve(&position, Some(origin)).and_then(|puzzle| {
+            match confirmer.as_deref_mut().map(|confirmer| confirmer.check(&puzzle)) {
+                Some(Err(_)) => Err(Refusal::NotConfirmed),
+                _ => Ok(puzzle),
+            }
+        });
+        match solved {
             Ok(puzzle) => {
                 covered_until = ply + puzzle.solution.len();
                 mined.puzzles.push(puzzle);
@@ -432,7 +450,8 @@ mod tests {
         let criteria = Criteria { nodes: 5_000, ..Criteria::default() };
         assert_eq!(candidates(&mut Probe::new(2_000), &game, &criteria), [0]);
         let mut verifier = Verifier::new(criteria);
-        let mined = mine_game(&mut verifier, &mut Probe::new(2_000), &game);
+        let mut confirmer = Verifier::new(Criteria { nodes: 10_000, ..Criteria::default() });
+        let mined = mine_game(&mut verifier, Some(&mut confirmer), &mut Probe::new(2_000), &game);
         assert_eq!(mined.candidates, 1);
         assert_eq!(mined.puzzles.len(), 1);
         assert_eq!(mined.puzzles[0].origin.as_ref().unwrap().ply, 0);
