@@ -274,7 +274,7 @@ fn write_text(out: &mut impl Write, steps: &[Step], analysis: &Analysis) -> Resu
         let number = |value: Option<f64>| value.map_or("-".to_owned(), |v| format!("{v:.1}"));
         writeln!(
             out,
-            "{color}: accuracy {}, average loss {}, {} inaccuracies, {} mistakes, {} blunders",
+            "{color}: accuracy {}, average loss {}, inaccuracies {}, mistakes {}, blunders {}",
             number(side.accuracy),
             number(side.average_loss),
             side.inaccuracies,
