@@ -19,6 +19,8 @@ fn main() {
         std::process::exit(2);
     }
     let mut samples = Vec::new();
+    // The same positions split by the parity of their game's number, for the fit's spread.
+    let mut halves = [Vec::new(), Vec::new()];
     let mut games = 0;
     for path in &paths {
         let bytes = match std::fs::read(path) {
@@ -36,7 +38,11 @@ fn main() {
             }
         };
         games += data.next_game;
-        samples.extend(data.records.iter().map(|r| (i32::from(r.score), r.result.score().into())));
+        for record in &data.records {
+            let sample = (i32::from(record.score), f64::from(record.result.score()));
+            samples.push(sample);
+            halves[record.game as usize % 2].push(sample);
+        }
     }
     let Some(fit) = score::fit(&samples) else {
         eprintln!("no positions");
@@ -51,6 +57,8 @@ fn main() {
         score::SCALE,
         cross_entropy(&samples, score::SCALE)
     );
+    let half = |i: usize| score::fit(&halves[i]).map_or(f64::NAN, |fit| fit.scale);
+    println!("on the even games alone {:.1}, on the odd games {:.1}", half(0), half(1));
     println!("| score band (cp) | positions | mean result | fitted curve |");
     println!("|---|---|---|---|");
     let bands = [-100_000, -800, -400, -200, -100, -50, 50, 100, 200, 400, 800, 100_000];

@@ -12,6 +12,7 @@
 //! - [`analysis`]: a whole game analysed.
 //! - [`puzzle`], [`themes`], [`mine`]: puzzles, what they are about, and how they are found and
 //!   checked.
+//! - [`explorer`]: the moves played from each position of a set of games.
 //! - [`wire`]: how moves and sides are written in JSON.
 //!
 //! ```
@@ -33,6 +34,7 @@
 
 pub mod accuracy;
 pub mod analysis;
+pub mod explorer;
 pub mod mark;
 pub mod mine;
 pub mod probe;

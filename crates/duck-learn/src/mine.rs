@@ -55,7 +55,7 @@ pub struct Criteria {
 
 impl Default for Criteria {
     fn default() -> Criteria {
-        Criteria { nodes: 200_000, win: 0.85, margin: 0.2, material: 300, max_moves: 8 }
+        Criteria { nodes: 100_000, win: 0.85, margin: 0.2, material: 300, max_moves: 8 }
     }
 }
 
