@@ -334,13 +334,13 @@ struct MineArgs {
     blunders: f64,
     /// Nodes per position of the short search that scores each game's positions to find the
     /// candidates.
-    #[arg(long, default_value_t = 4_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 3_000, value_parser = clap::value_parser!(u64).range(1..))]
     scan_nodes: u64,
     /// Nodes of each verifying search.
-    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
     /// Nodes of each search of the second check every puzzle found must pass (0: none).
-    #[arg(long, default_value_t = 400_000)]
+    #[arg(long, default_value_t = 200_000)]
     confirm_nodes: u64,
 }
 
