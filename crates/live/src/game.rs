@@ -7,6 +7,7 @@ use arbiter_duck::Game;
 use arbiter_duck::rules::{EndReason, MAX_PLIES};
 use serde::{Deserialize, Serialize};
 
+use crate::accounts::Pairing;
 use crate::clock::{Clocks, TimeControl};
 use crate::seat::{GameId, Seat, Token};
 
@@ -61,14 +62,17 @@ pub struct End {
     /// The winner; `None` for a draw.
     pub winner: Option<Seat>,
     /// Why: `captain` (a captain captured), `no-move` (the side to move is blocked: a draw),
-    /// `ply-cap` (300 plies: a draw), `resign`, `time` (a clock ran out), `agreement` (a draw).
+    /// `ply-cap` (300 plies: a draw), `resign`, `time` (a clock ran out), `agreement` (a draw);
+    /// in games paired in the lobby, `aborted` (no winner, no rating: a side did not make its
+    /// first move in time, or a player left before both had moved) and `abandoned` (the winner
+    /// claimed the game after the other player had been gone a while).
     pub reason: &'static str,
 }
 
 impl End {
     /// The reasons, as stored.
-    pub const REASONS: [&'static str; 6] =
-        ["captain", "no-move", "ply-cap", "resign", "time", "agreement"];
+    pub const REASONS: [&'static str; 8] =
+        ["captain", "no-move", "ply-cap", "resign", "time", "agreement", "aborted", "abandoned"];
 
     /// The end for `winner` and a `reason` read back from the store, if it is one.
     pub fn from_stored(winner: Option<Seat>, reason: &str) -> Option<End> {
@@ -77,10 +81,14 @@ impl End {
 
     /// One line for people: `red wins: blue resigned`.
     pub fn text(&self) -> String {
+        if self.reason == "aborted" {
+            return "game aborted: no result".to_owned();
+        }
         let why = match (self.reason, self.winner) {
             ("captain", Some(w)) => format!("the {} captain is captured", w.other()),
             ("resign", Some(w)) => format!("{} resigned", w.other()),
             ("time", Some(w)) => format!("{} ran out of time", w.other()),
+            ("abandoned", Some(w)) => format!("{} left the game", w.other()),
             ("no-move", _) => "the side to move has no valid move".to_owned(),
             ("ply-cap", _) => format!("{MAX_PLIES} plies without a captured captain"),
             ("agreement", _) => "agreed".to_owned(),
@@ -162,6 +170,8 @@ pub struct LiveGame {
     pub turn_since: u64,
     /// Changes committed so far: every view carries it, so that clients keep the newest.
     pub version: u64,
+    /// The accounts at its seats and whether it is rated, for a game paired in the lobby.
+    pub pairing: Option<Pairing>,
     /// The rules' game after the moves.
     game: Game,
 }
@@ -275,6 +285,7 @@ impl LiveGame {
             created_at: now,
             turn_since: now,
             version: 0,
+            pairing: None,
             game: Game::new(),
         }
     }
@@ -323,6 +334,7 @@ impl LiveGame {
             created_at,
             turn_since: now,
             version,
+            pairing: None,
             game,
         })
     }
@@ -375,6 +387,15 @@ impl LiveGame {
         if let Some(clocks) = &mut self.clocks {
             clocks.since = None;
         }
+    }
+
+    /// Ends the game as the server decides (an abort, a claimed win), or refuses if it is over.
+    pub fn conclude(&mut self, end: End) -> Result<(), Refusal> {
+        if self.end.is_some() {
+            return Err(Refusal::Over);
+        }
+        self.finish(end);
+        Ok(())
     }
 
     /// Applies `action` by `seat` at `now`, or refuses it leaving the game as it was.

@@ -4,6 +4,7 @@
 //! disk, so a killed server (or a power cut) loses no change that was answered.
 
 use std::path::Path;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
@@ -24,12 +25,14 @@ fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../migrations/sqlite/01-games/up.sql")),
         M::up(include_str!("../migrations/sqlite/02-clocks/up.sql")),
+        M::up(include_str!("../migrations/sqlite/03-accounts/up.sql")),
     ])
 }
 
-/// The games in one SQLite database.
+/// The games in one SQLite database, through one connection: SQLite has one writer at a time
+/// anyway, and a save holds the connection only while it writes.
 pub struct SqliteStore {
-    connection: Connection,
+    connection: Mutex<Connection>,
 }
 
 impl SqliteStore {
@@ -58,13 +61,20 @@ impl SqliteStore {
         connection.pragma_update(None, "synchronous", "FULL")?;
         connection.pragma_update(None, "foreign_keys", "ON")?;
         migrations().to_latest(&mut connection)?;
-        Ok(SqliteStore { connection })
+        Ok(SqliteStore { connection: Mutex::new(connection) })
+    }
+
+    /// The connection, taken even if a thread panicked holding it: each save is one
+    /// transaction, rolled back if it was not committed.
+    pub fn connection(&self) -> MutexGuard<'_, Connection> {
+        self.connection.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
 impl Store for SqliteStore {
-    fn save(&mut self, game: &LiveGame) -> Result<(), StoreError> {
-        let transaction = self.connection.transaction()?;
+    fn save(&self, game: &LiveGame) -> Result<(), StoreError> {
+        let mut connection = self.connection();
+        let transaction = connection.transaction()?;
         let (status, winner, reason) = match game.end {
             Some(end) => ("over", seat_name(end.winner), Some(end.reason)),
             None => ("ongoing", None, None),
@@ -131,16 +141,17 @@ impl Store for SqliteStore {
                 ])?;
             }
         }
+        crate::accounts::sqlite::saved(&transaction, game)?;
         transaction.commit()?;
         Ok(())
     }
 
-    fn load(&mut self, id: &GameId, now: u64) -> Result<Option<LiveGame>, StoreError> {
+    fn load(&self, id: &GameId, now: u64) -> Result<Option<LiveGame>, StoreError> {
         type Row = (String, String, Option<String>, Option<String>, Option<i64>, Option<i64>);
         type State = (Option<String>, Option<String>, Option<String>, Option<String>, i64, i64);
         type Clocks = (Option<i64>, Option<i64>);
-        let found: Option<(Row, State, Clocks)> = self
-            .connection
+        let connection = self.connection();
+        let found: Option<(Row, State, Clocks)> = connection
             .query_row(
                 "SELECT red_token, blue_token, red_name, blue_name, initial_ms, increment_ms,
                         winner, reason, draw_offer, takeback, version, created_at, red_ms, blue_ms
@@ -177,7 +188,7 @@ impl Store for SqliteStore {
             }
             None => None,
         };
-        let mut statement = self.connection.prepare_cached(
+        let mut statement = connection.prepare_cached(
             "SELECT command, took_ms, played_at, red_ms, blue_ms FROM moves
              WHERE game_id = ?1 ORDER BY ply",
         )?;
@@ -195,7 +206,7 @@ impl Store for SqliteStore {
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
-        let game = LiveGame::restore(
+        let mut game = LiveGame::restore(
             id.clone(),
             [Token::from_stored(red_token), Token::from_stored(blue_token)],
             [red_name, blue_name],
@@ -208,10 +219,11 @@ impl Store for SqliteStore {
             now,
         )
         .map_err(|refusal| StoreError::Corrupt(key.to_owned(), refusal.to_string()))?;
+        game.pairing = crate::accounts::sqlite::pairing(&connection, id)?;
         Ok(Some(game))
     }
 
-    fn list(&mut self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), StoreError> {
+    fn list(&self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), StoreError> {
         let status = filter.status.as_deref().filter(|s| matches!(*s, "ongoing" | "over"));
         // LIKE's own wildcards in a name are matched as themselves.
         let player = filter.player.as_deref().map(str::trim).filter(|p| !p.is_empty()).map(|p| {
@@ -221,12 +233,13 @@ impl Store for SqliteStore {
         let condition =
             "(?1 IS NULL OR status = ?1) AND (?2 IS NULL OR red_name LIKE ?2 ESCAPE '\\'
                           OR blue_name LIKE ?2 ESCAPE '\\')";
-        let total: i64 = self.connection.query_row(
+        let connection = self.connection();
+        let total: i64 = connection.query_row(
             &format!("SELECT COUNT(*) FROM games WHERE {condition}"),
             params![status, player],
             |r| r.get(0),
         )?;
-        let mut statement = self.connection.prepare_cached(&format!(
+        let mut statement = connection.prepare_cached(&format!(
             "SELECT id, red_name, blue_name, status, winner, reason, plies, initial_ms,
                     increment_ms, created_at
              FROM games WHERE {condition} ORDER BY created_at DESC, id LIMIT ?3 OFFSET ?4"
@@ -256,9 +269,9 @@ impl Store for SqliteStore {
         Ok((games, uint(total)))
     }
 
-    fn version(&mut self, id: &GameId) -> Result<Option<u64>, StoreError> {
+    fn version(&self, id: &GameId) -> Result<Option<u64>, StoreError> {
         let version: Option<i64> = self
-            .connection
+            .connection()
             .query_row("SELECT version FROM games WHERE id = ?1", [id.as_str()], |r| r.get(0))
             .optional()?;
         Ok(version.map(uint))
@@ -298,7 +311,7 @@ mod tests {
                 [],
             )
             .unwrap();
-        let mut store = SqliteStore::with(connection).unwrap();
+        let store = SqliteStore::with(connection).unwrap();
         let game = store.load(&GameId::parse("abcdefghij").unwrap(), 10).unwrap().unwrap();
         assert_eq!(game.names[0].as_deref(), Some("Ann"));
         assert!(game.clocks.is_none());

@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 
+use crate::accounts::AccountStore;
 use crate::game::LiveGame;
 use crate::seat::{GameId, Seat};
 
@@ -17,7 +18,11 @@ pub enum StoreError {
     Database(#[from] rusqlite::Error),
     /// The PostgreSQL server refused or failed.
     #[error("PostgreSQL: {0}")]
-    Postgres(#[from] ::postgres::Error),
+    Postgres(String),
+    /// The database cannot be reached now (restarting, say): nothing was acknowledged, and the
+    /// store connects again by itself at the next request.
+    #[error("the database cannot be reached ({0}): nothing was recorded; try again in a moment")]
+    Unavailable(String),
     /// The game was changed elsewhere since the copy being saved was read: nothing was written.
     #[error("game {0} was changed meanwhile by another server")]
     Stale(String),
@@ -76,24 +81,26 @@ pub struct Summary {
     pub created_at: u64,
 }
 
-/// Where the games are kept.
-pub trait Store: Send + 'static {
+/// Where the games are kept, and the accounts beside them. A store is shared by every request:
+/// it serialises what must be (a SQLite file has one writer) and lets the rest run at once (a
+/// PostgreSQL pool's connections).
+pub trait Store: AccountStore + Send + Sync + 'static {
     /// Commits `game` as it now stands: its row, and its moves (those past the ones stored are
     /// added, those taken back removed). Returns once the change is durable. The stored game
     /// must be at the version before `game.version` (or absent, for version 1): else nothing is
     /// written and the answer is [`StoreError::Stale`].
-    fn save(&mut self, game: &LiveGame) -> Result<(), StoreError>;
+    fn save(&self, game: &LiveGame) -> Result<(), StoreError>;
 
     /// The game `id` as last saved. A store of one server restarts its turn at `now` (the time
     /// the server was down is not charged); a [shared](Store::shared) one goes on from when the
     /// turn began, since another server may have been serving it all along.
-    fn load(&mut self, id: &GameId, now: u64) -> Result<Option<LiveGame>, StoreError>;
+    fn load(&self, id: &GameId, now: u64) -> Result<Option<LiveGame>, StoreError>;
 
     /// One page of the games matching `filter`, newest first, and how many match in all.
-    fn list(&mut self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), StoreError>;
+    fn list(&self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), StoreError>;
 
     /// The version of the game `id` as last saved.
-    fn version(&mut self, id: &GameId) -> Result<Option<u64>, StoreError>;
+    fn version(&self, id: &GameId) -> Result<Option<u64>, StoreError>;
 
     /// Whether other servers may change the games too: then a game kept in memory is checked
     /// against the store's version before each use.
@@ -104,19 +111,19 @@ pub trait Store: Send + 'static {
 
 /// A store chosen at run time.
 impl Store for Box<dyn Store> {
-    fn save(&mut self, game: &LiveGame) -> Result<(), StoreError> {
+    fn save(&self, game: &LiveGame) -> Result<(), StoreError> {
         (**self).save(game)
     }
 
-    fn load(&mut self, id: &GameId, now: u64) -> Result<Option<LiveGame>, StoreError> {
+    fn load(&self, id: &GameId, now: u64) -> Result<Option<LiveGame>, StoreError> {
         (**self).load(id, now)
     }
 
-    fn list(&mut self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), StoreError> {
+    fn list(&self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), StoreError> {
         (**self).list(filter, page)
     }
 
-    fn version(&mut self, id: &GameId) -> Result<Option<u64>, StoreError> {
+    fn version(&self, id: &GameId) -> Result<Option<u64>, StoreError> {
         (**self).version(id)
     }
 

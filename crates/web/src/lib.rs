@@ -36,6 +36,7 @@
 
 #![warn(missing_docs)]
 
+mod accounts;
 mod admission;
 mod analysis;
 pub mod api;
@@ -48,6 +49,7 @@ mod engine;
 pub mod guard;
 pub mod limits;
 mod live;
+mod lobby;
 mod notation;
 mod routes;
 mod searches;
@@ -87,6 +89,14 @@ pub fn app() -> Router {
     build(Hosts::loopback(), limits::BODY_TIME, closing, in_memory()).0
 }
 
+/// [`app`] with the live games and the accounts kept in `storage`: for the stores' tests.
+#[doc(hidden)]
+pub fn app_on(storage: &Storage) -> io::Result<Router> {
+    let games = live::Live::open(storage).map_err(|error| io::Error::other(error.to_string()))?;
+    let (_, closing) = watch::channel(false);
+    Ok(build(Hosts::loopback(), limits::BODY_TIME, closing, games).0)
+}
+
 /// Live games kept in memory only, for an app served without a data directory.
 fn in_memory() -> Arc<live::Live> {
     // An in-memory SQLite database has no file to fail on.
@@ -115,9 +125,13 @@ fn build(
         .route("/assets/{*path}", get(assets::file))
         .merge(routes::router())
         .merge(live::pages())
+        .merge(accounts::pages())
+        .merge(lobby::pages())
         .fallback(|| async { assets::not_found() })
         .layer(compression())
         .layer(Extension(Arc::clone(&searches)))
+        .layer(Extension(accounts::Accounts::new(&games, false)))
+        .layer(Extension(lobby::Lobby::new(&games)))
         .layer(Extension(games))
         .layer(DefaultBodyLimit::max(limits::BODY))
         .layer(middleware::from_fn(move |request: Request, next: Next| {

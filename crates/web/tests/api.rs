@@ -92,6 +92,20 @@ async fn the_index_lists_every_endpoint() {
             ("POST", "/api/live/games/{id}/act"),
             ("GET", "/api/live/games/{id}/export"),
             ("GET", "/api/live/games/{id}/socket"),
+            // Accounts, profiles and the lobby.
+            ("GET", "/api/account"),
+            ("POST", "/api/account/signup"),
+            ("POST", "/api/account/signin"),
+            ("POST", "/api/account/signout"),
+            ("POST", "/api/account/password"),
+            ("POST", "/api/account/delete"),
+            ("GET", "/api/users/{name}"),
+            ("GET", "/api/users/{name}/games"),
+            ("GET", "/api/leaderboard/{category}"),
+            ("GET", "/api/lobby/seeks"),
+            ("GET", "/api/lobby/socket"),
+            ("POST", "/api/live/games/{id}/abort"),
+            ("POST", "/api/live/games/{id}/claim"),
         ]
     );
     // Each listed endpoint answers its method with something other than 404 or 405.

@@ -10,6 +10,7 @@
 //! With a PostgreSQL store, several servers share the games: each one hears, by a
 //! [`Listener`], every change the others commit, and sends it to its own sockets.
 
+pub(crate) mod presence;
 mod quota;
 mod socket;
 
@@ -56,7 +57,7 @@ pub enum Storage {
 }
 
 /// The store of every game, whichever it is.
-type AnyStore = Box<dyn Store>;
+pub(crate) type AnyStore = Box<dyn Store>;
 
 /// The live games and everything watching them.
 pub(crate) struct Live {
@@ -92,6 +93,21 @@ impl Live {
             sockets: Arc::new(quota::Sockets::default()),
             tidied: AtomicU64::new(now_ms()),
         }))
+    }
+
+    /// The games, for what is kept beside them (the accounts) and what makes games (the lobby).
+    pub(crate) fn games(&self) -> &Arc<Games<AnyStore>> {
+        &self.games
+    }
+
+    /// The seats with a player's page open.
+    pub(crate) fn presence(&self) -> &presence::Presence {
+        &self.hub.presence
+    }
+
+    /// Sends the game `id` as it now stands to the sockets watching it.
+    pub(crate) async fn publish(self: &Arc<Live>, id: GameId) {
+        socket::publish(Arc::clone(self), id).await;
     }
 
     /// Drops from memory, at most once every [`TIDY_MS`], the games unused for [`IDLE_MS`] that
@@ -259,7 +275,7 @@ impl From<LiveError> for Failure {
 }
 
 /// The client's address, or the unspecified one where none is known (in-process tests).
-fn client(connected: Option<Extension<ConnectInfo<SocketAddr>>>) -> IpAddr {
+pub(crate) fn client(connected: Option<Extension<ConnectInfo<SocketAddr>>>) -> IpAddr {
     connected.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |Extension(ConnectInfo(addr))| addr.ip())
 }
 

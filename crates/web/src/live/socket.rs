@@ -47,6 +47,8 @@ struct Room {
 pub(crate) struct Hub {
     rooms: Mutex<HashMap<GameId, Room>>,
     timers: Mutex<HashMap<GameId, AbortHandle>>,
+    /// The seats with a player's socket open.
+    pub(crate) presence: super::presence::Presence,
 }
 
 /// A page's first message.
@@ -144,6 +146,7 @@ pub(crate) async fn serve(live: Arc<Live>, id: GameId, mut socket: WebSocket, _c
         room.sender.subscribe()
     };
     let mut spectator = false;
+    let mut player = None;
     if let Some((_, _, text)) = message(&live, &id).await {
         let _ = socket.send(Message::Text(text)).await;
     }
@@ -156,10 +159,14 @@ pub(crate) async fn serve(live: Arc<Live>, id: GameId, mut socket: WebSocket, _c
                     let seat = match hello.hello {
                         Some(token) => tokio::task::spawn_blocking(move || games.seat(&key, &token, now))
                             .await
-                            .is_ok_and(|seat| seat.is_ok()),
-                        None => false,
+                            .ok()
+                            .and_then(Result::ok),
+                        None => None,
                     };
-                    if !seat {
+                    if let Some(seat) = seat.filter(|_| player.is_none()) {
+                        live.hub.presence.arrived(&id, seat);
+                        player = Some(seat);
+                    } else if seat.is_none() {
                         spectator = true;
                         if let Some(room) = live.hub.rooms().get_mut(&id) {
                             room.spectators += 1;
@@ -187,6 +194,9 @@ pub(crate) async fn serve(live: Arc<Live>, id: GameId, mut socket: WebSocket, _c
                 }
             }
         }
+    }
+    if let Some(seat) = player {
+        live.hub.presence.left(&id, seat, now_ms());
     }
     let emptied = {
         let mut rooms = live.hub.rooms();
