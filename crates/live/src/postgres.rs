@@ -32,10 +32,11 @@ use crate::store::{Filter, Page, Store, StoreError, Summary, int, seat, seat_nam
 pub const CHANNEL: &str = "game_changed";
 
 /// The schema's migrations, oldest first: the same schema as SQLite's, in PostgreSQL's types.
-const MIGRATIONS: [&str; 3] = [
+const MIGRATIONS: [&str; 4] = [
     include_str!("../migrations/postgres/01-games/up.sql"),
     include_str!("../migrations/postgres/02-clocks/up.sql"),
     include_str!("../migrations/postgres/03-accounts/up.sql"),
+    include_str!("../migrations/postgres/04-learn/up.sql"),
 ];
 
 /// The advisory lock held while the schema is migrated, so that servers starting at once take

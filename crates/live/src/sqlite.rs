@@ -26,6 +26,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/sqlite/01-games/up.sql")),
         M::up(include_str!("../migrations/sqlite/02-clocks/up.sql")),
         M::up(include_str!("../migrations/sqlite/03-accounts/up.sql")),
+        M::up(include_str!("../migrations/sqlite/04-learn/up.sql")),
     ])
 }
 

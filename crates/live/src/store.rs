@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::accounts::AccountStore;
 use crate::game::LiveGame;
+use crate::learn::LearnStore;
 use crate::seat::{GameId, Seat};
 
 /// Why the store failed. The caller answers it as a server error; the game is unchanged.
@@ -84,7 +85,7 @@ pub struct Summary {
 /// Where the games are kept, and the accounts beside them. A store is shared by every request:
 /// it serialises what must be (a SQLite file has one writer) and lets the rest run at once (a
 /// PostgreSQL pool's connections).
-pub trait Store: AccountStore + Send + Sync + 'static {
+pub trait Store: AccountStore + LearnStore + Send + Sync + 'static {
     /// Commits `game` as it now stands: its row, and its moves (those past the ones stored are
     /// added, those taken back removed). Returns once the change is durable. The stored game
     /// must be at the version before `game.version` (or absent, for version 1): else nothing is
