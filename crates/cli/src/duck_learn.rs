@@ -352,6 +352,7 @@ struct MinerHeader {
     game_nodes: u64,
     random_plies: u32,
     blunders: f64,
+    hint: f64,
     scan_nodes: u64,
     nodes: u64,
     confirm_nodes: u64,
@@ -465,6 +466,7 @@ fn mine_games(args: MineArgs) -> Result<(), CliError> {
         game_nodes: args.game_nodes,
         random_plies: args.random_plies,
         blunders: args.blunders,
+        hint: mine::HINT,
         scan_nodes: args.scan_nodes,
         nodes: criteria.nodes,
         confirm_nodes: args.confirm_nodes,
@@ -530,7 +532,9 @@ fn mine_games(args: MineArgs) -> Result<(), CliError> {
         let game = match &job {
             Job::Selfplay(number) => mine::play_game(&mut game_probe, &play, *number),
             Job::File(path) => match read_game_file(path) {
-                Ok((start, moves)) => mine::MinedGame { name: job.name(args.seed), start, moves },
+                Ok((start, moves)) => {
+                    mine::MinedGame { name: job.name(args.seed), start, moves, hints: Vec::new() }
+                }
                 Err(error) => {
                     eprintln!("{error}; skipped");
                     continue;

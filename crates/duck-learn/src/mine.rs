@@ -3,7 +3,8 @@
 //! 1. **Candidates.** Each position of a game is searched briefly (the scan): it is a candidate
 //!    when the short search already sees one winning move, as step 2 asks ([`candidates`]).
 //!    Games come from files, or the miner plays them ([`play_game`]: few nodes a move, so that
-//!    mistakes leave tactics on the board).
+//!    mistakes leave tactics on the board); in its own games, a position whose move the game's
+//!    search chose with an expected score below [`HINT`] is not scanned.
 //! 2. **The only move.** A candidate is searched again, deeper ([`Criteria::nodes`], fresh
 //!    table): its best move must still win, and the best of every other move must not (no forced
 //!    capture, and an expected score at least [`Criteria::margin`] lower). See
@@ -283,7 +284,15 @@ pub struct MinedGame {
     pub start: Position,
     /// Its moves.
     pub moves: Vec<Move>,
+    /// What the searches that played the game found, when the miner played it: `hints[i]` is
+    /// the score of the side to move before move `i` (`None` for a random move). The scan
+    /// skips a position whose hint is below [`HINT`]: the game's own short search already saw
+    /// no win there.
+    pub hints: Vec<Option<Score>>,
 }
+
+/// The least expected score a position's hint must show for the scan to search it.
+pub const HINT: f64 = 0.7;
 
 /// How the miner plays its own games.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -310,19 +319,23 @@ pub fn play_game(probe: &mut Probe, play: &Play, number: u64) -> MinedGame {
     let mut coin = Xoshiro256PlusPlus::seed_from_u64(seed);
     // A share as a threshold on 53-bit draws.
     let threshold = (play.blunders.clamp(0.0, 1.0) * (1u64 << 53) as f64) as u64;
-    let mut moves = Vec::new();
+    let (mut moves, mut hints) = (Vec::new(), Vec::new());
     while position.outcome_after(moves.len(), MAX_PLIES).is_none() && !probe.stopped() {
         let blunder = coin.next_u64() >> 11 < threshold;
-        let mv = if moves.len() < play.random_plies as usize || blunder {
-            random.choose(&position)
+        let (mv, hint) = if moves.len() < play.random_plies as usize || blunder {
+            (random.choose(&position), None)
         } else {
-            probe.best(&position).map(|line| line.first())
+            match probe.best(&position) {
+                Some(line) => (Some(line.first()), Some(line.score)),
+                None => (None, None),
+            }
         };
         let Some(mv) = mv else { break };
         let _ = position.make(mv);
         moves.push(mv);
+        hints.push(hint);
     }
-    MinedGame { name: format!("selfplay:{}:{number}", play.seed), start, moves }
+    MinedGame { name: format!("selfplay:{}:{number}", play.seed), start, moves, hints }
 }
 
 /// The plies (positions, counted in moves from the start) of `game` where a short search with
@@ -336,6 +349,13 @@ pub fn candidates(scan: &mut Probe, game: &MinedGame, criteria: &Criteria) -> Ve
     for ply in 0..=game.moves.len() {
         if scan.stopped() {
             break;
+        }
+        let hinted = game.hints.get(ply).copied().flatten();
+        if hinted.is_some_and(|hint| expected(hint) < HINT) {
+            if let Some(&mv) = game.moves.get(ply) {
+                let _ = position.make(mv);
+            }
+            continue;
         }
         if let Some(best) = scan.best(&position) {
             let value = expected(best.score);
@@ -446,7 +466,7 @@ mod tests {
         // Red's car takes the captain on e10 up the e-file, and blue's car on d9 would take
         // red's captain: after one quiet move each, red's chance is still there.
         let start: Position = "4c4/3r5/9/9/9/9/9/9/4R4/3C5 w".parse().unwrap();
-        let game = MinedGame { name: "test".into(), start, moves: Vec::new() };
+        let game = MinedGame { name: "test".into(), start, moves: Vec::new(), hints: Vec::new() };
         let criteria = Criteria { nodes: 5_000, ..Criteria::default() };
         assert_eq!(candidates(&mut Probe::new(2_000), &game, &criteria), [0]);
         let mut verifier = Verifier::new(criteria);
