@@ -10,14 +10,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use arbiter_duck::judge::Commands;
-use arbiter_duck::{Color, Game, Move, Position};
+use arbiter_duck::{Move, Position};
 use arbiter_duck_engine::search::StopFlag;
-use arbiter_duck_learn::analysis::{Analyser, Analysis, MoveAnalysis, SideSummary};
+use arbiter_duck_learn::analysis::Analyser;
 use arbiter_duck_learn::mark::Mark;
 use arbiter_duck_learn::mine::{self, Criteria, Verifier};
 use arbiter_duck_learn::probe::Probe;
 use arbiter_duck_learn::puzzle::{Collection, Puzzle, Theme};
-use arbiter_duck_learn::score::RedScore;
+use arbiter_duck_learn::report::{self, Report, Step};
 use arbiter_scan::Scanner;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -47,13 +47,6 @@ pub struct AnalyseArgs {
     json: bool,
 }
 
-/// A command of the input: its text and, when valid, the move it made.
-struct Step {
-    command: String,
-    valid: Option<Move>,
-    reason: Option<String>,
-}
-
 /// Runs `arbiter duck analyse`.
 pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
     let start = match &args.fen {
@@ -61,57 +54,47 @@ pub fn analyse(args: AnalyseArgs) -> Result<(), CliError> {
         None => Position::new(),
     };
     let input = Opened::open(args.file.as_deref())?;
-    let steps = read_game(&input, &start)?;
-    let moves: Vec<Move> = steps.iter().filter_map(|step| step.valid).collect();
+    let (steps, moves) = read_game(&input, &start)?;
     let progress = bar(moves.len() as u64, "{bar:30} {pos}/{len} moves {elapsed} (ETA {eta})")?;
     let analysis = Analyser::new(args.nodes)
         .analyse(&start, &moves, |done, _| progress.set_position(done as u64))
         .map_err(|error| CliError::Message(format!("{}: {error}", input.name)))?;
     progress.finish_and_clear();
+    let report = Report::new(&steps, &analysis);
     let mut out = io::BufWriter::new(io::stdout().lock());
     if args.json {
-        write_json(&mut out, &steps, &analysis)?;
+        write_json(&mut out, &report)?;
     } else {
-        write_text(&mut out, &steps, &analysis)?;
+        write_text(&mut out, &report)?;
     }
     out.flush()?;
     Ok(())
 }
 
 /// Reads the official command list and judges each command from `start`.
-fn read_game(input: &Opened, start: &Position) -> Result<Vec<Step>, CliError> {
+fn read_game(input: &Opened, start: &Position) -> Result<(Vec<Step>, Vec<Move>), CliError> {
     let mut commands = Commands::read_count(Scanner::from_reader(&input.file))
         .map_err(|error| input.error(error))?;
-    let mut game = Game::from_position(start.clone());
-    let mut steps = Vec::new();
+    let mut read = Vec::new();
     for command in commands.by_ref() {
         let command = command.map_err(|error| input.error(error))?;
-        if steps.len() == MAX_COMMANDS {
+        if read.len() == MAX_COMMANDS {
             let place = commands.place();
             return Err(CliError::Message(format!(
                 "{}:{place}: expected at most {MAX_COMMANDS} commands to analyse, found more",
                 input.name
             )));
         }
-        let text =
-            format!("{} {} {} {}", command.from.0, command.from.1, command.to.0, command.to.1);
-        let step = match game.play_coords(command.from, command.to) {
-            Ok(_) => {
-                let mv = game.history().last();
-                Step { command: text, valid: mv, reason: None }
-            }
-            Err(invalid) => Step { command: text, valid: None, reason: Some(invalid.to_string()) },
-        };
-        steps.push(step);
+        read.push(command);
     }
     if let Some(place) = commands.trailing() {
         eprintln!(
             "{}:{place}: warning: ignoring input after the last of {} commands",
             input.name,
-            steps.len()
+            read.len()
         );
     }
-    Ok(steps)
+    Ok(report::judge(start, read))
 }
 
 /// A progress bar on a terminal's stderr, hidden elsewhere.
@@ -128,149 +111,40 @@ fn bar(len: u64, template: &str) -> Result<ProgressBar, CliError> {
     Ok(bar)
 }
 
-/// One command's object in `--json`.
-#[derive(Serialize)]
-struct CommandJson<'a> {
-    ply: usize,
-    command: &'a str,
-    eval: Option<RedScore>,
-    best: Option<String>,
-    mark: Option<Mark>,
-    valid: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mover: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    best_eval: Option<RedScore>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    line: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    drop: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    loss: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    accuracy: Option<f64>,
-}
-
-/// The last object of `--json`.
-#[derive(Serialize)]
-struct SummaryJson {
-    accuracy: BTreeMap<&'static str, Option<f64>>,
-    average_loss: BTreeMap<&'static str, Option<f64>>,
-    red: SideJson,
-    blue: SideJson,
-    nodes: u64,
-}
-
-/// A side's account in `--json`.
-#[derive(Serialize)]
-struct SideJson {
-    accuracy: Option<f64>,
-    average_loss: Option<f64>,
-    inaccuracies: usize,
-    mistakes: usize,
-    blunders: usize,
-}
-
-impl From<&SideSummary> for SideJson {
-    fn from(side: &SideSummary) -> SideJson {
-        SideJson {
-            accuracy: side.accuracy.map(tenth),
-            average_loss: side.average_loss.map(tenth),
-            inaccuracies: side.inaccuracies,
-            mistakes: side.mistakes,
-            blunders: side.blunders,
-        }
-    }
-}
-
-/// Rounded to a tenth.
-fn tenth(value: f64) -> f64 {
-    (value * 10.0).round() / 10.0
-}
-
-/// Each step with its move's analysis, when it was a valid move that was analysed.
-fn paired<'a>(
-    steps: &'a [Step],
-    analysis: &'a Analysis,
-) -> impl Iterator<Item = (usize, &'a Step, Option<&'a MoveAnalysis>)> {
-    let mut moves = analysis.moves.iter();
-    steps.iter().enumerate().map(move |(index, step)| {
-        let analysed = if step.valid.is_some() { moves.next() } else { None };
-        (index + 1, step, analysed)
-    })
-}
-
-/// Writes `--json`.
-fn write_json(out: &mut impl Write, steps: &[Step], analysis: &Analysis) -> Result<(), CliError> {
-    for (ply, step, analysed) in paired(steps, analysis) {
-        let object = CommandJson {
-            ply,
-            command: &step.command,
-            eval: analysed.map(|m| m.eval),
-            best: analysed.map(|m| m.best.to_string()),
-            mark: analysed.and_then(|m| m.mark),
-            valid: step.valid.is_some(),
-            reason: step.reason.as_deref(),
-            mover: analysed.map(|m| m.mover.name()),
-            best_eval: analysed.map(|m| m.best_eval),
-            line: analysed.map(|m| m.line.iter().map(Move::to_string).collect()),
-            drop: analysed.map(|m| (m.drop * 1000.0).round() / 1000.0),
-            loss: analysed.map(|m| m.loss),
-            accuracy: analysed.map(|m| tenth(m.accuracy)),
-        };
-        serde_json::to_writer(&mut *out, &object).map_err(io::Error::from)?;
+/// Writes `--json`: an object per command, then the game's.
+fn write_json(out: &mut impl Write, report: &Report) -> Result<(), CliError> {
+    for entry in &report.commands {
+        serde_json::to_writer(&mut *out, entry).map_err(io::Error::from)?;
         writeln!(out)?;
     }
-    let side = |color| analysis.side(color);
-    let summary = SummaryJson {
-        accuracy: Color::ALL.map(|c| (c.name(), side(c).accuracy.map(tenth))).into(),
-        average_loss: Color::ALL.map(|c| (c.name(), side(c).average_loss.map(tenth))).into(),
-        red: SideJson::from(&analysis.red),
-        blue: SideJson::from(&analysis.blue),
-        nodes: analysis.nodes,
-    };
-    serde_json::to_writer(&mut *out, &summary).map_err(io::Error::from)?;
+    serde_json::to_writer(&mut *out, &report.summary).map_err(io::Error::from)?;
     writeln!(out)?;
     Ok(())
 }
 
-/// A score for a person: `+0.35` in soldiers, `#3` / `#-3` for a forced capture, `red wins`.
-fn shown(score: RedScore) -> String {
-    match score {
-        RedScore::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
-        RedScore::Mate(moves) => format!("#{moves}"),
-        RedScore::Won(winner) => format!("{winner} wins"),
-    }
-}
-
 /// Writes the analysis for a person: a line per command, then each side's account.
-fn write_text(out: &mut impl Write, steps: &[Step], analysis: &Analysis) -> Result<(), CliError> {
-    for (ply, step, analysed) in paired(steps, analysis) {
-        match analysed {
-            Some(m) => {
-                let mark = m.mark.map_or("", Mark::symbol);
-                let best = if m.best == m.played {
-                    "best".to_owned()
-                } else {
-                    format!("best {} {}", m.best, shown(m.best_eval))
+fn write_text(out: &mut impl Write, report: &Report) -> Result<(), CliError> {
+    for entry in &report.commands {
+        let ply = entry.ply;
+        match (&entry.eval, &entry.best) {
+            (Some(eval), Some(best)) => {
+                let mark = entry.mark.map_or("", Mark::symbol);
+                let best = match entry.best_eval {
+                    Some(best_eval) if best != &entry.command => {
+                        format!("best {best} {}", report::shown(best_eval))
+                    }
+                    _ => "best".to_owned(),
                 };
-                writeln!(
-                    out,
-                    "{ply:>4}  {:<9}{mark:<3} {:>9}  {best}",
-                    step.command,
-                    shown(m.eval)
-                )?;
+                let eval = report::shown(*eval);
+                writeln!(out, "{ply:>4}  {:<9}{mark:<3} {eval:>9}  {best}", entry.command)?;
             }
-            None => {
-                let reason = step.reason.as_deref().unwrap_or("not analysed");
-                writeln!(out, "{ply:>4}  {:<9}    invalid: {reason}", step.command)?;
+            _ => {
+                let reason = entry.reason.as_deref().unwrap_or("not analysed");
+                writeln!(out, "{ply:>4}  {:<9}    invalid: {reason}", entry.command)?;
             }
         }
     }
-    for color in Color::ALL {
-        let side = analysis.side(color);
+    for (color, side) in [("red", &report.summary.red), ("blue", &report.summary.blue)] {
         let number = |value: Option<f64>| value.map_or("-".to_owned(), |v| format!("{v:.1}"));
         writeln!(
             out,
@@ -596,8 +470,8 @@ impl Job {
 /// as the judge skips them).
 fn read_game_file(path: &Path) -> Result<(Position, Vec<Move>), CliError> {
     let input = Opened::open(Some(path))?;
-    let steps = read_game(&input, &Position::new())?;
-    Ok((Position::new(), steps.iter().filter_map(|step| step.valid).collect()))
+    let (_, moves) = read_game(&input, &Position::new())?;
+    Ok((Position::new(), moves))
 }
 
 /// Arguments of `arbiter duck puzzles list`.

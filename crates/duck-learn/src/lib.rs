@@ -9,7 +9,7 @@
 //! - [`mark`]: inaccuracy `?!`, mistake `?`, blunder `??` from the drop in expected score.
 //! - [`accuracy`]: a move's and a side's accuracy, and the average loss, as lichess defines them.
 //! - [`probe`]: the fixed-node searches everything here asks of the engine.
-//! - [`analysis`]: a whole game analysed.
+//! - [`analysis`]: a whole game analysed; [`report`]: the analysis as handed out, per command.
 //! - [`puzzle`], [`themes`], [`mine`]: puzzles, what they are about, and how they are found and
 //!   checked.
 //! - [`explorer`]: the moves played from each position of a set of games.
@@ -39,6 +39,7 @@ pub mod mark;
 pub mod mine;
 pub mod probe;
 pub mod puzzle;
+pub mod report;
 pub mod score;
 pub mod themes;
 pub mod wire;
