@@ -55,6 +55,41 @@ fn analyses_survive_a_restart<S: Store>(store: S, reopen: impl Fn() -> S) {
     assert_eq!(store.requeue_analyses(100).unwrap(), 0, "a finished analysis stays finished");
 }
 
+/// Lists the games as they end, in the order they ended, from where the last listing stopped.
+fn finished_games_are_listed_as_they_end<S: Store>(store: S) {
+    let games = arbiter_live::Games::new(store);
+    let mv = |command: &str| arbiter_live::Action::Move { command: command.into() };
+    let mut tokens = Vec::new();
+    for now in [1, 2] {
+        let created = games.create(arbiter_live::New::default(), now).unwrap();
+        tokens.push((
+            created.id.clone(),
+            created.token.clone(),
+            created.invite.clone(),
+            created.seat,
+        ));
+    }
+    assert!(games.store().finished_since((0, ""), 10).unwrap().is_empty());
+    // The second game ends first: red plays, then blue resigns.
+    for (index, (id, token, invite, seat)) in tokens.iter().enumerate().rev() {
+        let (red, blue) = match seat {
+            arbiter_live::Seat::Red => (token, invite),
+            arbiter_live::Seat::Blue => (invite, token),
+        };
+        let now = 10 + 10 * (1 - index as u64);
+        games.act(id, red, mv("3 4 4 4"), now).unwrap();
+        games.act(id, blue, arbiter_live::Action::Resign, now + 1).unwrap();
+    }
+    let all = games.store().finished_since((0, ""), 10).unwrap();
+    assert_eq!(all.len(), 2);
+    assert_eq!(all[0].id, tokens[1].0.as_str());
+    assert_eq!(all[0].commands, ["3 4 4 4"]);
+    assert_eq!(all[0].winner.as_deref(), Some("red"));
+    let rest = games.store().finished_since((all[0].updated_at, &all[0].id), 10).unwrap();
+    assert_eq!(rest.len(), 1);
+    assert_eq!(rest[0].id, all[1].id);
+}
+
 /// Rates attempts and keeps the history.
 fn attempts_rate_once<S: Store>(store: S) {
     let ann = store.add_user(&UserName::parse("ann").unwrap(), "$argon2id$", 1).unwrap().unwrap();
@@ -87,6 +122,7 @@ fn learning_on_sqlite() {
         SqliteStore::open(&file).unwrap()
     });
     attempts_rate_once(SqliteStore::memory().unwrap());
+    finished_games_are_listed_as_they_end(SqliteStore::memory().unwrap());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -98,4 +134,7 @@ fn learning_on_postgres() {
         PostgresStore::open(&url).unwrap()
     });
     attempts_rate_once(PostgresStore::open(&server.database("attempts")).unwrap());
+    finished_games_are_listed_as_they_end(
+        PostgresStore::open(&server.database("finished")).unwrap(),
+    );
 }

@@ -164,8 +164,25 @@ pub fn rate_attempt(player: Rating, puzzle: Rating, solved: bool) -> (Rating, Ra
     Glicko2::ARBITER.game(player, puzzle, score)
 }
 
+/// A finished live game, for the opening explorer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finished {
+    /// Its id.
+    pub id: String,
+    /// `red`, `blue`, or `None` for a draw.
+    pub winner: Option<String>,
+    /// Its commands, in order.
+    pub commands: Vec<String>,
+    /// When it last changed (ms since the epoch): with the id, where the next listing goes on.
+    pub updated_at: u64,
+}
+
 /// The learning side of a store.
 pub trait LearnStore {
+    /// Up to `limit` finished games changed after `after` (a time and an id, `(0, "")` for all),
+    /// in the order of that pair: what the opening explorer reads as games end.
+    fn finished_since(&self, after: (u64, &str), limit: u64) -> Result<Vec<Finished>, StoreError>;
+
     /// Queues `request` as analysis `id` at `now`, or answers the analysis of the same key
     /// already kept.
     fn request_analysis(
@@ -223,6 +240,10 @@ pub trait LearnStore {
 
 /// A store chosen at run time keeps the learning side too.
 impl LearnStore for Box<dyn Store> {
+    fn finished_since(&self, after: (u64, &str), limit: u64) -> Result<Vec<Finished>, StoreError> {
+        (**self).finished_since(after, limit)
+    }
+
     fn request_analysis(
         &self,
         request: &AnalysisRequest,

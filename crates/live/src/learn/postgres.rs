@@ -7,8 +7,8 @@ use tokio_postgres::Row;
 use tokio_postgres::types::ToSql;
 
 use super::{
-    AnalysisRequest, Attempted, LearnStore, PuzzlePoint, PuzzleRated, StoredAnalysis, commands_of,
-    commands_text, counted, rate_attempt, state_of,
+    AnalysisRequest, Attempted, Finished, LearnStore, PuzzlePoint, PuzzleRated, StoredAnalysis,
+    commands_of, commands_text, counted, rate_attempt, state_of,
 };
 use crate::accounts::UserId;
 use crate::postgres::PostgresStore;
@@ -69,6 +69,28 @@ fn one(
 }
 
 impl LearnStore for PostgresStore {
+    fn finished_since(&self, after: (u64, &str), limit: u64) -> Result<Vec<Finished>, StoreError> {
+        let rows = query(
+            self,
+            "SELECT g.id, g.winner, g.updated_at,
+                 COALESCE((SELECT array_agg(m.command ORDER BY m.ply) FROM moves m
+                           WHERE m.game_id = g.id), ARRAY[]::TEXT[])
+             FROM games g
+             WHERE g.status = 'over' AND (g.updated_at, g.id) > ($1, $2)
+             ORDER BY g.updated_at, g.id LIMIT $3",
+            &[&int(after.0), &after.1, &int(limit)],
+        )?;
+        Ok(rows
+            .iter()
+            .map(|r| Finished {
+                id: r.get(0),
+                winner: r.get(1),
+                updated_at: uint(r.get(2)),
+                commands: r.get(3),
+            })
+            .collect())
+    }
+
     fn request_analysis(
         &self,
         request: &AnalysisRequest,

@@ -4,7 +4,7 @@ use arbiter_rating::Rating;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::{
-    AnalysisRequest, AnalysisState, Attempted, LearnStore, PuzzlePoint, PuzzleRated,
+    AnalysisRequest, AnalysisState, Attempted, Finished, LearnStore, PuzzlePoint, PuzzleRated,
     StoredAnalysis, commands_of, commands_text, counted, rate_attempt, state_of,
 };
 use crate::accounts::UserId;
@@ -65,6 +65,32 @@ fn rated_row(r: &Row) -> rusqlite::Result<PuzzleRated> {
 }
 
 impl LearnStore for SqliteStore {
+    fn finished_since(&self, after: (u64, &str), limit: u64) -> Result<Vec<Finished>, StoreError> {
+        let connection = self.connection();
+        let mut games = connection.prepare_cached(
+            "SELECT id, winner, updated_at FROM games
+             WHERE status = 'over' AND (updated_at > ?1 OR (updated_at = ?1 AND id > ?2))
+             ORDER BY updated_at, id LIMIT ?3",
+        )?;
+        let mut found = games
+            .query_map(params![int(after.0), after.1, int(limit)], |r| {
+                Ok(Finished {
+                    id: r.get(0)?,
+                    winner: r.get(1)?,
+                    commands: Vec::new(),
+                    updated_at: uint(r.get(2)?),
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut moves = connection
+            .prepare_cached("SELECT command FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+        for game in &mut found {
+            game.commands =
+                moves.query_map([&game.id], |r| r.get(0))?.collect::<Result<Vec<_>, _>>()?;
+        }
+        Ok(found)
+    }
+
     fn request_analysis(
         &self,
         request: &AnalysisRequest,
