@@ -345,9 +345,9 @@ const LAYERS: [(&str, u8); 14] = [
     ("arbiter-contest", 4),
     ("arbiter-duck-train", 4),
     ("arbiter-duck-learn", 4),
-    ("arbiter-web", 4),
+    ("arbiter-web", 5),
     ("arbiter-python", 4),
-    ("arbiter-cli", 5),
+    ("arbiter-cli", 6),
 ];
 
 /// The package name and the workspace crates among the `[dependencies]` of `manifest`.

@@ -159,6 +159,24 @@ impl Explorer {
         self.games += 1;
     }
 
+    /// Keeps the evaluations of a game's positions (`evals[i]` after move `i`, red's view) for
+    /// the pairs already held, without counting the game: an analysis of a game already added.
+    pub fn set_evals(&mut self, start: &Position, moves: &[Move], evals: &[Option<RedScore>]) {
+        let mut position = start.clone();
+        for (index, &mv) in moves.iter().take(MAX_PLY).enumerate() {
+            if !position.is_legal(mv) {
+                break;
+            }
+            let eval = evals.get(index).copied().flatten().and_then(pack);
+            if let (Some(tally), Some(eval)) =
+                (self.tallies.get_mut(&pair_key(&position, mv)), eval)
+            {
+                tally.eval = eval;
+            }
+            let _ = position.make(mv);
+        }
+    }
+
     /// The moves played from `position`, most played first (then in move order).
     pub fn moves(&self, position: &Position) -> Vec<Row> {
         let mut rows: Vec<Row> = position
@@ -253,6 +271,23 @@ mod tests {
         let rows = explorer.moves(&Position::new());
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].games, 1);
+    }
+
+    #[test]
+    fn an_analysis_adds_evaluations_and_no_game() {
+        let mut explorer = Explorer::new();
+        let game = moves(&["e4e5", "e7e6"]);
+        explorer.add_game(&Position::new(), &game, None, &[]);
+        explorer.set_evals(
+            &Position::new(),
+            &game,
+            &[Some(RedScore::Cp(40)), Some(RedScore::Mate(-2))],
+        );
+        let rows = explorer.moves(&Position::new());
+        assert_eq!((rows[0].games, rows[0].eval), (1, Some(RedScore::Cp(40))));
+        // A game never added gets nothing.
+        explorer.set_evals(&Position::new(), &moves(&["a4a5"]), &[Some(RedScore::Cp(1))]);
+        assert_eq!(explorer.moves(&Position::new()).len(), 1);
     }
 
     #[test]

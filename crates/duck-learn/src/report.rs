@@ -234,7 +234,7 @@ pub fn annotated(report: &Report, fen: Option<&str>) -> String {
         let _ = writeln!(text, "# from the position {fen}");
     }
     for entry in &report.commands {
-        let _ = write!(text, "# {} {}", entry.ply, entry.command);
+        let _ = write!(text, "# {}. {}", entry.ply, entry.command);
         match (&entry.eval, entry.valid) {
             (Some(eval), true) => {
                 if let Some(mark) = entry.mark {

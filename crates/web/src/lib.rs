@@ -47,6 +47,7 @@ mod connection;
 mod duck;
 mod engine;
 pub mod guard;
+mod learn;
 pub mod limits;
 mod live;
 mod lobby;
@@ -71,6 +72,7 @@ use tower_http::compression::CompressionLayer;
 use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 
 pub use guard::Hosts;
+pub use learn::{Settings as LearnSettings, configure as configure_learning};
 pub use live::Storage;
 
 /// The pages, each an embedded HTML file.
@@ -127,11 +129,13 @@ fn build(
         .merge(live::pages())
         .merge(accounts::pages())
         .merge(lobby::pages())
+        .merge(learn::pages())
         .fallback(|| async { assets::not_found() })
         .layer(compression())
         .layer(Extension(Arc::clone(&searches)))
         .layer(Extension(accounts::Accounts::new(&games, false)))
         .layer(Extension(lobby::Lobby::new(&games)))
+        .layer(Extension(learn::Learn::new(&games)))
         .layer(Extension(games))
         .layer(DefaultBodyLimit::max(limits::BODY))
         .layer(middleware::from_fn(move |request: Request, next: Next| {
