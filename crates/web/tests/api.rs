@@ -110,6 +110,7 @@ async fn the_index_lists_every_endpoint() {
             ("POST", "/api/duck/analyses"),
             ("GET", "/api/duck/analyses/{id}"),
             ("GET", "/api/duck/analyses/{id}/export"),
+            ("POST", "/api/duck/analyses/{id}/try"),
             ("GET", "/api/duck/analyses/game/{id}"),
             ("POST", "/api/duck/explorer"),
             ("GET", "/api/duck/puzzles/themes"),

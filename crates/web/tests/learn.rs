@@ -117,6 +117,26 @@ async fn an_imported_game_is_analysed_and_kept_across_a_restart() {
     assert_eq!(again.body["id"], id.as_str());
     assert_eq!(again.body["state"], "done");
 
+    // Learning from a mistake: the best move is accepted, a move that loses a lot is not.
+    let url = format!("/api/duck/analyses/{id}/try");
+    let best = commands[1]["best"].as_str().unwrap().to_owned();
+    let tried = post(&app, &url, json!({"ply": 2, "move": best})).await;
+    assert_eq!(tried.status, StatusCode::OK, "{}", tried.text);
+    assert_eq!(tried.body["accepted"], true, "{}", tried.text);
+    assert_eq!(tried.body["best"], best.as_str());
+    assert!(tried.body["line"].as_array().is_some_and(|line| !line.is_empty()));
+    // A blunder tried again is still one.
+    let blunder = commands.iter().find(|entry| entry["mark"] == "??").expect("a blunder");
+    let again = json!({"ply": blunder["ply"], "move": blunder["command"]});
+    let worst = post(&app, &url, again).await;
+    assert_eq!(worst.status, StatusCode::OK, "{}", worst.text);
+    assert_eq!(worst.body["accepted"], false, "{}", worst.text);
+    assert!(worst.body["drop"].as_f64().unwrap() >= 0.05, "{}", worst.text);
+    let invalid = post(&app, &url, json!({"ply": 4, "move": "9 4 8 4"})).await;
+    assert_eq!(invalid.status, StatusCode::BAD_REQUEST, "command 4 is invalid: {}", invalid.text);
+    let illegal = post(&app, &url, json!({"ply": 2, "move": "0 0 5 5"})).await;
+    assert_eq!(illegal.status, StatusCode::BAD_REQUEST);
+
     let export = get(&app, &format!("/api/duck/analyses/{id}/export")).await;
     assert_eq!(export.status, StatusCode::OK);
     assert!(export.headers[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/plain"));

@@ -12,10 +12,16 @@ use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-use arbiter_duck::Position;
+use std::time::Duration;
+
+use arbiter_duck::{Move, Position};
+use arbiter_duck_engine::search::Limits;
+use arbiter_duck_engine::value::Score;
 use arbiter_duck_learn::analysis::Analyser;
+use arbiter_duck_learn::mark::Mark;
 use arbiter_duck_learn::probe::Probe;
 use arbiter_duck_learn::report::{self, Report};
+use arbiter_duck_learn::score::{RedScore, expected};
 use arbiter_live::learn::{AnalysisRequest, AnalysisState, StoredAnalysis};
 use arbiter_live::{GameId, LiveError, StoreError};
 use axum::extract::Path as UrlPath;
@@ -29,6 +35,7 @@ use super::{Learn, MAX_NODES, MAX_QUEUED, NODES, Queue, explorer};
 use crate::api::{ApiError, Body, Endpoint};
 use crate::duck;
 use crate::live::{AnyStore, now_ms};
+use crate::searches::Searches;
 
 /// The most commands of an imported game: the official statement's limit.
 const MAX_COMMANDS: usize = 1_000;
@@ -57,6 +64,13 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
             about: "the analysed game as an official command list, the marks and evaluations \
                     as comments after it (text)",
             route: get(export),
+        },
+        Endpoint {
+            method: "POST",
+            path: "/api/duck/analyses/{id}/try",
+            about: "learn from a mistake: judge {move} in place of command {ply} of a done \
+                    analysis: {accepted, move_eval, best, best_eval, line, drop}",
+            route: post(try_move),
         },
         Endpoint {
             method: "GET",
@@ -356,6 +370,110 @@ async fn export(
         text,
     )
         .into_response())
+}
+
+/// A try in place of a marked move.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Try {
+    /// The command's number in the game, from 1.
+    ply: usize,
+    /// The move tried, in either notation.
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+/// The verdict on a try.
+#[derive(Serialize)]
+struct Tried {
+    /// Whether it is within [`TRY_LOSS`] of the best move.
+    accepted: bool,
+    /// The try's score, from red's side.
+    move_eval: RedScore,
+    /// The engine's best move (stored), its score and line.
+    best: String,
+    best_eval: Option<RedScore>,
+    line: Vec<String>,
+    /// The expected score the try loses against the best move.
+    drop: f64,
+}
+
+/// The most expected score a try may lose against the best move and be accepted: less than an
+/// inaccuracy.
+const TRY_LOSS: f64 = Mark::INACCURACY;
+
+/// `POST /api/duck/analyses/{id}/try`: the try is searched alone from the position before the
+/// command, at the analysis's nodes, and compared with the stored best move's score.
+async fn try_move(
+    Extension(learn): Extension<Arc<Learn>>,
+    Extension(searches): Extension<Arc<Searches>>,
+    UrlPath(id): UrlPath<String>,
+    Body(tried): Body<Try>,
+) -> Result<Json<Tried>, ApiError> {
+    let id = analysis_id(&id)?;
+    let found = on_store(&learn, move |store| store.analysis(&id).map_err(unavailable)).await?;
+    let analysis = found.ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such analysis"))?;
+    let report: Report = analysis
+        .result
+        .as_deref()
+        .and_then(|text| serde_json::from_str(text).ok())
+        .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "the analysis is not done"))?;
+    let entry = tried
+        .ply
+        .checked_sub(1)
+        .and_then(|index| report.commands.get(index))
+        .filter(|entry| entry.valid)
+        .ok_or_else(|| {
+            ApiError::bad_request(format!("no valid command {} in the game", tried.ply))
+        })?;
+    let (best, best_eval, line) = (
+        entry.best.clone().unwrap_or_default(),
+        entry.best_eval,
+        entry.line.clone().unwrap_or_default(),
+    );
+    // The position before the command.
+    let start = duck::start(analysis.request.fen.as_deref())?;
+    let commands = duck::read_commands(&analysis.request.commands[..tried.ply - 1])?;
+    let (_, moves) = report::judge(&start, commands);
+    let mut position = start;
+    for &mv in &moves {
+        let _ = position.make(mv);
+    }
+    let mv: Move = tried
+        .mv
+        .parse()
+        .map_err(|error| ApiError::bad_request(format!("move `{}`: {error}", tried.mv)))?;
+    if !position.is_legal(mv) {
+        return Err(ApiError::bad_request(format!("{mv} is not a valid move here")));
+    }
+    let turn = position.turn();
+    let nodes = analysis.request.nodes;
+    let ticket = searches.admit()?;
+    let cap = Duration::from_millis(crate::limits::SEARCH_TIME);
+    let score = ticket
+        .run(cap, std::future::pending(), move |engine, stop| {
+            let mut after = position.clone();
+            let _ = after.make(mv);
+            if after.is_over() {
+                return Score::Mate(1);
+            }
+            engine.set_position(position);
+            let limits = Limits { nodes: Some(nodes), searchmoves: vec![mv], ..Limits::default() };
+            engine.go(&limits, stop, |_| {}).score
+        })
+        .await
+        .ok_or_else(|| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the search failed"))?;
+    let move_eval = RedScore::new(score, turn);
+    let drop =
+        best_eval.map_or(0.0, |best| (expected(best.for_side(turn)) - expected(score)).max(0.0));
+    Ok(Json(Tried {
+        accepted: mv.to_string() == best || drop < TRY_LOSS,
+        move_eval,
+        best,
+        best_eval,
+        line,
+        drop: (drop * 1000.0).round() / 1000.0,
+    }))
 }
 
 /// Runs `analysis` on this worker's thread and keeps its result; a search stopped by the
