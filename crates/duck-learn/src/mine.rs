@@ -3,8 +3,9 @@
 //! 1. **Candidates.** Each position of a game is searched briefly (the scan): it is a candidate
 //!    when the short search already sees one winning move, as step 2 asks ([`candidates`]).
 //!    Games come from files, or the miner plays them ([`play_game`]: few nodes a move, so that
-//!    mistakes leave tactics on the board); in its own games, a position whose move the game's
-//!    search chose with an expected score below [`HINT`] is not scanned.
+//!    mistakes leave tactics on the board); in its own games, a position is scanned only where
+//!    the game's own search saw a chance that was not there a move before ([`HINT`],
+//!    [`HINT_RISE`]).
 //! 2. **The only move.** A candidate is searched again, deeper ([`Criteria::nodes`], fresh
 //!    table): its best move must still win, and the best of every other move must not (no forced
 //!    capture, and an expected score at least [`Criteria::margin`] lower). See
@@ -294,6 +295,24 @@ pub struct MinedGame {
 /// The least expected score a position's hint must show for the scan to search it.
 pub const HINT: f64 = 0.7;
 
+/// How much a side's hint must have grown since its previous move for the scan to search the
+/// position again: a won game stays won for many moves, and its puzzle is where it was won.
+pub const HINT_RISE: f64 = 0.1;
+
+/// Whether the scan searches the position before move `ply`: always, where nobody searched it;
+/// else when its hint is at least [`HINT`] and either rose [`HINT_RISE`] since the side's
+/// previous move or turned into a forced capture.
+fn worth_a_scan(hints: &[Option<Score>], ply: usize) -> bool {
+    let Some(now) = hints.get(ply).copied().flatten() else { return true };
+    if expected(now) < HINT {
+        return false;
+    }
+    let Some(before) = ply.checked_sub(2).and_then(|p| hints.get(p).copied().flatten()) else {
+        return true;
+    };
+    (is_win(now) && !is_win(before)) || expected(now) - expected(before) >= HINT_RISE
+}
+
 /// How the miner plays its own games.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Play {
@@ -350,8 +369,7 @@ pub fn candidates(scan: &mut Probe, game: &MinedGame, criteria: &Criteria) -> Ve
         if scan.stopped() {
             break;
         }
-        let hinted = game.hints.get(ply).copied().flatten();
-        if hinted.is_some_and(|hint| expected(hint) < HINT) {
+        if !worth_a_scan(&game.hints, ply) {
             if let Some(&mv) = game.moves.get(ply) {
                 let _ = position.make(mv);
             }
@@ -434,6 +452,17 @@ pub fn mine_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_won_game_is_scanned_where_it_was_won_not_at_every_move_after() {
+        let (even, won) = (Some(Score::Centipawns(0)), Some(Score::Centipawns(2_000)));
+        // Ply 2 is where red's chance appeared; ply 4 is the same chance a move later.
+        let hints = [even, even, won, even, won, even, Some(Score::Mate(2)), None];
+        let scanned: Vec<usize> =
+            (0..hints.len()).filter(|&ply| worth_a_scan(&hints, ply)).collect();
+        // Ply 6 turned a won game into a forced capture; ply 7 nobody searched.
+        assert_eq!(scanned, [2, 6, 7]);
+    }
 
     #[test]
     fn a_captain_left_on_a_line_is_a_capture_in_one() {
