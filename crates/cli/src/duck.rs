@@ -55,6 +55,12 @@ enum DuckCommand {
     Train(crate::duck_train::TrainArgs),
     /// Show a network file, or convert one of the first format (`upgrade`).
     Network(crate::duck_train::NetworkArgs),
+    /// Analyse a game (an official command list): each position searched to a fixed number of
+    /// nodes, each move's evaluation, the engine's best move and a mark (?!, ?, ??), each side's
+    /// accuracy and average loss.
+    Analyse(crate::duck_learn::AnalyseArgs),
+    /// Puzzles: mine them from games, list, pack and check them.
+    Puzzles(crate::duck_learn::PuzzlesArgs),
     #[command(flatten)]
     Contest(crate::contest::Command<arbiter_contest::duck::DuckProblem>),
     /// Check test files strictly, as testlib's validators do: the layout (one space between
@@ -150,6 +156,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(DuckCommand::Selfplay(args)) => crate::duck_train::selfplay(args),
         Some(DuckCommand::Train(args)) => crate::duck_train::train(args),
         Some(DuckCommand::Network(args)) => crate::duck_train::network(args),
+        Some(DuckCommand::Analyse(args)) => crate::duck_learn::analyse(args),
+        Some(DuckCommand::Puzzles(args)) => crate::duck_learn::puzzles(args),
         Some(DuckCommand::Contest(command)) => crate::contest::run(command),
         Some(DuckCommand::Validate(args)) => {
             crate::validate::run(crate::validate::Format::Duck, args)

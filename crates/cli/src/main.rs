@@ -7,6 +7,7 @@ mod chess;
 mod contest;
 mod duck;
 mod duck_engine;
+mod duck_learn;
 mod duck_match;
 mod duck_train;
 mod input;

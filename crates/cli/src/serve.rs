@@ -122,6 +122,14 @@ pub struct Args {
     /// How log lines (on standard error) are written.
     #[arg(long = "log-format", value_name = "FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+    /// Game analyses run at once, each searching on a thread of its own; more wait in the
+    /// store's queue (0: this server runs none, another sharing the database may).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(0..=64))]
+    analysis_workers: u16,
+    /// A directory of official command lists (self-play games, a match's saves) for the opening
+    /// explorer to read at start, beside the live games as they end. Repeatable.
+    #[arg(long, value_name = "DIR")]
+    explorer_games: Vec<PathBuf>,
     #[command(subcommand)]
     task: Option<crate::serve_backup::Task>,
 }
@@ -252,6 +260,10 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
         }
         None => Storage::Directory(args.data_dir.clone().unwrap_or_else(default_data_dir)),
     };
+    arbiter_web::configure_learning(arbiter_web::LearnSettings {
+        workers: usize::from(args.analysis_workers),
+        explorer_games: args.explorer_games.clone(),
+    });
     let served = arbiter_web::run_config(&args.host, args.port, config, &storage, listening);
     served.map_err(|error| {
         CliError::Message(format!(

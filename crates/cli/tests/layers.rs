@@ -333,7 +333,7 @@ fn paths_are_read_from_use_trees_and_inline() {
 
 /// Each crate's layer: a crate may depend only on crates of lower layers. The match runner and
 /// the search share a layer, so neither may use the other; both speak the protocol below them.
-const LAYERS: [(&str, u8); 14] = [
+const LAYERS: [(&str, u8); 15] = [
     ("arbiter-scan", 0),
     ("arbiter-duck", 1),
     ("arbiter-chess-record", 1),
@@ -345,9 +345,10 @@ const LAYERS: [(&str, u8); 14] = [
     ("arbiter-duck-match", 3),
     ("arbiter-contest", 4),
     ("arbiter-duck-train", 4),
-    ("arbiter-web", 4),
+    ("arbiter-duck-learn", 4),
+    ("arbiter-web", 5),
     ("arbiter-python", 4),
-    ("arbiter-cli", 5),
+    ("arbiter-cli", 6),
 ];
 
 /// The package name and the workspace crates among the `[dependencies]` of `manifest`.

@@ -30,15 +30,18 @@
 //! migrations), [`postgres`] (the store in PostgreSQL, shared by several servers, through a pool
 //! of connections, and the [`Listener`](postgres::Listener) that hears their changes),
 //! [`accounts`] (players, their sessions and ratings, kept in the same stores; a rated game's end
-//! rates both players in the transaction that stores it) and [`games`] (the authority: every game
+//! rates both players in the transaction that stores it), [`learn`] (game analyses asked for,
+//! and puzzle ratings, kept in the same stores) and [`games`] (the authority: every game
 //! served, each action serialised per game and committed before it is answered).
 
 #![warn(missing_docs)]
 
 pub mod accounts;
+pub mod any;
 pub mod clock;
 pub mod game;
 pub mod games;
+pub mod learn;
 pub mod pairing;
 pub mod postgres;
 pub mod seat;

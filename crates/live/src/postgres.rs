@@ -32,11 +32,12 @@ use crate::store::{Filter, Page, Store, StoreError, Summary, game_id, int, seat,
 pub const CHANNEL: &str = "game_changed";
 
 /// The schema's migrations, oldest first: the same schema as SQLite's, in PostgreSQL's types.
-const MIGRATIONS: [&str; 4] = [
+const MIGRATIONS: [&str; 5] = [
     include_str!("../migrations/postgres/01-games/up.sql"),
     include_str!("../migrations/postgres/02-clocks/up.sql"),
     include_str!("../migrations/postgres/03-rematch/up.sql"),
     include_str!("../migrations/postgres/04-accounts/up.sql"),
+    include_str!("../migrations/postgres/05-learn/up.sql"),
 ];
 
 /// The advisory lock held while the schema is migrated, so that servers starting at once take

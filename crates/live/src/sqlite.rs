@@ -38,6 +38,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/sqlite/02-clocks/up.sql")),
         M::up(include_str!("../migrations/sqlite/03-rematch/up.sql")),
         M::up(include_str!("../migrations/sqlite/04-accounts/up.sql")),
+        M::up(include_str!("../migrations/sqlite/05-learn/up.sql")),
     ])
 }
 

@@ -53,6 +53,7 @@ mod duck;
 mod engine;
 pub mod guard;
 mod health;
+mod learn;
 pub mod limits;
 mod live;
 mod lobby;
@@ -81,6 +82,7 @@ use tower_http::compression::CompressionLayer;
 use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 
 pub use guard::{Hosts, PublicUrl};
+pub use learn::{Settings as LearnSettings, configure as configure_learning};
 pub use limits::Limits;
 pub use live::Storage;
 pub use proxy::Proxies;
@@ -206,11 +208,13 @@ fn build(
         .merge(health::router())
         .merge(accounts::pages())
         .merge(lobby::pages())
+        .merge(learn::pages())
         .fallback(|| async { assets::not_found() })
         .layer(compression())
         .layer(Extension(Arc::clone(&searches)))
         .layer(Extension(accounts::Accounts::new(&games, secure)))
         .layer(Extension(lobby::Lobby::new(&games)))
+        .layer(Extension(learn::Learn::new(&games)))
         .layer(Extension(games))
         .layer(Extension(Arc::clone(&context)))
         .layer(DefaultBodyLimit::max(limits::BODY))

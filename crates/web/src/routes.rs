@@ -25,6 +25,7 @@ fn endpoints() -> Vec<Endpoint> {
     all.extend(crate::live::endpoints());
     all.extend(crate::accounts::endpoints());
     all.extend(crate::lobby::endpoints());
+    all.extend(crate::learn::endpoints());
     all
 }
 

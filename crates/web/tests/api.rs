@@ -106,6 +106,19 @@ async fn the_index_lists_every_endpoint() {
             ("GET", "/api/lobby/socket"),
             ("POST", "/api/live/games/{id}/abort"),
             ("POST", "/api/live/games/{id}/claim"),
+            // Game analyses, the opening explorer and puzzles.
+            ("POST", "/api/duck/analyses"),
+            ("GET", "/api/duck/analyses/{id}"),
+            ("GET", "/api/duck/analyses/{id}/export"),
+            ("POST", "/api/duck/analyses/{id}/try"),
+            ("GET", "/api/duck/analyses/game/{id}"),
+            ("POST", "/api/duck/explorer"),
+            ("GET", "/api/duck/puzzles/themes"),
+            ("GET", "/api/duck/puzzles/next"),
+            ("GET", "/api/duck/puzzles/me"),
+            ("GET", "/api/duck/puzzles/{id}"),
+            ("POST", "/api/duck/puzzles/{id}/move"),
+            ("POST", "/api/duck/puzzles/{id}/result"),
         ]
     );
     // Each listed endpoint answers its method with something other than 404 or 405.

@@ -33,7 +33,7 @@ use serde::Serialize;
 use crate::game::{End, LiveGame};
 pub use crate::pairing::{Pairing, UserId};
 use crate::seat::{GameId, Seat};
-use crate::store::{Filter, Page, Store, StoreError, Summary};
+use crate::store::{Store, StoreError};
 
 /// The name games keep for a player whose account was deleted. It holds a space, which no
 /// user name may: nobody can take it.
@@ -309,102 +309,6 @@ pub trait AccountStore {
 pub trait StoreWithAccounts: Store + AccountStore {}
 
 impl<T: Store + AccountStore> StoreWithAccounts for T {}
-
-/// A store chosen at run time.
-impl Store for Box<dyn StoreWithAccounts> {
-    fn save(&self, game: &LiveGame) -> Result<(), StoreError> {
-        (**self).save(game)
-    }
-
-    fn load(&self, id: &GameId, now: u64) -> Result<Option<LiveGame>, StoreError> {
-        (**self).load(id, now)
-    }
-
-    fn list(&self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), StoreError> {
-        (**self).list(filter, page)
-    }
-
-    fn version(&self, id: &GameId) -> Result<Option<u64>, StoreError> {
-        (**self).version(id)
-    }
-
-    fn shared(&self) -> bool {
-        (**self).shared()
-    }
-}
-
-/// A store chosen at run time keeps the accounts too.
-impl AccountStore for Box<dyn StoreWithAccounts> {
-    fn add_user(&self, n: &UserName, p: &str, now: u64) -> Result<Option<User>, StoreError> {
-        (**self).add_user(n, p, now)
-    }
-
-    fn user(&self, name: &str) -> Result<Option<(User, String)>, StoreError> {
-        (**self).user(name)
-    }
-
-    fn set_password(&self, user: UserId, password: &str) -> Result<(), StoreError> {
-        (**self).set_password(user, password)
-    }
-
-    fn delete_user(&self, user: UserId) -> Result<(), StoreError> {
-        (**self).delete_user(user)
-    }
-
-    fn ongoing(&self, user: UserId) -> Result<Vec<GameId>, StoreError> {
-        (**self).ongoing(user)
-    }
-
-    fn add_session(
-        &self,
-        key: &str,
-        user: UserId,
-        csrf: &str,
-        now: u64,
-        expires_at: u64,
-    ) -> Result<(), StoreError> {
-        (**self).add_session(key, user, csrf, now, expires_at)
-    }
-
-    fn session(&self, key: &str, now: u64) -> Result<Option<Session>, StoreError> {
-        (**self).session(key, now)
-    }
-
-    fn end_session(&self, key: &str) -> Result<(), StoreError> {
-        (**self).end_session(key)
-    }
-
-    fn ratings(&self, user: UserId) -> Result<Vec<(Category, Rated)>, StoreError> {
-        (**self).ratings(user)
-    }
-
-    fn counts(&self, user: UserId) -> Result<Counts, StoreError> {
-        (**self).counts(user)
-    }
-
-    fn history(&self, user: UserId) -> Result<Vec<Point>, StoreError> {
-        (**self).history(user)
-    }
-
-    fn player_games(
-        &self,
-        user: UserId,
-        filter: &GameFilter,
-        offset: u64,
-        limit: u64,
-    ) -> Result<(Vec<PlayerGame>, u64), StoreError> {
-        (**self).player_games(user, filter, offset, limit)
-    }
-
-    fn leaderboard(
-        &self,
-        category: Category,
-        since: u64,
-        limit: u64,
-    ) -> Result<Vec<Leader>, StoreError> {
-        (**self).leaderboard(category, since, limit)
-    }
-}
 
 /// The category of a game: by its time control; a game without clocks is classical.
 pub fn category(game: &LiveGame) -> Category {

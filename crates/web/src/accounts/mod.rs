@@ -11,7 +11,7 @@
 
 mod password;
 mod profile;
-mod session;
+pub(crate) mod session;
 mod throttle;
 
 use std::sync::Arc;

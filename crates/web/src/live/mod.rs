@@ -21,7 +21,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use arbiter_live::accounts::StoreWithAccounts;
 use arbiter_live::postgres::Listener;
 use arbiter_live::{
     Action, Filter, GameId, Games, LiveError, New, Page, PostgresStore, Refusal, Seat, SqliteStore,
@@ -66,7 +65,7 @@ pub enum Storage {
 }
 
 /// The store of every game, whichever it is.
-pub(crate) type AnyStore = Box<dyn StoreWithAccounts>;
+pub(crate) use arbiter_live::any::AnyStore;
 
 /// The live games and everything watching them.
 pub(crate) struct Live {
