@@ -197,19 +197,6 @@ impl Args {
     }
 }
 
-/// The default data directory: `$XDG_DATA_HOME/arbiter`, else `~/.local/share/arbiter`, else
-/// `./arbiter-data`.
-pub(crate) fn default_data_dir() -> PathBuf {
-    let from = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
-    if let Some(data) = from("XDG_DATA_HOME") {
-        return PathBuf::from(data).join("arbiter");
-    }
-    match from("HOME") {
-        Some(home) => PathBuf::from(home).join(".local/share/arbiter"),
-        None => PathBuf::from("arbiter-data"),
-    }
-}
-
 /// The URL of the app listening on `addr`.
 fn url(addr: SocketAddr) -> String {
     match addr {
@@ -258,7 +245,9 @@ pub fn run(mut args: Args) -> Result<(), CliError> {
                 "arbiter serve: --database takes a postgres:// or postgresql:// URL".into(),
             ));
         }
-        None => Storage::Directory(args.data_dir.clone().unwrap_or_else(default_data_dir)),
+        None => Storage::Directory(
+            args.data_dir.clone().unwrap_or_else(crate::serve_backup::default_data_dir),
+        ),
     };
     arbiter_web::configure_learning(arbiter_web::LearnSettings {
         workers: usize::from(args.analysis_workers),

@@ -33,7 +33,7 @@ pub struct Args {
 pub fn run(task: Task) -> Result<(), CliError> {
     match task {
         Task::Backup(args) => {
-            let dir = args.data_dir.unwrap_or_else(crate::serve::default_data_dir);
+            let dir = args.data_dir.unwrap_or_else(default_data_dir);
             let copied = backup::backup(&dir, &args.out)
                 .map_err(|error| CliError::Message(format!("arbiter serve backup: {error}")))?;
             println!(
@@ -45,5 +45,18 @@ pub fn run(task: Task) -> Result<(), CliError> {
             );
             Ok(())
         }
+    }
+}
+
+/// The default data directory of `serve` and its tasks: `$XDG_DATA_HOME/arbiter`, else `~/.local/share/arbiter`, else
+/// `./arbiter-data`.
+pub(crate) fn default_data_dir() -> PathBuf {
+    let from = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+    if let Some(data) = from("XDG_DATA_HOME") {
+        return PathBuf::from(data).join("arbiter");
+    }
+    match from("HOME") {
+        Some(home) => PathBuf::from(home).join(".local/share/arbiter"),
+        None => PathBuf::from("arbiter-data"),
     }
 }
