@@ -268,6 +268,15 @@ pub struct TrainArgs {
     /// which the rules cannot tell apart): twice the positions from the same games.
     #[arg(long)]
     mirror: bool,
+    /// Decoupled weight decay (AdamW): each step shrinks every weight (not the biases) by the
+    /// step size times this share of itself.
+    #[arg(long, default_value_t = 0.0, value_name = "DECAY")]
+    weight_decay: f32,
+    /// Train on each position once: positions the network cannot tell apart (the same pieces
+    /// on the same points, seen from the side to move) are merged into the first of them,
+    /// with the mean of their targets.
+    #[arg(long)]
+    dedup: bool,
     /// A line added to the network's provenance text (for example the commit it was built at).
     #[arg(long, value_name = "TEXT")]
     note: Option<String>,
@@ -277,10 +286,11 @@ pub struct TrainArgs {
 pub fn train(args: TrainArgs) -> Result<(), CliError> {
     let lambda_ok = (0.0..=1.0).contains(&args.lambda);
     let validation_ok = (0.0..1.0).contains(&args.validation);
-    if !lambda_ok || !validation_ok || args.scale == 0 || args.epochs == 0 {
+    let decay_ok = args.weight_decay >= 0.0 && args.weight_decay * args.lr < 1.0;
+    if !lambda_ok || !validation_ok || args.scale == 0 || args.epochs == 0 || !decay_ok {
         return Err(CliError::Message(
             "--lambda must be within 0..=1, --validation within 0..1, --scale and --epochs \
-             above 0"
+             above 0, --weight-decay at least 0 and below 1 / --lr"
                 .to_owned(),
         ));
     }
@@ -299,6 +309,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         seed: args.seed,
         scale: f32::from(args.scale),
         mirror: args.mirror,
+        weight_decay: args.weight_decay,
     };
     let mut provenance = String::from("arbiter duck train\n");
     let mut split = Split::default();
@@ -326,10 +337,16 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     if split.training.is_empty() {
         return Err(CliError::Message("no training positions in the data".to_owned()));
     }
+    let kinds = match (args.mirror, args.dedup.then(|| split.dedup())) {
+        (false, None) => String::new(),
+        (true, None) => " (half of them mirror images)".to_owned(),
+        (false, Some(merged)) => format!(" ({merged} duplicates merged)"),
+        (true, Some(merged)) => format!(" (with mirror images; {merged} duplicates merged)"),
+    };
     let line = format!(
-        "{} training positions{}, {} validation positions (a {} share of the games), {} skipped",
+        "{} training positions{kinds}, {} validation positions (a {} share of the games), {} \
+         skipped",
         split.training.len(),
-        if args.mirror { " (half of them mirror images)" } else { "" },
         split.validation.len(),
         args.validation,
         split.skipped
@@ -337,10 +354,20 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     eprintln!("{line}");
     provenance.push_str(&line);
     provenance.push_str(&format!(
-        "\nhidden {}, epochs {}, lambda {}, lr {} falling to a tenth, batch {}, scale {}, seed {}\n",
-        config.hidden, config.epochs, config.lambda, config.learning_rate, config.batch,
-        args.scale, config.seed
+        "\nhidden {}, epochs {}, lambda {}, lr {} falling to a tenth, batch {}, scale {}, seed {}",
+        config.hidden,
+        config.epochs,
+        config.lambda,
+        config.learning_rate,
+        config.batch,
+        args.scale,
+        config.seed
     ));
+    // Only when used: the provenance of a network trained without them stays as it was.
+    if config.weight_decay > 0.0 {
+        provenance.push_str(&format!(", weight decay {}", config.weight_decay));
+    }
+    provenance.push('\n');
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = args.threads {
         builder = builder.num_threads(threads.max(1));

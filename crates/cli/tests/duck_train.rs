@@ -173,6 +173,27 @@ fn train_writes_a_network_the_engine_reads_with_its_provenance() {
     let network = arbiter_duck_engine::nnue::Network::read(&std::fs::read(&net).unwrap()).unwrap();
     assert!(network.provenance.contains("(half of them mirror images)"), "{}", network.provenance);
 
+    // Deduplication merges the positions seen twice (a symmetric position is its own mirror
+    // image), and says how many; weight decay is named in the provenance.
+    let deduped =
+        arbiter(&[&args[..], &["--mirror", "--dedup", "--weight-decay", "0.01"]].concat());
+    assert_eq!(deduped.status.code(), Some(0), "{}", stderr(&deduped));
+    let log = stderr(&deduped);
+    let line = log.lines().find(|line| line.contains(" training positions")).unwrap();
+    let numbers: Vec<u64> =
+        line.split(|c: char| !c.is_ascii_digit()).filter_map(|word| word.parse().ok()).collect();
+    assert!(line.contains("(with mirror images; "), "{line}");
+    let (kept, merged, validation) = (numbers[0], numbers[1], numbers[2]);
+    assert_eq!((kept + merged, validation), both, "{line}");
+    let network = arbiter_duck_engine::nnue::Network::read(&std::fs::read(&net).unwrap()).unwrap();
+    assert!(network.provenance.contains("duplicates merged"), "{}", network.provenance);
+    assert!(network.provenance.contains(", weight decay 0.01\n"), "{}", network.provenance);
+    for bad in ["--weight-decay=-0.5", "--weight-decay=1000"] {
+        let out = arbiter(&[&args[..], &[bad]].concat());
+        assert_eq!(out.status.code(), Some(2), "--weight-decay {bad}");
+        assert!(stderr(&out).contains("--weight-decay"), "{}", stderr(&out));
+    }
+
     let out = arbiter(&["duck", "train", "--data", net.to_str().unwrap(), "--out", "x.nnue"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not a self-play data file"), "{}", stderr(&out));

@@ -110,6 +110,10 @@ impl FloatNetwork {
         network
     }
 
+    /// Which of [`parameters`](FloatNetwork::parameters) are weights, which weight decay
+    /// shrinks, rather than biases.
+    pub const DECAYED: [bool; 4] = [true, false, true, false];
+
     /// Every parameter, in a fixed order, for the optimiser.
     pub fn parameters_mut(&mut self) -> impl Iterator<Item = &mut [f32]> {
         [

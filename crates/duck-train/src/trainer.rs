@@ -21,7 +21,7 @@ use rayon::prelude::*;
 
 use arbiter_duck::{Board, Square};
 
-use crate::net::{FloatNetwork, Sample, Scratch, sigmoid};
+use crate::net::{FloatNetwork, MAX_ACTIVE, Sample, Scratch, sigmoid};
 use crate::record::Record;
 
 /// How to train.
@@ -47,6 +47,9 @@ pub struct Config {
     /// Trains on each training position's mirror image too (the validation positions are
     /// kept as they were played).
     pub mirror: bool,
+    /// Decoupled weight decay (AdamW): each step takes `rate · weight_decay · w` off every
+    /// weight `w` of both layers (not the biases). 0 for none.
+    pub weight_decay: f32,
 }
 
 /// The losses after one epoch.
@@ -100,6 +103,59 @@ impl Split {
     }
 }
 
+impl Split {
+    /// Merges the training positions that the network cannot tell apart (the same inputs: the
+    /// same pieces on the same points, seen from the side to move) into the first of them,
+    /// whose target becomes the mean of theirs; returns how many were merged away. A position
+    /// that recurs (a line many games reach, a game that goes round in circles) then weighs as
+    /// one position with the average of what was learnt about it, rather than as many. The
+    /// positions left keep their order, and which ones are left depends only on the data.
+    pub fn dedup(&mut self) -> usize {
+        let samples = &mut self.training;
+        let mut order: Vec<(u64, u32)> = samples
+            .iter()
+            .enumerate()
+            .map(|(i, sample)| (fnv(&inputs(sample)), i as u32))
+            .collect();
+        order.sort_unstable();
+        let mut keep = vec![true; samples.len()];
+        for same_hash in order.chunk_by(|a, b| a.0 == b.0).filter(|group| group.len() > 1) {
+            // Equal hashes are almost always equal inputs; the inputs themselves decide.
+            let mut group: Vec<([u16; MAX_ACTIVE], u32)> =
+                same_hash.iter().map(|&(_, i)| (inputs(&samples[i as usize]), i)).collect();
+            group.sort_unstable();
+            for same in group.chunk_by(|a, b| a.0 == b.0).filter(|same| same.len() > 1) {
+                let total: f64 =
+                    same.iter().map(|&(_, i)| f64::from(samples[i as usize].target)).sum();
+                let first = same[0].1 as usize;
+                samples[first].target = (total / same.len() as f64) as f32;
+                same[1..].iter().for_each(|&(_, i)| keep[i as usize] = false);
+            }
+        }
+        let before = samples.len();
+        let mut flags = keep.into_iter();
+        samples.retain(|_| flags.next().unwrap_or(true));
+        before - samples.len()
+    }
+}
+
+/// A sample's inputs as the network sees them: the side to move's active features, sorted,
+/// the unused places last.
+fn inputs(sample: &Sample) -> [u16; MAX_ACTIVE] {
+    let count = usize::from(sample.counts[0]);
+    let mut features = [u16::MAX; MAX_ACTIVE];
+    features[..count].copy_from_slice(&sample.features[0][..count]);
+    features.sort_unstable();
+    features
+}
+
+/// The 64-bit FNV-1a hash of `values`.
+fn fnv(values: &[u16]) -> u64 {
+    values.iter().flat_map(|value| value.to_le_bytes()).fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// `board` seen in a mirror standing on the middle column.
 pub fn mirrored(board: &Board) -> Board {
     let mut mirror = Board::empty();
@@ -127,16 +183,24 @@ impl Adam {
         Adam { first: FloatNetwork::zeros(hidden), second: FloatNetwork::zeros(hidden), steps: 0 }
     }
 
-    /// Moves `network` one step against `gradient` (a mean over a batch).
-    fn step(&mut self, network: &mut FloatNetwork, gradient: &FloatNetwork, rate: f32) {
+    /// Moves `network` one step against `gradient` (a mean over a batch), its weights (not its
+    /// biases) decayed by `rate · decay` of themselves first.
+    fn step(&mut self, network: &mut FloatNetwork, gradient: &FloatNetwork, rate: f32, decay: f32) {
         self.steps += 1;
         let correction1 = 1.0 - Self::BETA1.powi(self.steps);
         let correction2 = 1.0 - Self::BETA2.powi(self.steps);
         let parts = network
             .parameters_mut()
+            .zip(FloatNetwork::DECAYED)
             .zip(gradient.parameters())
             .zip(self.first.parameters_mut().zip(self.second.parameters_mut()));
-        for ((weights, gradient), (first, second)) in parts {
+        for (((weights, decayed), gradient), (first, second)) in parts {
+            if decayed && decay > 0.0 {
+                // Decoupled from the gradient's moments (AdamW): every weight shrinks alike,
+                // those of features the batch lacks included.
+                let keep = 1.0 - rate * decay;
+                weights.iter_mut().for_each(|w| *w *= keep);
+            }
             for i in 0..weights.len() {
                 let g = gradient[i];
                 if g == 0.0 && first[i] == 0.0 {
@@ -226,7 +290,7 @@ pub fn train(split: &Split, config: &Config, mut on_epoch: impl FnMut(&Epoch)) -
             for values in gradient.parameters_mut() {
                 values.iter_mut().for_each(|g| *g /= n);
             }
-            adam.step(&mut network, &gradient, rate);
+            adam.step(&mut network, &gradient, rate, config.weight_decay);
             total += batch_loss;
         }
         let epoch = Epoch {
@@ -331,6 +395,7 @@ mod tests {
             seed: 5,
             scale: 400.0,
             mirror,
+            weight_decay: 0.0,
         };
         let records = records(60);
         let (mut plain, mut both) = (Split::default(), Split::default());
@@ -355,6 +420,7 @@ mod tests {
             seed: 3,
             scale: 400.0,
             mirror: false,
+            weight_decay: 0.0,
         };
         let mut split = Split::default();
         split.add(&records(300), &config);
@@ -384,5 +450,101 @@ mod tests {
         }
         assert!(total / count <= 12.0, "mean difference {}", total / count);
         assert!(worst > 0.0, "the comparison compares something");
+    }
+
+    /// A configuration for the small tests below.
+    fn small(seed: u64) -> Config {
+        Config {
+            hidden: 8,
+            epochs: 2,
+            lambda: 1.0,
+            learning_rate: 0.003,
+            batch: 128,
+            validation: 0.0,
+            seed,
+            scale: 400.0,
+            mirror: false,
+            weight_decay: 0.0,
+        }
+    }
+
+    #[test]
+    fn weight_decay_shrinks_the_weights_and_not_the_biases() {
+        let mut split = Split::default();
+        split.add(&records(80), &small(4));
+        let plain = train(&split, &small(4), |_| {});
+        let decayed = train(&split, &Config { weight_decay: 5.0, ..small(4) }, |_| {});
+        let norm = |values: &[f32]| values.iter().map(|v| f64::from(v * v)).sum::<f64>();
+        assert!(norm(&decayed.feature_weights) < 0.8 * norm(&plain.feature_weights));
+        assert!(norm(&decayed.output_weights) < 0.8 * norm(&plain.output_weights));
+        // A decay of 0 is the trainer without it, bit for bit.
+        assert_eq!(train(&split, &Config { weight_decay: 0.0, ..small(4) }, |_| {}), plain);
+
+        // One step by hand: the weights shrink by rate · decay before Adam's step, the biases
+        // do not.
+        let mut network = FloatNetwork::random(4, 9);
+        let mut adam = Adam::new(4);
+        let before = network.clone();
+        adam.step(&mut network, &FloatNetwork::zeros(4), 0.01, 2.0);
+        assert!(
+            network
+                .feature_weights
+                .iter()
+                .zip(&before.feature_weights)
+                .all(|(a, b)| *a == b * 0.98)
+        );
+        assert!(
+            network.output_weights.iter().zip(&before.output_weights).all(|(a, b)| *a == b * 0.98)
+        );
+        assert_eq!(network.feature_bias, before.feature_bias);
+    }
+
+    #[test]
+    fn duplicates_merge_into_the_first_with_the_mean_target() {
+        let records = records(40);
+        let mut split = Split::default();
+        split.add(&records, &small(1));
+        // The first 30 positions again, with other targets, and the positions of a game
+        // played by the other colour: the same inputs seen from the side to move.
+        let mut again: Vec<Record> = records[..30].to_vec();
+        again.iter_mut().for_each(|record| record.score = record.score.saturating_add(300));
+        split.add(&again, &small(1));
+        let flipped: Vec<Record> = records[..10]
+            .iter()
+            .map(|record| {
+                let mut board = Board::empty();
+                for sq in Square::all() {
+                    if let Some(piece) = record.board.piece_at(sq) {
+                        let other = arbiter_duck::Piece::new(!piece.color, piece.role);
+                        board.put(sq.flip_vertical(), other);
+                    }
+                }
+                Record { board, turn: !record.turn, ..record.clone() }
+            })
+            .collect();
+        split.add(&flipped, &small(1));
+        let unique: BTreeSet<[u16; MAX_ACTIVE]> = split.training.iter().map(inputs).collect();
+        let before = split.training.clone();
+        let merged = split.dedup();
+        assert_eq!(split.training.len(), unique.len());
+        assert_eq!(merged, before.len() - unique.len());
+        assert!(merged >= 40, "{merged}");
+        // Each position left is the first of its kind, with the mean of the targets of its
+        // kind; the order is kept.
+        let mut at = 0;
+        for (i, sample) in before.iter().enumerate() {
+            let key = inputs(sample);
+            if before[..i].iter().any(|earlier| inputs(earlier) == key) {
+                continue;
+            }
+            let same: Vec<f32> =
+                before.iter().filter(|s| inputs(s) == key).map(|s| s.target).collect();
+            let mean = same.iter().map(|&t| f64::from(t)).sum::<f64>() / same.len() as f64;
+            assert_eq!(inputs(&split.training[at]), key);
+            assert!((f64::from(split.training[at].target) - mean).abs() < 1e-6);
+            at += 1;
+        }
+        assert_eq!(at, split.training.len());
+        assert_eq!(split.dedup(), 0, "nothing is left to merge");
     }
 }
