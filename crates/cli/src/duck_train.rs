@@ -11,8 +11,9 @@ use std::time::Instant;
 use arbiter_duck::Color;
 use arbiter_duck_engine::eval::Evaluation;
 use arbiter_duck_engine::nnue::{self, Network, NetworkError};
-use arbiter_duck_train::output::Output;
-use arbiter_duck_train::record::{DataFile, ReadError};
+use arbiter_duck_train::output::{self, Output};
+use arbiter_duck_train::record::{DataFile, Header, ReadError, Record};
+use arbiter_duck_train::rescore;
 use arbiter_duck_train::selfplay::{self, Settings};
 use arbiter_duck_train::trainer::{self, Config, Split};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -227,6 +228,192 @@ fn evaluation_name(network: Option<u64>) -> String {
     }
 }
 
+/// Arguments of `arbiter duck rescore`.
+#[derive(Debug, clap::Args)]
+pub struct RescoreArgs {
+    /// The data file whose positions are searched again (its complete games).
+    #[arg(long, value_name = "FILE")]
+    data: PathBuf,
+    /// The rescored file: created, or continued from its last whole record when it exists.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Nodes searched per position.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Positions searched at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: u16,
+    /// The evaluation that searches: a network (a `.nnue` file, or `<embedded>` for the
+    /// engine's own), or empty for the classical evaluation.
+    #[arg(long, value_name = "NET", default_value = nnue::EMBEDDED)]
+    eval_file: String,
+}
+
+/// Searches every position of a data file again and writes the file with the new scores,
+/// continuing a file an earlier run left.
+pub fn rescore(args: RescoreArgs) -> Result<(), CliError> {
+    let evaluation = match args.eval_file.as_str() {
+        "" | "<empty>" => Evaluation::Classical,
+        name => Evaluation::Network(Arc::new(
+            nnue::load(name).map_err(|error| CliError::Message(error.to_string()))?,
+        )),
+    };
+    let settings = rescore::Settings { nodes: args.nodes, evaluation };
+    let data_name = args.data.display().to_string();
+    let data = DataFile::load(&args.data)
+        .map_err(|error| CliError::Message(format!("{data_name}: {error}")))?;
+    for (number, record) in data.records.iter().enumerate() {
+        rescore::check(record)
+            .map_err(|why| CliError::Message(format!("{data_name}: record {number}: {why}")))?;
+    }
+    let header = settings.header(&data.header);
+    let name = args.out.display().to_string();
+    output::not_an_input(&args.out, &[&args.data])
+        .map_err(|error| CliError::Message(format!("--out {error}")))?;
+    let failed = |error: io::Error| CliError::Message(format!("{name}: {error}"));
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    let (mut file, metadata) =
+        arbiter_duck_engine::file::open_with(&args.out, &mut options).map_err(failed)?;
+    let done =
+        continue_rescore(&mut file, metadata.len(), &header, &data.records).map_err(|error| {
+            match error {
+                Continue::Io(error) => failed(error),
+                Continue::Other(message) => CliError::Message(format!("{name}: {message}")),
+            }
+        })?;
+    if done > 0 {
+        eprintln!("{name}: {done} positions rescored before, continuing");
+    }
+    let rest = &data.records[done..];
+    let progress = if io::stderr().is_terminal() {
+        let bar = ProgressBar::new(rest.len() as u64);
+        let style =
+            ProgressStyle::with_template("{bar:30} {pos}/{len} positions {elapsed} (ETA {eta})")
+                .map_err(|error| CliError::Message(error.to_string()))?
+                .progress_chars("=> ");
+        bar.set_style(style);
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    static STOP: AtomicBool = AtomicBool::new(false);
+    let handler = ctrlc::set_handler(move || {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("stopping: finishing the positions under way (Ctrl-C again to quit at once)");
+    });
+    if let Err(error) = handler {
+        eprintln!("warning: Ctrl-C will stop the run at once: {error}");
+    }
+    let start = Instant::now();
+    let (mut written, mut changed) = (0usize, 0usize);
+    let mut bytes = Vec::new();
+    let threads = usize::from(args.threads);
+    rescore::rescore_all(&settings, rest, threads, &STOP, |batch| {
+        // One write per batch: a run stopped in the middle of one leaves a partial record,
+        // which the next run drops.
+        bytes.clear();
+        for (record, before) in batch.iter().zip(&rest[written..]) {
+            bytes.extend_from_slice(&record.encode());
+            changed += usize::from(record.score != before.score);
+        }
+        file.write_all(&bytes)?;
+        written += batch.len();
+        progress.inc(batch.len() as u64);
+        Ok(())
+    })
+    .map_err(failed)?;
+    file.sync_all().map_err(failed)?;
+    progress.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    eprintln!(
+        "{name}: {written} positions searched again at {} nodes in {seconds:.1} s ({:.0} \
+         positions/s), {changed} scores changed; {} of {} positions in all",
+        args.nodes,
+        written as f64 / seconds.max(1e-9),
+        done + written,
+        data.records.len()
+    );
+    if STOP.load(Ordering::SeqCst) && written < rest.len() {
+        return Err(CliError::Interrupted(format!(
+            "{name}: stopped with {} of {} positions written; run the same command to go on",
+            done + written,
+            data.records.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Readies `file`, of `length` bytes, for appending the rescored `records`: writes `header`
+/// into an empty file, or checks that an existing file has that header and holds the first
+/// records (their scores apart), and cuts it after its last whole record. Returns how many
+/// records it holds.
+fn continue_rescore(
+    file: &mut File,
+    length: u64,
+    header: &Header,
+    records: &[Record],
+) -> Result<usize, Continue> {
+    if length == 0 {
+        file.write_all(&header.encode())?;
+        return Ok(0);
+    }
+    let size = header.size() as u64;
+    let limit = size + (records.len() * Record::SIZE) as u64;
+    if length > limit + Record::SIZE as u64 {
+        return Err(Continue::Other(format!(
+            "{length} bytes, more than the rescored file of --data would hold ({limit}); \
+             write to another file"
+        )));
+    }
+    let bytes = arbiter_duck_engine::file::read_opened(file.try_clone()?, length, length)?;
+    let found = Header::decode(&bytes).map_err(|error| Continue::Other(error.to_string()))?;
+    if found != *header {
+        return Err(Continue::Other(format!(
+            "made from other data or with other settings ({}); continue it with the same ones, \
+             or write to another file",
+            describe(&found)
+        )));
+    }
+    let (chunks, _partial) = bytes[header.size()..].as_chunks::<{ Record::SIZE }>();
+    let done = chunks.len().min(records.len());
+    for (number, (chunk, record)) in chunks.iter().zip(records).enumerate() {
+        let rescored =
+            Record::decode_at(chunk, number).map_err(|error| Continue::Other(error.to_string()))?;
+        if (Record { score: record.score, ..rescored }) != *record {
+            return Err(Continue::Other(format!(
+                "record {number} is not the position of --data's record {number}; write to \
+                 another file"
+            )));
+        }
+    }
+    file.set_len(size + (done * Record::SIZE) as u64)?;
+    file.seek(SeekFrom::End(0))?;
+    Ok(done)
+}
+
+/// How a data file's header says its positions were made.
+fn describe(header: &Header) -> String {
+    let mut text = format!(
+        "seed {}, {} nodes, {} random plies, {}, arbiter {}",
+        header.seed,
+        header.nodes,
+        header.random_plies,
+        evaluation_name(header.network),
+        header.generator
+    );
+    if let Some(rescore) = header.rescore {
+        text.push_str(&format!(
+            ", rescored at {} nodes by {}",
+            rescore.nodes,
+            evaluation_name(rescore.network)
+        ));
+    }
+    text
+}
+
 /// Arguments of `arbiter duck train`.
 #[derive(Debug, clap::Args)]
 pub struct TrainArgs {
@@ -318,7 +505,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         let data =
             DataFile::load(path).map_err(|error| CliError::Message(format!("{name}: {error}")))?;
         let header = &data.header;
-        let line = format!(
+        let mut line = format!(
             "data {name}: {} positions of games 0..{}, arbiter {} selfplay, seed {}, {} nodes, \
              {} random plies, {}",
             data.records.len(),
@@ -329,6 +516,13 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
             header.random_plies,
             evaluation_name(header.network)
         );
+        if let Some(rescore) = header.rescore {
+            line.push_str(&format!(
+                ", rescored at {} nodes by {}",
+                rescore.nodes,
+                evaluation_name(rescore.network)
+            ));
+        }
         eprintln!("{line}");
         provenance.push_str(&line);
         provenance.push('\n');

@@ -463,3 +463,82 @@ fn the_generation_script_makes_the_same_network_twice() {
     assert!(provenance.contains(" GAMES=4 NODES=60 SEED=5 "), "{provenance}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn rescore_searches_every_position_again_and_continues_an_interrupted_file() {
+    let dir = scratch("rescore");
+    let data = dir.join("data.bin");
+    assert_eq!(selfplay(&data, "4", "2", None).status.code(), Some(0));
+    let games = arbiter_duck_train::record::DataFile::read(&std::fs::read(&data).unwrap()).unwrap();
+    let rescore = |out: &Path, extra: &[&str]| {
+        let (data, out) = (data.to_str().unwrap(), out.to_str().unwrap());
+        let mut args = vec!["duck", "rescore", "--data", data, "--out", out, "--eval-file", ""];
+        args.extend_from_slice(extra);
+        if !extra.contains(&"--nodes") {
+            args.extend_from_slice(&["--nodes", "400"]);
+        }
+        arbiter(&args)
+    };
+    let whole = dir.join("whole.bin");
+    let out = rescore(&whole, &["--threads", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("scores changed"), "{}", stderr(&out));
+    let expected = std::fs::read(&whole).unwrap();
+    let rescored = arbiter_duck_train::record::DataFile::read(&expected).unwrap();
+    // The same positions, results and games, in the same order; a header saying how.
+    assert_eq!(expected[8..10], 3u16.to_le_bytes());
+    assert_eq!(expected.len(), 72 + 56 * games.records.len());
+    let rescore_header = rescored.header.rescore.unwrap();
+    assert_eq!((rescore_header.nodes, rescore_header.network), (400, None));
+    assert_eq!(rescored.header.seed, games.header.seed);
+    assert_eq!(rescored.records.len(), games.records.len());
+    let mut changed = 0;
+    for (after, before) in rescored.records.iter().zip(&games.records) {
+        let same = arbiter_duck_train::record::Record { score: before.score, ..after.clone() };
+        assert_eq!(same, *before);
+        changed += usize::from(after.score != before.score);
+    }
+    assert!(changed * 4 > games.records.len(), "{changed} of {} changed", games.records.len());
+
+    // One thread, or a run cut in the middle of a record and continued: the same bytes.
+    let one = dir.join("one.bin");
+    assert_eq!(rescore(&one, &[]).status.code(), Some(0));
+    assert_eq!(std::fs::read(&one).unwrap(), expected);
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &expected[..72 + 56 * 70 + 13]).unwrap();
+    let out = rescore(&cut, &["--threads", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("70 positions rescored before, continuing"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&cut).unwrap(), expected);
+
+    // Continued only with its own settings and data; never over its data.
+    std::fs::write(&cut, &expected[..72 + 56 * 3]).unwrap();
+    let out = rescore(&cut, &["--nodes", "500"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("rescored at 400 nodes"), "{}", stderr(&out));
+    let mut other = expected[..72 + 56 * 3].to_vec();
+    other[72 + 56 * 2] ^= 0x01;
+    std::fs::write(&cut, &other).unwrap();
+    let out = rescore(&cut, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("record 2 is not the position"), "{}", stderr(&out));
+    let before = std::fs::read(&data).unwrap();
+    let out = rescore(&data, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("the output is the input"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&data).unwrap(), before);
+
+    // Training names how the scores were made.
+    let net = dir.join("net.nnue");
+    let (whole, net) = (whole.to_str().unwrap(), net.to_str().unwrap());
+    let args = ["duck", "train", "--data", whole, "--out", net, "--hidden", "4", "--epochs", "1"];
+    let out = arbiter(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let network = arbiter_duck_engine::nnue::Network::read(&std::fs::read(net).unwrap()).unwrap();
+    assert!(
+        network.provenance.contains("rescored at 400 nodes by the classical evaluation"),
+        "{}",
+        network.provenance
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
