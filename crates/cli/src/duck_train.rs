@@ -10,7 +10,9 @@ use std::time::Instant;
 
 use arbiter_duck::Color;
 use arbiter_duck_engine::eval::Evaluation;
+use arbiter_duck_engine::nnue::features::FeatureSet;
 use arbiter_duck_engine::nnue::{self, Network, NetworkError};
+use arbiter_duck_train::net::FloatNetwork;
 use arbiter_duck_train::output::{self, Output};
 use arbiter_duck_train::record::{DataFile, Header, ReadError, Record};
 use arbiter_duck_train::rescore;
@@ -426,6 +428,18 @@ pub struct TrainArgs {
     /// Hidden units, H.
     #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u16).range(1..=4096))]
     hidden: u16,
+    /// The inputs: `pieces` (every piece on its point) or `captain` (the same in the bucket of
+    /// the own captain's point, mirrored when it stands right of the middle).
+    #[arg(long, default_value = "pieces", value_name = "SET")]
+    features: FeatureSet,
+    /// Output layers, the one that evaluates a position chosen by its number of pieces.
+    #[arg(long, default_value_t = 1, value_name = "K", value_parser = clap::value_parser!(u16).range(1..=16))]
+    output_buckets: u16,
+    /// Start from this network's weights (a `.nnue` of the plain feature set with one output
+    /// layer and as many hidden units, or `<embedded>`) rather than random ones: its rows
+    /// become the shared rows of the captain's buckets, its output layer every output layer.
+    #[arg(long, value_name = "NET")]
+    init: Option<String>,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 10)]
     epochs: usize,
@@ -486,7 +500,17 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     let inputs: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
     let mut output = Output::new(&args.out, &inputs)
         .map_err(|error| CliError::Message(format!("--out {error}")))?;
+    // The network to start from, checked before any work.
+    let start_network = match &args.init {
+        None => None,
+        Some(name) => {
+            let model = nnue::load(name).map_err(|error| CliError::Message(error.to_string()))?;
+            Some(model.network().clone())
+        }
+    };
     let config = Config {
+        features: args.features,
+        output_buckets: usize::from(args.output_buckets),
         hidden: usize::from(args.hidden),
         epochs: args.epochs,
         lambda: args.lambda,
@@ -497,6 +521,13 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         scale: f32::from(args.scale),
         mirror: args.mirror,
         weight_decay: args.weight_decay,
+    };
+    let start = match &start_network {
+        None => None,
+        Some(network) => Some(
+            FloatNetwork::from_network(network, config.shape())
+                .map_err(|error| CliError::Message(format!("--init: {error}")))?,
+        ),
     };
     let mut provenance = String::from("arbiter duck train\n");
     let mut split = Split::default();
@@ -561,6 +592,16 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     if config.weight_decay > 0.0 {
         provenance.push_str(&format!(", weight decay {}", config.weight_decay));
     }
+    if config.features != FeatureSet::Pieces {
+        provenance.push_str(&format!(", features {}", config.features.name()));
+    }
+    if config.output_buckets > 1 {
+        provenance.push_str(&format!(", {} output layers", config.output_buckets));
+    }
+    if let (Some(name), Some(network)) = (&args.init, &start_network) {
+        provenance
+            .push_str(&format!(", started from {name} (network {:016x})", network.fingerprint()));
+    }
     provenance.push('\n');
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = args.threads {
@@ -569,7 +610,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     let pool = builder.build().map_err(|error| CliError::Message(error.to_string()))?;
     let mut last = None;
     let network = pool.install(|| {
-        trainer::train(&split, &config, |epoch| {
+        trainer::train(&split, &config, start, |epoch| {
             eprintln!(
                 "epoch {}/{}: training loss {:.6}, validation loss {:.6} ({:.1} s)",
                 epoch.number,
@@ -601,9 +642,9 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         .map_err(|error| CliError::Message(format!("{name}: {error}")))?;
     output.commit().map_err(|error| CliError::Message(error.to_string()))?;
     eprintln!(
-        "{name}: {} bytes, hidden {}, fingerprint {:016x}",
+        "{name}: {} bytes, {}, fingerprint {:016x}",
         bytes.len(),
-        network.hidden,
+        network.shape_text(),
         network.fingerprint()
     );
     Ok(())
@@ -644,11 +685,20 @@ pub fn network(args: NetworkArgs) -> Result<(), CliError> {
             let network = model.network();
             let mut bytes = Vec::new();
             network.write(&mut bytes)?;
-            let checksum = &bytes[nnue::network::HEADER_LEN - 4..nnue::network::HEADER_LEN];
-            let checksum = u32::from_le_bytes([checksum[0], checksum[1], checksum[2], checksum[3]]);
+            let checksum = network.checksum();
             let mut stdout = io::stdout().lock();
-            writeln!(stdout, "{file}: {} bytes, format {}", bytes.len(), nnue::network::VERSION)?;
-            writeln!(stdout, "hidden {}, scale {}", network.hidden, network.scale)?;
+            writeln!(stdout, "{file}: {} bytes, format {}", bytes.len(), network.version())?;
+            write!(stdout, "hidden {}, scale {}", network.hidden, network.scale)?;
+            // The plain shape's line is as it was; another names its features and layers.
+            if network.version() != nnue::network::VERSION {
+                write!(
+                    stdout,
+                    ", features {}, {} output layers",
+                    network.features.name(),
+                    network.output_buckets()
+                )?;
+            }
+            writeln!(stdout)?;
             writeln!(stdout, "CRC-32 {checksum:08x}, fingerprint {:016x}", network.fingerprint())?;
             writeln!(stdout, "provenance:")?;
             write!(stdout, "{}", network.provenance)?;

@@ -352,7 +352,7 @@ fn network_upgrade_converts_a_file_of_the_first_format() {
     for array in [&network.feature_weights, &network.feature_bias, &network.output_weights] {
         old.extend(array.iter().flat_map(|value| value.to_le_bytes()));
     }
-    old.extend_from_slice(&network.output_bias.to_le_bytes());
+    old.extend_from_slice(&network.output_bias[0].to_le_bytes());
     old.extend_from_slice(&(network.provenance.len() as u32).to_le_bytes());
     old.extend_from_slice(network.provenance.as_bytes());
     let path = dir.join("old.nnue");
@@ -540,5 +540,82 @@ fn rescore_searches_every_position_again_and_continues_an_interrupted_file() {
         "{}",
         network.provenance
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn train_makes_networks_of_the_captains_buckets_and_output_layers_and_starts_from_one() {
+    let dir = scratch("shapes");
+    let data = dir.join("data.bin");
+    assert_eq!(selfplay(&data, "4", "2", None).status.code(), Some(0));
+    let (data, plain, captain) = (
+        data.to_str().unwrap().to_owned(),
+        dir.join("plain.nnue").to_str().unwrap().to_owned(),
+        dir.join("captain.nnue").to_str().unwrap().to_owned(),
+    );
+    let train = |out: &str, extra: &[&str]| {
+        let mut args = vec!["duck", "train", "--data", &data, "--out", out];
+        args.extend_from_slice(&["--epochs", "1", "--threads", "1", "--batch", "64"]);
+        args.extend_from_slice(extra);
+        if !extra.contains(&"--hidden") {
+            args.extend_from_slice(&["--hidden", "8"]);
+        }
+        arbiter(&args)
+    };
+    let out = train(&plain, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out =
+        train(&captain, &["--features", "captain", "--output-buckets", "8", "--init", &plain]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("captain features, 8 hidden units, 8 output layers, fingerprint"),
+        "{}",
+        stderr(&out)
+    );
+    let bytes = std::fs::read(&captain).unwrap();
+    assert_eq!(&bytes[..8], b"ARBNNUE3");
+    let network = arbiter_duck_engine::nnue::Network::read(&bytes).unwrap();
+    let started =
+        arbiter_duck_engine::nnue::Network::read(&std::fs::read(&plain).unwrap()).unwrap();
+    let expected = format!(
+        ", features captain, 8 output layers, started from {plain} (network {:016x})\n",
+        started.fingerprint()
+    );
+    assert!(network.provenance.contains(&expected), "{}", network.provenance);
+
+    let out = arbiter(&["duck", "network", "show", &captain]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        shown.contains("format 3\nhidden 8, scale 400, features captain, 8 output layers\n"),
+        "{shown}"
+    );
+    // The engine plays with it.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["duck", "uci"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let input = format!("setoption name EvalFile value {captain}\nposition startpos\ngo depth 4\n");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let output = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    assert!(output.contains("captain features, 8 hidden units, 8 output layers"), "{output}");
+    assert!(output.contains("bestmove "), "{output}");
+
+    // A network to start from must be plain and as wide, and is checked before any work.
+    for (init, why) in [
+        (&captain, "must be of the plain feature set"),
+        (&plain, "has 8 hidden units, the training 16"),
+    ] {
+        let out = train(&dir.join("x.nnue").to_string_lossy(), &["--init", init, "--hidden", "16"]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains(why), "{}", stderr(&out));
+        assert!(!stderr(&out).contains("epoch"), "{}", stderr(&out));
+    }
+    let out = train(&dir.join("x.nnue").to_string_lossy(), &["--features", "kings"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("`pieces` or `captain`"), "{}", stderr(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -21,14 +21,20 @@ use rayon::prelude::*;
 
 use arbiter_duck::{Board, Square};
 
-use crate::net::{FloatNetwork, MAX_ACTIVE, Sample, Scratch, sigmoid};
+use arbiter_duck_engine::nnue::features::FeatureSet;
+
+use crate::net::{FloatNetwork, MAX_ACTIVE, Sample, Scratch, Shape, sigmoid};
 use crate::record::Record;
 
 /// How to train.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
+    /// The inputs.
+    pub features: FeatureSet,
     /// Hidden units, H.
     pub hidden: usize,
+    /// Output layers, chosen by the number of pieces.
+    pub output_buckets: usize,
     /// Passes over the training set.
     pub epochs: usize,
     /// The score's share of the target (the rest is the result's).
@@ -50,6 +56,13 @@ pub struct Config {
     /// Decoupled weight decay (AdamW): each step takes `rate · weight_decay · w` off every
     /// weight `w` of both layers (not the biases). 0 for none.
     pub weight_decay: f32,
+}
+
+impl Config {
+    /// The shape of the network trained.
+    pub fn shape(&self) -> Shape {
+        Shape { features: self.features, hidden: self.hidden, output_buckets: self.output_buckets }
+    }
 }
 
 /// The losses after one epoch.
@@ -83,7 +96,8 @@ impl Split {
         for record in records {
             let score = sigmoid(f32::from(record.score) / config.scale);
             let target = config.lambda * score + (1.0 - config.lambda) * record.result.score();
-            let Some(sample) = Sample::new(&record.board, record.turn, target) else {
+            let Some(sample) = Sample::new(config.features, &record.board, record.turn, target)
+            else {
                 self.skipped += 1;
                 continue;
             };
@@ -97,7 +111,7 @@ impl Split {
             self.training.push(sample);
             if config.mirror {
                 let mirror = mirrored(&record.board);
-                self.training.extend(Sample::new(&mirror, record.turn, target));
+                self.training.extend(Sample::new(config.features, &mirror, record.turn, target));
             }
         }
     }
@@ -179,8 +193,8 @@ impl Adam {
     const BETA2: f32 = 0.999;
     const EPSILON: f32 = 1e-8;
 
-    fn new(hidden: usize) -> Adam {
-        Adam { first: FloatNetwork::zeros(hidden), second: FloatNetwork::zeros(hidden), steps: 0 }
+    fn new(shape: Shape) -> Adam {
+        Adam { first: FloatNetwork::zeros(shape), second: FloatNetwork::zeros(shape), steps: 0 }
     }
 
     /// Moves `network` one step against `gradient` (a mean over a batch), its weights (not its
@@ -226,7 +240,7 @@ pub fn loss(network: &FloatNetwork, samples: &[Sample]) -> f32 {
     let total: f64 = samples
         .par_chunks(4096)
         .map(|chunk| {
-            let mut scratch = Scratch::new(network.hidden);
+            let mut scratch = Scratch::new(network.shape.hidden);
             chunk
                 .iter()
                 .map(|sample| {
@@ -241,12 +255,17 @@ pub fn loss(network: &FloatNetwork, samples: &[Sample]) -> f32 {
     (total / samples.len() as f64) as f32
 }
 
-/// Trains a network on `split` as `config` says, calling `on_epoch` after each epoch, on the
-/// current rayon pool's threads.
-pub fn train(split: &Split, config: &Config, mut on_epoch: impl FnMut(&Epoch)) -> FloatNetwork {
-    let hidden = config.hidden;
-    let mut network = FloatNetwork::random(hidden, config.seed);
-    let mut adam = Adam::new(hidden);
+/// Trains a network on `split` as `config` says, from random weights or from `start`,
+/// calling `on_epoch` after each epoch, on the current rayon pool's threads.
+pub fn train(
+    split: &Split,
+    config: &Config,
+    start: Option<FloatNetwork>,
+    mut on_epoch: impl FnMut(&Epoch),
+) -> FloatNetwork {
+    let (hidden, shape) = (config.hidden, config.shape());
+    let mut network = start.unwrap_or_else(|| FloatNetwork::random(shape, config.seed));
+    let mut adam = Adam::new(shape);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5EED);
     let mut order: Vec<u32> = (0..split.training.len() as u32).collect();
     let batch = config.batch.max(1);
@@ -271,7 +290,7 @@ pub fn train(split: &Split, config: &Config, mut on_epoch: impl FnMut(&Epoch)) -
             let (mut gradient, batch_loss) = batch_samples
                 .par_chunks(chunk)
                 .map(|samples| {
-                    let mut gradient = FloatNetwork::zeros(hidden);
+                    let mut gradient = FloatNetwork::zeros(shape);
                     let mut scratch = Scratch::new(hidden);
                     let loss: f64 = samples
                         .iter()
@@ -285,7 +304,7 @@ pub fn train(split: &Split, config: &Config, mut on_epoch: impl FnMut(&Epoch)) -
                     a.add(&b);
                     (a, la + lb)
                 })
-                .unwrap_or_else(|| (FloatNetwork::zeros(hidden), 0.0));
+                .unwrap_or_else(|| (FloatNetwork::zeros(shape), 0.0));
             let n = batch_samples.len() as f32;
             for values in gradient.parameters_mut() {
                 values.iter_mut().for_each(|g| *g /= n);
@@ -386,6 +405,8 @@ mod tests {
     #[test]
     fn mirroring_doubles_the_training_positions_only() {
         let config = |mirror| Config {
+            features: FeatureSet::Pieces,
+            output_buckets: 1,
             hidden: 8,
             epochs: 1,
             lambda: 0.5,
@@ -411,6 +432,8 @@ mod tests {
     #[test]
     fn the_loss_falls_and_the_quantised_network_agrees_with_the_float_one() {
         let config = Config {
+            features: FeatureSet::Pieces,
+            output_buckets: 1,
             hidden: 16,
             epochs: 8,
             lambda: 1.0,
@@ -425,9 +448,9 @@ mod tests {
         let mut split = Split::default();
         split.add(&records(300), &config);
         assert!(!split.validation.is_empty() && split.training.len() > split.validation.len());
-        let before = loss(&FloatNetwork::random(config.hidden, config.seed), &split.validation);
+        let before = loss(&FloatNetwork::random(config.shape(), config.seed), &split.validation);
         let mut epochs = Vec::new();
-        let network = train(&split, &config, |epoch| epochs.push(*epoch));
+        let network = train(&split, &config, None, |epoch| epochs.push(*epoch));
         assert_eq!(epochs.len(), 8);
         assert!(epochs[7].training < epochs[0].training * 0.7, "{epochs:?}");
         assert!(epochs[7].validation < before * 0.7, "{before} then {epochs:?}");
@@ -439,7 +462,7 @@ mod tests {
         let (mut worst, mut total, mut count) = (0.0f32, 0.0f32, 0.0f32);
         for (number, record) in records(40).iter().enumerate().step_by(7) {
             let position = Position::from_board(record.board.clone(), record.turn).unwrap();
-            let sample = Sample::new(&record.board, record.turn, 0.0).unwrap();
+            let sample = Sample::new(FeatureSet::Pieces, &record.board, record.turn, 0.0).unwrap();
             let float = network.forward(&sample, &mut scratch) * 400.0;
             let integer = quantised.evaluate_scratch(&position) as f32;
             let difference = (float - integer).abs();
@@ -455,6 +478,8 @@ mod tests {
     /// A configuration for the small tests below.
     fn small(seed: u64) -> Config {
         Config {
+            features: FeatureSet::Pieces,
+            output_buckets: 1,
             hidden: 8,
             epochs: 2,
             lambda: 1.0,
@@ -472,20 +497,20 @@ mod tests {
     fn weight_decay_shrinks_the_weights_and_not_the_biases() {
         let mut split = Split::default();
         split.add(&records(80), &small(4));
-        let plain = train(&split, &small(4), |_| {});
-        let decayed = train(&split, &Config { weight_decay: 5.0, ..small(4) }, |_| {});
+        let plain = train(&split, &small(4), None, |_| {});
+        let decayed = train(&split, &Config { weight_decay: 5.0, ..small(4) }, None, |_| {});
         let norm = |values: &[f32]| values.iter().map(|v| f64::from(v * v)).sum::<f64>();
         assert!(norm(&decayed.feature_weights) < 0.8 * norm(&plain.feature_weights));
         assert!(norm(&decayed.output_weights) < 0.8 * norm(&plain.output_weights));
         // A decay of 0 is the trainer without it, bit for bit.
-        assert_eq!(train(&split, &Config { weight_decay: 0.0, ..small(4) }, |_| {}), plain);
+        assert_eq!(train(&split, &Config { weight_decay: 0.0, ..small(4) }, None, |_| {}), plain);
 
         // One step by hand: the weights shrink by rate · decay before Adam's step, the biases
         // do not.
-        let mut network = FloatNetwork::random(4, 9);
-        let mut adam = Adam::new(4);
+        let mut network = FloatNetwork::random(Shape::plain(4), 9);
+        let mut adam = Adam::new(Shape::plain(4));
         let before = network.clone();
-        adam.step(&mut network, &FloatNetwork::zeros(4), 0.01, 2.0);
+        adam.step(&mut network, &FloatNetwork::zeros(Shape::plain(4)), 0.01, 2.0);
         assert!(
             network
                 .feature_weights
@@ -546,5 +571,50 @@ mod tests {
         }
         assert_eq!(at, split.training.len());
         assert_eq!(split.dedup(), 0, "nothing is left to merge");
+    }
+
+    #[test]
+    fn the_captains_buckets_and_output_layers_learn_and_quantise() {
+        let config = Config {
+            features: FeatureSet::Captain,
+            output_buckets: 4,
+            epochs: 6,
+            batch: 256,
+            hidden: 16,
+            validation: 0.2,
+            ..small(3)
+        };
+        let mut split = Split::default();
+        split.add(&records(300), &config);
+        let before = loss(&FloatNetwork::random(config.shape(), config.seed), &split.validation);
+        let mut epochs = Vec::new();
+        let network = train(&split, &config, None, |epoch| epochs.push(*epoch));
+        assert!(epochs[5].validation < before * 0.7, "{before} then {epochs:?}");
+        let quantised = network.quantise(400, String::new());
+        let mut scratch = Scratch::new(16);
+        for record in records(20).iter().step_by(5) {
+            let position = Position::from_board(record.board.clone(), record.turn).unwrap();
+            let sample = Sample::new(FeatureSet::Captain, &record.board, record.turn, 0.0).unwrap();
+            let float = network.forward(&sample, &mut scratch) * 400.0;
+            let integer = quantised.evaluate_scratch(&position) as f32;
+            assert!((float - integer).abs() <= 40.0, "{float} vs {integer}");
+        }
+        // Started from a network, a training goes on from what it computes.
+        let start =
+            FloatNetwork::from_network(&quantised, Shape { output_buckets: 1, ..config.shape() });
+        assert!(start.is_err(), "only a plain network starts a training");
+        let plain_config =
+            Config { features: FeatureSet::Pieces, output_buckets: 1, ..config.clone() };
+        let mut plain_split = Split::default();
+        plain_split.add(&records(300), &plain_config);
+        let plain = train(&plain_split, &plain_config, None, |_| {});
+        let plain = plain.quantise(400, String::new());
+        let start = FloatNetwork::from_network(&plain, config.shape()).unwrap();
+        let from = loss(&start, &split.validation);
+        let mut first = None;
+        let one = Config { epochs: 1, learning_rate: 0.0005, ..config.clone() };
+        train(&split, &one, Some(start), |epoch| first = Some(epoch.validation));
+        let first = first.unwrap();
+        assert!(from < before * 0.7 && first < from * 1.05, "{before}, {from} then {first}");
     }
 }
