@@ -436,8 +436,9 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1, value_name = "K", value_parser = clap::value_parser!(u16).range(1..=16))]
     output_buckets: u16,
     /// Start from this network's weights (a `.nnue` of the plain feature set with one output
-    /// layer and as many hidden units, or `<embedded>`) rather than random ones: its rows
-    /// become the shared rows of the captain's buckets, its output layer every output layer.
+    /// layer and at most as many hidden units, or `<embedded>`) rather than random ones: its
+    /// rows become the shared rows of the captain's buckets, its output layer every output
+    /// layer; hidden units it lacks start random, with output weights of zero.
     #[arg(long, value_name = "NET")]
     init: Option<String>,
     /// Passes over the training positions.
@@ -525,7 +526,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     let start = match &start_network {
         None => None,
         Some(network) => Some(
-            FloatNetwork::from_network(network, config.shape())
+            FloatNetwork::from_network(network, config.shape(), config.seed)
                 .map_err(|error| CliError::Message(format!("--init: {error}")))?,
         ),
     };

@@ -607,9 +607,9 @@ fn train_makes_networks_of_the_captains_buckets_and_output_layers_and_starts_fro
     // A network to start from must be plain and as wide, and is checked before any work.
     for (init, why) in [
         (&captain, "must be of the plain feature set"),
-        (&plain, "has 8 hidden units, the training 16"),
+        (&plain, "has 8 hidden units, more than the training's 4"),
     ] {
-        let out = train(&dir.join("x.nnue").to_string_lossy(), &["--init", init, "--hidden", "16"]);
+        let out = train(&dir.join("x.nnue").to_string_lossy(), &["--init", init, "--hidden", "4"]);
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
         assert!(stderr(&out).contains(why), "{}", stderr(&out));
         assert!(!stderr(&out).contains("epoch"), "{}", stderr(&out));

@@ -110,8 +110,10 @@ pub enum InitError {
         "a network to start from must be of the plain feature set with one output layer, not {0}"
     )]
     Shape(String),
-    /// The starting network's hidden size is not the one trained.
-    #[error("the network to start from has {found} hidden units, the training {expected}")]
+    /// The starting network has more hidden units than the one trained.
+    #[error(
+        "the network to start from has {found} hidden units, more than the training's {expected}"
+    )]
     Hidden {
         /// The starting network's.
         found: usize,
@@ -173,29 +175,39 @@ impl FloatNetwork {
     }
 
     /// A network of `shape` that computes what `network` (of the plain feature set and one
-    /// output layer, with as many hidden units) computes, to start a training from it: its
-    /// feature rows become the plain or shared rows, its output layer every output layer.
-    pub fn from_network(network: &Network, shape: Shape) -> Result<FloatNetwork, InitError> {
+    /// output layer, with at most as many hidden units) computes, to start a training from it:
+    /// its feature rows become the plain or shared rows, its output layer every output layer.
+    /// Hidden units it lacks start as [`random`](FloatNetwork::random) draws them from `seed`,
+    /// with output weights of zero: they change nothing until training gives them a part.
+    pub fn from_network(
+        network: &Network,
+        shape: Shape,
+        seed: u64,
+    ) -> Result<FloatNetwork, InitError> {
         if network.features != FeatureSet::Pieces || network.output_buckets() != 1 {
             return Err(InitError::Shape(network.shape_text()));
         }
-        if network.hidden != shape.hidden {
+        if network.hidden > shape.hidden {
             let (found, expected) = (network.hidden, shape.hidden);
             return Err(InitError::Hidden { found, expected });
         }
-        let mut float = FloatNetwork::zeros(shape);
-        let first = if shape.factorised() { shape.features.inputs() * shape.hidden } else { 0 };
+        let mut float = FloatNetwork::random(shape, seed);
+        let (old, new) = (network.hidden, shape.hidden);
+        let first = if shape.factorised() { shape.features.inputs() * new } else { 0 };
         let qa = QA as f32;
-        for (to, &from) in float.feature_weights[first..].iter_mut().zip(&network.feature_weights) {
-            *to = f32::from(from) / qa;
+        let rows = float.feature_weights[first..].chunks_mut(new);
+        for (to, from) in rows.zip(network.feature_weights.chunks(old)) {
+            to.iter_mut().zip(from).for_each(|(to, &from)| *to = f32::from(from) / qa);
         }
         for (to, &from) in float.feature_bias.iter_mut().zip(&network.feature_bias) {
             *to = f32::from(from) / qa;
         }
-        let layer = 2 * shape.hidden;
-        for weights in float.output_weights.chunks_mut(layer) {
-            for (to, &from) in weights.iter_mut().zip(&network.output_weights) {
-                *to = f32::from(from) / QB as f32;
+        // Each output layer: the old units' weights in each half, zeros for the new ones.
+        for layer in float.output_weights.chunks_mut(2 * new) {
+            for (half, to) in layer.chunks_mut(new).enumerate() {
+                let from = &network.output_weights[half * old..][..old];
+                to.fill(0.0);
+                to.iter_mut().zip(from).for_each(|(to, &from)| *to = f32::from(from) / QB as f32);
             }
         }
         let bias = network.output_bias[0] as f32 / (QA * QB) as f32;
@@ -515,9 +527,11 @@ mod tests {
             Shape::plain(24),
             Shape { features: FeatureSet::Captain, hidden: 24, output_buckets: 8 },
             Shape { features: FeatureSet::Pieces, hidden: 24, output_buckets: 2 },
+            Shape { features: FeatureSet::Captain, hidden: 40, output_buckets: 3 },
+            Shape::plain(64),
         ] {
-            let float = FloatNetwork::from_network(&plain, shape).unwrap();
-            let mut scratch = Scratch::new(24);
+            let float = FloatNetwork::from_network(&plain, shape, 1).unwrap();
+            let mut scratch = Scratch::new(shape.hidden);
             for position in positions().iter().step_by(3) {
                 let sample =
                     Sample::new(shape.features, position.board(), position.turn(), 0.0).unwrap();
@@ -530,13 +544,14 @@ mod tests {
             for position in positions().iter().step_by(7) {
                 assert_eq!(again.evaluate_scratch(position), plain.evaluate_scratch(position));
             }
+            // A wider network's new units are live, with nothing to say yet.
+            let last = &float.feature_weights[float.feature_weights.len() - shape.hidden..];
+            assert!(shape.hidden == 24 || last[24..].iter().any(|&w| w != 0.0));
         }
-        let wrong = FloatNetwork::from_network(&plain, Shape::plain(32)).unwrap_err();
-        assert_eq!(
-            wrong.to_string(),
-            "the network to start from has 24 hidden units, the training 32"
-        );
+        let wrong = FloatNetwork::from_network(&plain, Shape::plain(16), 1).unwrap_err();
+        let expected = "the network to start from has 24 hidden units, more than the training's 16";
+        assert_eq!(wrong.to_string(), expected);
         let captain = Network::random_shaped(FeatureSet::Captain, 24, 1, 1);
-        assert!(FloatNetwork::from_network(&captain, Shape::plain(24)).is_err());
+        assert!(FloatNetwork::from_network(&captain, Shape::plain(24), 1).is_err());
     }
 }

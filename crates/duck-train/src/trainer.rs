@@ -600,8 +600,11 @@ mod tests {
             assert!((float - integer).abs() <= 40.0, "{float} vs {integer}");
         }
         // Started from a network, a training goes on from what it computes.
-        let start =
-            FloatNetwork::from_network(&quantised, Shape { output_buckets: 1, ..config.shape() });
+        let start = FloatNetwork::from_network(
+            &quantised,
+            Shape { output_buckets: 1, ..config.shape() },
+            1,
+        );
         assert!(start.is_err(), "only a plain network starts a training");
         let plain_config =
             Config { features: FeatureSet::Pieces, output_buckets: 1, ..config.clone() };
@@ -609,7 +612,7 @@ mod tests {
         plain_split.add(&records(300), &plain_config);
         let plain = train(&plain_split, &plain_config, None, |_| {});
         let plain = plain.quantise(400, String::new());
-        let start = FloatNetwork::from_network(&plain, config.shape()).unwrap();
+        let start = FloatNetwork::from_network(&plain, config.shape(), 1).unwrap();
         let from = loss(&start, &split.validation);
         let mut first = None;
         let one = Config { epochs: 1, learning_rate: 0.0005, ..config.clone() };
