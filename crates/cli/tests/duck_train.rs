@@ -427,13 +427,14 @@ fn chunks_of_games_put_together_make_the_file_of_one_run() {
 fn the_generation_script_makes_the_same_network_twice() {
     let dir = scratch("generation");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/duck_generation.sh");
-    let generation = |name: &str| {
+    let generation = |name: &str, settings: &[&str]| {
         let out = dir.join(name);
         let run = Command::new("bash")
             .arg(&script)
             .arg(&out)
-            .args(["GAMES=4", "NODES=60", "SEED=5", "HIDDEN=8", "EPOCHS=1", "BATCH=64"])
+            .args(["GAMES=4", "NODES=60", "SEED=5", "EPOCHS=1", "BATCH=64"])
             .args(["THREADS=1", "GATE_GAMES=2", "GATE_NODES=60", "TIMED_GAMES=none"])
+            .args(settings)
             .env("ARBITER", env!("CARGO_BIN_EXE_arbiter"))
             .output()
             .unwrap();
@@ -443,8 +444,8 @@ fn the_generation_script_makes_the_same_network_twice() {
                 .unwrap();
         (std::fs::read(out.join("next.nnue")).unwrap(), record)
     };
-    let (first, record) = generation("a");
-    let (second, again) = generation("b");
+    let (first, record) = generation("a", &["HIDDEN=8"]);
+    let (second, again) = generation("b", &["HIDDEN=8"]);
     assert_eq!(first, second, "the same network, bit for bit");
     assert_eq!(record["settings"], again["settings"]);
     assert_eq!(record["network"], again["network"]);
@@ -461,6 +462,40 @@ fn the_generation_script_makes_the_same_network_twice() {
     assert!(provenance.contains("arbiter commit "), "{provenance}");
     assert!(provenance.contains("bash bench/duck_generation.sh DIR NET="), "{provenance}");
     assert!(provenance.contains(" GAMES=4 NODES=60 SEED=5 "), "{provenance}");
+
+    // Rescored data, a network started from the default one, the captain's buckets, output
+    // layers, deduplication and weight decay: the same bits again.
+    let settings = [
+        "RESCORE_NODES=100",
+        concat!(
+            "INIT=",
+            env!("CARGO_MANIFEST_DIR"),
+            "/../duck-engine/networks/duck-h256-gen3.nnue"
+        ),
+        "HIDDEN=256",
+        "LR=0.0002",
+        "FEATURES=captain",
+        "OUTPUT_BUCKETS=2",
+        "DEDUP=1",
+        "WEIGHT_DECAY=0.01",
+    ];
+    let (first, record) = generation("c", &settings);
+    let (second, _) = generation("d", &settings);
+    assert_eq!(first, second, "the same network, bit for bit");
+    assert_eq!(record["settings"]["INIT"], "crates/duck-engine/networks/duck-h256-gen3.nnue");
+    assert_eq!(record["commands"].as_array().unwrap().len(), 4, "{record}");
+    let network = arbiter_duck_engine::nnue::Network::read(&first).unwrap();
+    assert_eq!(network.shape_text(), "captain features, 256 hidden units, 2 output layers");
+    let provenance = &network.provenance;
+    for part in [
+        "rescored at 100 nodes by network 1201aa1b91763553",
+        "duplicates merged",
+        ", weight decay 0.01, features captain, 2 output layers, started from ",
+        "(network 1201aa1b91763553)",
+        " RESCORE_NODES=100 ",
+    ] {
+        assert!(provenance.contains(part), "{part}: {provenance}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
