@@ -30,7 +30,7 @@
 
 use arbiter_duck::{Board, Color, Move, Piece, Position, Role};
 
-use super::features::{FeatureSet, Frame};
+use super::features::{self, FeatureSet, Frame};
 use super::model::{Block, LANES, Model};
 use super::network::{QA, output_bucket, output_value};
 use crate::value::{MAX_PLY, Value};
@@ -152,14 +152,17 @@ impl<'a> Accumulators<'a> {
         captured: Option<Piece>,
         board: &Board,
     ) {
+        if self.model.features == FeatureSet::Pieces {
+            self.make_plain(ply, piece, mv, captured);
+            return;
+        }
         let blocks = self.model.blocks;
         let model = self.model;
         for perspective in Color::ALL {
             let frame = self.frames[ply][perspective.index()];
             // Only a perspective's own captain sets its frame: its move, or its capture.
             let captain = |piece: Piece| piece.role == Role::Captain && piece.color == perspective;
-            if model.features != FeatureSet::Pieces
-                && (captain(piece) || captured.is_some_and(captain))
+            if (captain(piece) || captured.is_some_and(captain))
                 && model.features.frame_of(board, perspective) != frame
             {
                 self.refresh_half(ply + 1, board, perspective);
@@ -177,6 +180,31 @@ impl<'a> Accumulators<'a> {
                 None => add_sub(to, from, add, sub),
                 Some(captured) => {
                     let gone = model.feature(index(captured, mv.to));
+                    add_sub_sub(to, from, add, sub, gone);
+                }
+            }
+        }
+    }
+
+    /// [`make`](Accumulators::make) for the plain feature set, whose frame never changes: the
+    /// search's hot path, kept free of the frames' bookkeeping (their entries stay
+    /// [`Frame::PLAIN`]).
+    #[inline(always)]
+    fn make_plain(&mut self, ply: usize, piece: Piece, mv: Move, captured: Option<Piece>) {
+        let blocks = self.model.blocks;
+        let model = self.model;
+        let (before, after) = self.entries.split_at_mut((ply + 1) * 2 * blocks);
+        let from = &before[ply * 2 * blocks..];
+        let to = &mut after[..2 * blocks];
+        for perspective in Color::ALL {
+            let half = perspective.index() * blocks..(perspective.index() + 1) * blocks;
+            let (from, to) = (&from[half.clone()], &mut to[half]);
+            let add = model.feature(features::index(perspective, piece, mv.to));
+            let sub = model.feature(features::index(perspective, piece, mv.from));
+            match captured {
+                None => add_sub(to, from, add, sub),
+                Some(captured) => {
+                    let gone = model.feature(features::index(perspective, captured, mv.to));
                     add_sub_sub(to, from, add, sub, gone);
                 }
             }
@@ -202,16 +230,16 @@ impl<'a> Accumulators<'a> {
             Color::Blue => (blue, red),
         };
         let buckets = self.model.output_bias.len();
-        let bucket = if buckets == 1 {
-            0
+        let (ours, theirs, bias) = if buckets == 1 {
+            let (ours, theirs) = self.model.output_weights.split_at(blocks);
+            (ours, theirs, self.model.output_bias[0])
         } else {
-            output_bucket(position.board().occupied().count(), buckets)
+            let bucket = output_bucket(position.board().occupied().count(), buckets);
+            let weights = &self.model.output_weights[bucket * 2 * blocks..][..2 * blocks];
+            let (ours, theirs) = weights.split_at(blocks);
+            (ours, theirs, self.model.output_bias[bucket])
         };
-        let weights = &self.model.output_weights[bucket * 2 * blocks..][..2 * blocks];
-        let (ours, theirs) = weights.split_at(blocks);
-        let sum = self.model.output_bias[bucket]
-            .wrapping_add(dot(us, ours))
-            .wrapping_add(dot(them, theirs));
+        let sum = bias.wrapping_add(dot(us, ours)).wrapping_add(dot(them, theirs));
         output_value(sum, self.model.scale)
     }
 }
