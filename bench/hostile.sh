@@ -9,7 +9,8 @@
 # FUZZING.md ("The command line under attack") explains each attack. Every case runs under
 # `timeout` (LIMIT seconds, 20 by default) and, where a build that reads its input whole would
 # eat the machine, `prlimit --as` (4 GiB). The last rows run bench/hostile-server.py (skipped with
-# SKIP_SERVER=1) and a Python Ctrl-C (skipped when the `arbiter` package is not importable).
+# SKIP_SERVER=1), the live games' WebSockets attacked too, and a Python Ctrl-C (skipped when the
+# `arbiter` package is not importable).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -158,6 +159,33 @@ bounded 'match --resume, results.jsonl a symlink to /dev/zero' sh -c "! '$arbite
 rm -f "$work/match/results.jsonl" && truncate -s 2G "$work/match/results.jsonl"
 bounded 'match --resume, a 2 GiB results.jsonl without a line end' sh -c "! '$arbiter' duck match --resume '$work/match' --trust-saved-engines"
 rm -rf "$work/match" "$work/sparse.nnue" "$work/damaged.nnue" "$work/net.fifo"
+
+# The live games' store at the server's start: a second server on a data directory another one
+# holds, and databases it cannot use (a zeroed page, a read-only file). Each must refuse at once
+# with exit status 2; one that starts instead is killed at the limit (137).
+# serve_store DIR: starts `arbiter serve` on DIR with one game in it; its pid in $served.
+serve_store() {
+    "$arbiter" serve --port 0 --data-dir "$1" > "$work/serve.out" 2> /dev/null &
+    served=$!
+    for _ in $(seq 100); do grep -q listening "$work/serve.out" && break; sleep 0.1; done
+    local addr
+    addr=$(grep -o '127.0.0.1:[0-9]*' "$work/serve.out" | head -n 1)
+    curl -s -o /dev/null -X POST -H 'Content-Type: application/json' -d '{"name": "Ann"}' \
+        "http://$addr/api/live/games"
+}
+serve_store "$work/held"
+run 'serve: a second server on a held --data-dir' "$arbiter" serve --port 0 --data-dir "$work/held"
+kill -TERM "$served" && wait "$served"
+serve_store "$work/zeroed" && kill -TERM "$served" && wait "$served"
+dd if=/dev/zero of="$work/zeroed/arbiter.sqlite3" bs=4096 seek=2 count=1 conv=notrunc status=none
+run 'serve: a database with a zeroed page' "$arbiter" serve --port 0 --data-dir "$work/zeroed"
+serve_store "$work/read-only" && kill -TERM "$served" && wait "$served"
+chmod a-w "$work/read-only/arbiter.sqlite3"
+# Root writes through permissions: the file is made immutable too, and mutable again after.
+[ "$(id -u)" = 0 ] && chattr +i "$work/read-only/arbiter.sqlite3"
+run 'serve: a read-only database file' "$arbiter" serve --port 0 --data-dir "$work/read-only"
+[ "$(id -u)" = 0 ] && chattr -i "$work/read-only/arbiter.sqlite3"
+rm -rf "$work/held" "$work/zeroed" "$work/read-only"
 
 if python3 -c 'import arbiter' 2> /dev/null; then
     # An endless stream of blank lines (a NUL byte would end the reading at once).

@@ -23,6 +23,8 @@ fn endpoints() -> Vec<Endpoint> {
     all.extend(crate::arena::endpoints());
     all.extend(crate::chess::endpoints());
     all.extend(crate::live::endpoints());
+    all.extend(crate::accounts::endpoints());
+    all.extend(crate::lobby::endpoints());
     all
 }
 

@@ -92,6 +92,20 @@ async fn the_index_lists_every_endpoint() {
             ("POST", "/api/live/games/{id}/act"),
             ("GET", "/api/live/games/{id}/export"),
             ("GET", "/api/live/games/{id}/socket"),
+            // Accounts, profiles and the lobby.
+            ("GET", "/api/account"),
+            ("POST", "/api/account/signup"),
+            ("POST", "/api/account/signin"),
+            ("POST", "/api/account/signout"),
+            ("POST", "/api/account/password"),
+            ("POST", "/api/account/delete"),
+            ("GET", "/api/users/{name}"),
+            ("GET", "/api/users/{name}/games"),
+            ("GET", "/api/leaderboard/{category}"),
+            ("GET", "/api/lobby/seeks"),
+            ("GET", "/api/lobby/socket"),
+            ("POST", "/api/live/games/{id}/abort"),
+            ("POST", "/api/live/games/{id}/claim"),
         ]
     );
     // Each listed endpoint answers its method with something other than 404 or 405.
@@ -165,7 +179,10 @@ async fn malformed_requests_get_a_4xx_with_a_message() {
     assert!(message.contains("unknown field `extra`"), "{message}");
     let message =
         error("/api/duck/game", json!({"commands": ["0 3 1"]}), StatusCode::BAD_REQUEST).await;
-    assert_eq!(message, "command 1, `0 3 1`: expected four integers `x1 y1 x2 y2`");
+    assert_eq!(
+        message,
+        "command 1, `0 3 1`: expected the destination column y2 (an integer), found end of input"
+    );
     let (status, _, _) = send(Method::GET, "/api/duck/game", Body::empty()).await;
     assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
     let (status, _, _) = send(Method::DELETE, "/api/", Body::empty()).await;
@@ -670,7 +687,7 @@ async fn engine_requests_are_checked() {
         (json!({"commands": "0 3 1 4"}), "malformed JSON body"),
         (json!({"moves": []}), "malformed JSON body"),
         (json!({"commands": [], "movetime": -5}), "malformed JSON body"),
-        (json!({"commands": ["0 3 1"]}), "command 1, `0 3 1`: expected four integers"),
+        (json!({"commands": ["0 3 1"]}), "command 1, `0 3 1`: expected the destination column y2"),
         (json!({"commands": [], "depth": 0}), "depth 0: expected 1 to 64 plies"),
         (json!({"commands": [], "nodes": 0}), "nodes 0: expected at least 1 node"),
         // The time cap: 10 s per move at most.
