@@ -23,7 +23,13 @@
 #                 arbiter.selfplay) with WORKERS local workers or the scheduler SCHEDULER, CHUNK
 #                 games a self-play task; the same file and the same gate report as without
 #                 (default: `arbiter duck selfplay --threads THREADS`, `duck match`)
+#   RESCORE_NODES the self-play positions searched again at this many nodes by NET before
+#                 training (`duck rescore`), or `none` (none)
 #   HIDDEN EPOCHS BATCH LR LAMBDA TRAIN_SEED MIRROR   training (256, 2, 1024, 0.001, 0.75, 1, 1)
+#   INIT          a network the training starts from rather than random weights, e.g. NET's
+#                 file (none)
+#   FEATURES OUTPUT_BUCKETS DEDUP WEIGHT_DECAY   the network's feature set and output layers,
+#                 and deduplication and weight decay in training (pieces, 1, 0, 0)
 #   THREADS       self-play and training threads (2); the network does not depend on it
 #   GATE_NODES GATE_GAMES GATE_SEED GATE_SPRT   the fixed-node gate (5000, 400, 17,
 #                 elo0=0,elo1=20); `none` as GATE_GAMES skips it. Its report is reproducible
@@ -51,7 +57,8 @@ done
 : "${GAMES:=12000}" "${NODES:=5000}" "${SEED:=3000001}" "${RANDOM_PLIES:=8}" "${EXTRA_DATA:=}"
 : "${WORKERS:=}" "${SCHEDULER:=}" "${CHUNK:=100}"
 : "${HIDDEN:=256}" "${EPOCHS:=2}" "${BATCH:=1024}" "${LR:=0.001}" "${LAMBDA:=0.75}"
-: "${TRAIN_SEED:=1}" "${MIRROR:=1}" "${THREADS:=2}"
+: "${TRAIN_SEED:=1}" "${MIRROR:=1}" "${THREADS:=2}" "${RESCORE_NODES:=none}" "${INIT:=}"
+: "${FEATURES:=pieces}" "${OUTPUT_BUCKETS:=1}" "${DEDUP:=0}" "${WEIGHT_DECAY:=0}"
 : "${GATE_NODES:=5000}" "${GATE_GAMES:=400}" "${GATE_SEED:=17}" "${GATE_SPRT:=elo0=0,elo1=20}"
 : "${TIMED_MOVETIME:=100}" "${TIMED_GAMES:=200}" "${TIMED_SEED:=18}" "${TIMED_SPRT:=elo0=0,elo1=20}"
 : "${OUT_NAME:=next.nnue}"
@@ -61,6 +68,7 @@ if [ -z "${ARBITER:-}" ]; then
 fi
 ARBITER=$(realpath "$ARBITER")
 NET=$(realpath "$NET")
+[ -n "$INIT" ] && INIT=$(realpath "$INIT")
 mkdir -p "$dir"
 dir=$(realpath "$dir")
 commit=$(git -C "$root" rev-parse --short=12 HEAD 2> /dev/null || echo unknown)
@@ -79,11 +87,11 @@ step() {
 }
 # The command line that ran, settings and all: what the provenance names.
 invocation="bash bench/duck_generation.sh DIR"
-for name in NET GAMES NODES SEED RANDOM_PLIES EXTRA_DATA HIDDEN EPOCHS BATCH LR LAMBDA \
-    TRAIN_SEED MIRROR GATE_NODES GATE_GAMES GATE_SEED GATE_SPRT TIMED_MOVETIME TIMED_GAMES \
-    TIMED_SEED TIMED_SPRT; do
+for name in NET GAMES NODES SEED RANDOM_PLIES EXTRA_DATA RESCORE_NODES HIDDEN EPOCHS BATCH LR \
+    LAMBDA TRAIN_SEED MIRROR INIT FEATURES OUTPUT_BUCKETS DEDUP WEIGHT_DECAY GATE_NODES \
+    GATE_GAMES GATE_SEED GATE_SPRT TIMED_MOVETIME TIMED_GAMES TIMED_SEED TIMED_SPRT; do
     value=${!name}
-    [ "$name" = NET ] && value=${NET#"$root"/}
+    case $name in NET | INIT) value=${value#"$root"/} ;; esac
     invocation="$invocation $name=$(printf '%q' "$value")"
 done
 
@@ -104,16 +112,27 @@ if [ ! -e "$data" ]; then
     fi
 fi
 
+# Rescoring: each kept position searched again, deeper, by network N.
+if [ "$RESCORE_NODES" != none ]; then
+    rescored=$dir/selfplay-n$NODES-s$SEED-r$RESCORE_NODES.bin
+    step "$ARBITER" duck rescore --data "$data" --out "$rescored" --nodes "$RESCORE_NODES" \
+        --eval-file "$NET" --threads "$THREADS"
+    data=$rescored
+fi
+
 # Training, on the new games and any earlier ones.
 net=$dir/$OUT_NAME
 read -r -a extra <<< "$EXTRA_DATA"
 mirror=()
 [ "$MIRROR" = 1 ] && mirror=(--mirror)
+shape=(--features "$FEATURES" --output-buckets "$OUTPUT_BUCKETS" --weight-decay "$WEIGHT_DECAY")
+[ "$DEDUP" = 1 ] && shape+=(--dedup)
+[ -n "$INIT" ] && shape+=(--init "$INIT")
 # Run from DIR with the data by its own name: the provenance names the files as given, and
 # must not depend on where DIR is.
 (cd "$dir" && step "$ARBITER" duck train --data "$(basename "$data")" "${extra[@]}" \
     --out "$OUT_NAME" --hidden "$HIDDEN" --epochs "$EPOCHS" --batch "$BATCH" --lr "$LR" \
-    --lambda "$LAMBDA" --threads "$THREADS" --seed "$TRAIN_SEED" "${mirror[@]}" \
+    --lambda "$LAMBDA" --threads "$THREADS" --seed "$TRAIN_SEED" "${mirror[@]}" "${shape[@]}" \
     --note "arbiter commit $commit ($version): $invocation")
 new=$(fingerprint "$net")
 old=$(fingerprint "$NET")
@@ -146,9 +165,12 @@ def report(path):
     return json.load(open(path)) if os.path.exists(path) else None
 settings = {name: value for name, value in [
     ("NET", "${NET#"$root"/}"), ("GAMES", "$GAMES"), ("NODES", "$NODES"), ("SEED", "$SEED"),
-    ("RANDOM_PLIES", "$RANDOM_PLIES"), ("EXTRA_DATA", "$EXTRA_DATA"), ("HIDDEN", "$HIDDEN"),
+    ("RANDOM_PLIES", "$RANDOM_PLIES"), ("EXTRA_DATA", "$EXTRA_DATA"),
+    ("RESCORE_NODES", "$RESCORE_NODES"), ("HIDDEN", "$HIDDEN"),
     ("EPOCHS", "$EPOCHS"), ("BATCH", "$BATCH"), ("LR", "$LR"), ("LAMBDA", "$LAMBDA"),
-    ("TRAIN_SEED", "$TRAIN_SEED"), ("MIRROR", "$MIRROR"), ("GATE_NODES", "$GATE_NODES"),
+    ("TRAIN_SEED", "$TRAIN_SEED"), ("MIRROR", "$MIRROR"), ("INIT", "${INIT#"$root"/}"),
+    ("FEATURES", "$FEATURES"), ("OUTPUT_BUCKETS", "$OUTPUT_BUCKETS"), ("DEDUP", "$DEDUP"),
+    ("WEIGHT_DECAY", "$WEIGHT_DECAY"), ("GATE_NODES", "$GATE_NODES"),
     ("GATE_GAMES", "$GATE_GAMES"), ("GATE_SEED", "$GATE_SEED"), ("GATE_SPRT", "$GATE_SPRT"),
     ("TIMED_MOVETIME", "$TIMED_MOVETIME"), ("TIMED_GAMES", "$TIMED_GAMES"),
     ("TIMED_SEED", "$TIMED_SEED"), ("TIMED_SPRT", "$TIMED_SPRT"),

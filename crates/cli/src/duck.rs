@@ -50,6 +50,9 @@ enum DuckCommand {
     /// Play the engine against itself and append training positions (the search's score and
     /// the game's result) to a data file; started again on the same file, it continues.
     Selfplay(crate::duck_train::SelfplayArgs),
+    /// Search every position of a self-play data file again, deeper, and write the file with
+    /// the new scores; started again on the same file, it continues.
+    Rescore(crate::duck_train::RescoreArgs),
     /// Train a network for the engine (NNUE) on self-play data files, on the CPU, and write it
     /// as a `.nnue` file with its provenance.
     Train(crate::duck_train::TrainArgs),
@@ -154,6 +157,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(DuckCommand::Play(args)) => crate::duck_engine::play(args),
         Some(DuckCommand::Match(args)) => crate::duck_match::run(*args),
         Some(DuckCommand::Selfplay(args)) => crate::duck_train::selfplay(args),
+        Some(DuckCommand::Rescore(args)) => crate::duck_train::rescore(args),
         Some(DuckCommand::Train(args)) => crate::duck_train::train(args),
         Some(DuckCommand::Network(args)) => crate::duck_train::network(args),
         Some(DuckCommand::Analyse(args)) => crate::duck_learn::analyse(args),

@@ -10,9 +10,12 @@ use std::time::Instant;
 
 use arbiter_duck::Color;
 use arbiter_duck_engine::eval::Evaluation;
+use arbiter_duck_engine::nnue::features::FeatureSet;
 use arbiter_duck_engine::nnue::{self, Network, NetworkError};
-use arbiter_duck_train::output::Output;
-use arbiter_duck_train::record::{DataFile, ReadError};
+use arbiter_duck_train::net::FloatNetwork;
+use arbiter_duck_train::output::{self, Output};
+use arbiter_duck_train::record::{DataFile, Header, ReadError, Record};
+use arbiter_duck_train::rescore;
 use arbiter_duck_train::selfplay::{self, Settings};
 use arbiter_duck_train::trainer::{self, Config, Split};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -227,6 +230,192 @@ fn evaluation_name(network: Option<u64>) -> String {
     }
 }
 
+/// Arguments of `arbiter duck rescore`.
+#[derive(Debug, clap::Args)]
+pub struct RescoreArgs {
+    /// The data file whose positions are searched again (its complete games).
+    #[arg(long, value_name = "FILE")]
+    data: PathBuf,
+    /// The rescored file: created, or continued from its last whole record when it exists.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Nodes searched per position.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Positions searched at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: u16,
+    /// The evaluation that searches: a network (a `.nnue` file, or `<embedded>` for the
+    /// engine's own), or empty for the classical evaluation.
+    #[arg(long, value_name = "NET", default_value = nnue::EMBEDDED)]
+    eval_file: String,
+}
+
+/// Searches every position of a data file again and writes the file with the new scores,
+/// continuing a file an earlier run left.
+pub fn rescore(args: RescoreArgs) -> Result<(), CliError> {
+    let evaluation = match args.eval_file.as_str() {
+        "" | "<empty>" => Evaluation::Classical,
+        name => Evaluation::Network(Arc::new(
+            nnue::load(name).map_err(|error| CliError::Message(error.to_string()))?,
+        )),
+    };
+    let settings = rescore::Settings { nodes: args.nodes, evaluation };
+    let data_name = args.data.display().to_string();
+    let data = DataFile::load(&args.data)
+        .map_err(|error| CliError::Message(format!("{data_name}: {error}")))?;
+    for (number, record) in data.records.iter().enumerate() {
+        rescore::check(record)
+            .map_err(|why| CliError::Message(format!("{data_name}: record {number}: {why}")))?;
+    }
+    let header = settings.header(&data.header);
+    let name = args.out.display().to_string();
+    output::not_an_input(&args.out, &[&args.data])
+        .map_err(|error| CliError::Message(format!("--out {error}")))?;
+    let failed = |error: io::Error| CliError::Message(format!("{name}: {error}"));
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    let (mut file, metadata) =
+        arbiter_duck_engine::file::open_with(&args.out, &mut options).map_err(failed)?;
+    let done =
+        continue_rescore(&mut file, metadata.len(), &header, &data.records).map_err(|error| {
+            match error {
+                Continue::Io(error) => failed(error),
+                Continue::Other(message) => CliError::Message(format!("{name}: {message}")),
+            }
+        })?;
+    if done > 0 {
+        eprintln!("{name}: {done} positions rescored before, continuing");
+    }
+    let rest = &data.records[done..];
+    let progress = if io::stderr().is_terminal() {
+        let bar = ProgressBar::new(rest.len() as u64);
+        let style =
+            ProgressStyle::with_template("{bar:30} {pos}/{len} positions {elapsed} (ETA {eta})")
+                .map_err(|error| CliError::Message(error.to_string()))?
+                .progress_chars("=> ");
+        bar.set_style(style);
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    static STOP: AtomicBool = AtomicBool::new(false);
+    let handler = ctrlc::set_handler(move || {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("stopping: finishing the positions under way (Ctrl-C again to quit at once)");
+    });
+    if let Err(error) = handler {
+        eprintln!("warning: Ctrl-C will stop the run at once: {error}");
+    }
+    let start = Instant::now();
+    let (mut written, mut changed) = (0usize, 0usize);
+    let mut bytes = Vec::new();
+    let threads = usize::from(args.threads);
+    rescore::rescore_all(&settings, rest, threads, &STOP, |batch| {
+        // One write per batch: a run stopped in the middle of one leaves a partial record,
+        // which the next run drops.
+        bytes.clear();
+        for (record, before) in batch.iter().zip(&rest[written..]) {
+            bytes.extend_from_slice(&record.encode());
+            changed += usize::from(record.score != before.score);
+        }
+        file.write_all(&bytes)?;
+        written += batch.len();
+        progress.inc(batch.len() as u64);
+        Ok(())
+    })
+    .map_err(failed)?;
+    file.sync_all().map_err(failed)?;
+    progress.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    eprintln!(
+        "{name}: {written} positions searched again at {} nodes in {seconds:.1} s ({:.0} \
+         positions/s), {changed} scores changed; {} of {} positions in all",
+        args.nodes,
+        written as f64 / seconds.max(1e-9),
+        done + written,
+        data.records.len()
+    );
+    if STOP.load(Ordering::SeqCst) && written < rest.len() {
+        return Err(CliError::Interrupted(format!(
+            "{name}: stopped with {} of {} positions written; run the same command to go on",
+            done + written,
+            data.records.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Readies `file`, of `length` bytes, for appending the rescored `records`: writes `header`
+/// into an empty file, or checks that an existing file has that header and holds the first
+/// records (their scores apart), and cuts it after its last whole record. Returns how many
+/// records it holds.
+fn continue_rescore(
+    file: &mut File,
+    length: u64,
+    header: &Header,
+    records: &[Record],
+) -> Result<usize, Continue> {
+    if length == 0 {
+        file.write_all(&header.encode())?;
+        return Ok(0);
+    }
+    let size = header.size() as u64;
+    let limit = size + (records.len() * Record::SIZE) as u64;
+    if length > limit + Record::SIZE as u64 {
+        return Err(Continue::Other(format!(
+            "{length} bytes, more than the rescored file of --data would hold ({limit}); \
+             write to another file"
+        )));
+    }
+    let bytes = arbiter_duck_engine::file::read_opened(file.try_clone()?, length, length)?;
+    let found = Header::decode(&bytes).map_err(|error| Continue::Other(error.to_string()))?;
+    if found != *header {
+        return Err(Continue::Other(format!(
+            "made from other data or with other settings ({}); continue it with the same ones, \
+             or write to another file",
+            describe(&found)
+        )));
+    }
+    let (chunks, _partial) = bytes[header.size()..].as_chunks::<{ Record::SIZE }>();
+    let done = chunks.len().min(records.len());
+    for (number, (chunk, record)) in chunks.iter().zip(records).enumerate() {
+        let rescored =
+            Record::decode_at(chunk, number).map_err(|error| Continue::Other(error.to_string()))?;
+        if (Record { score: record.score, ..rescored }) != *record {
+            return Err(Continue::Other(format!(
+                "record {number} is not the position of --data's record {number}; write to \
+                 another file"
+            )));
+        }
+    }
+    file.set_len(size + (done * Record::SIZE) as u64)?;
+    file.seek(SeekFrom::End(0))?;
+    Ok(done)
+}
+
+/// How a data file's header says its positions were made.
+fn describe(header: &Header) -> String {
+    let mut text = format!(
+        "seed {}, {} nodes, {} random plies, {}, arbiter {}",
+        header.seed,
+        header.nodes,
+        header.random_plies,
+        evaluation_name(header.network),
+        header.generator
+    );
+    if let Some(rescore) = header.rescore {
+        text.push_str(&format!(
+            ", rescored at {} nodes by {}",
+            rescore.nodes,
+            evaluation_name(rescore.network)
+        ));
+    }
+    text
+}
+
 /// Arguments of `arbiter duck train`.
 #[derive(Debug, clap::Args)]
 pub struct TrainArgs {
@@ -239,6 +428,19 @@ pub struct TrainArgs {
     /// Hidden units, H.
     #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u16).range(1..=4096))]
     hidden: u16,
+    /// The inputs: `pieces` (every piece on its point) or `captain` (the same in the bucket of
+    /// the own captain's point, mirrored when it stands right of the middle).
+    #[arg(long, default_value = "pieces", value_name = "SET")]
+    features: FeatureSet,
+    /// Output layers, the one that evaluates a position chosen by its number of pieces.
+    #[arg(long, default_value_t = 1, value_name = "K", value_parser = clap::value_parser!(u16).range(1..=16))]
+    output_buckets: u16,
+    /// Start from this network's weights (a `.nnue` of the plain feature set with one output
+    /// layer and at most as many hidden units, or `<embedded>`) rather than random ones: its
+    /// rows become the shared rows of the captain's buckets, its output layer every output
+    /// layer; hidden units it lacks start random, with output weights of zero.
+    #[arg(long, value_name = "NET")]
+    init: Option<String>,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 10)]
     epochs: usize,
@@ -268,6 +470,15 @@ pub struct TrainArgs {
     /// which the rules cannot tell apart): twice the positions from the same games.
     #[arg(long)]
     mirror: bool,
+    /// Decoupled weight decay (AdamW): each step shrinks every weight (not the biases) by the
+    /// step size times this share of itself.
+    #[arg(long, default_value_t = 0.0, value_name = "DECAY")]
+    weight_decay: f32,
+    /// Train on each position once: positions the network cannot tell apart (the same pieces
+    /// on the same points, seen from the side to move) are merged into the first of them,
+    /// with the mean of their targets.
+    #[arg(long)]
+    dedup: bool,
     /// A line added to the network's provenance text (for example the commit it was built at).
     #[arg(long, value_name = "TEXT")]
     note: Option<String>,
@@ -277,10 +488,11 @@ pub struct TrainArgs {
 pub fn train(args: TrainArgs) -> Result<(), CliError> {
     let lambda_ok = (0.0..=1.0).contains(&args.lambda);
     let validation_ok = (0.0..1.0).contains(&args.validation);
-    if !lambda_ok || !validation_ok || args.scale == 0 || args.epochs == 0 {
+    let decay_ok = args.weight_decay >= 0.0 && args.weight_decay * args.lr < 1.0;
+    if !lambda_ok || !validation_ok || args.scale == 0 || args.epochs == 0 || !decay_ok {
         return Err(CliError::Message(
             "--lambda must be within 0..=1, --validation within 0..1, --scale and --epochs \
-             above 0"
+             above 0, --weight-decay at least 0 and below 1 / --lr"
                 .to_owned(),
         ));
     }
@@ -289,7 +501,17 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     let inputs: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
     let mut output = Output::new(&args.out, &inputs)
         .map_err(|error| CliError::Message(format!("--out {error}")))?;
+    // The network to start from, checked before any work.
+    let start_network = match &args.init {
+        None => None,
+        Some(name) => {
+            let model = nnue::load(name).map_err(|error| CliError::Message(error.to_string()))?;
+            Some(model.network().clone())
+        }
+    };
     let config = Config {
+        features: args.features,
+        output_buckets: usize::from(args.output_buckets),
         hidden: usize::from(args.hidden),
         epochs: args.epochs,
         lambda: args.lambda,
@@ -299,6 +521,14 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         seed: args.seed,
         scale: f32::from(args.scale),
         mirror: args.mirror,
+        weight_decay: args.weight_decay,
+    };
+    let start = match &start_network {
+        None => None,
+        Some(network) => Some(
+            FloatNetwork::from_network(network, config.shape(), config.seed)
+                .map_err(|error| CliError::Message(format!("--init: {error}")))?,
+        ),
     };
     let mut provenance = String::from("arbiter duck train\n");
     let mut split = Split::default();
@@ -307,7 +537,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         let data =
             DataFile::load(path).map_err(|error| CliError::Message(format!("{name}: {error}")))?;
         let header = &data.header;
-        let line = format!(
+        let mut line = format!(
             "data {name}: {} positions of games 0..{}, arbiter {} selfplay, seed {}, {} nodes, \
              {} random plies, {}",
             data.records.len(),
@@ -318,6 +548,13 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
             header.random_plies,
             evaluation_name(header.network)
         );
+        if let Some(rescore) = header.rescore {
+            line.push_str(&format!(
+                ", rescored at {} nodes by {}",
+                rescore.nodes,
+                evaluation_name(rescore.network)
+            ));
+        }
         eprintln!("{line}");
         provenance.push_str(&line);
         provenance.push('\n');
@@ -326,10 +563,16 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     if split.training.is_empty() {
         return Err(CliError::Message("no training positions in the data".to_owned()));
     }
+    let kinds = match (args.mirror, args.dedup.then(|| split.dedup())) {
+        (false, None) => String::new(),
+        (true, None) => " (half of them mirror images)".to_owned(),
+        (false, Some(merged)) => format!(" ({merged} duplicates merged)"),
+        (true, Some(merged)) => format!(" (with mirror images; {merged} duplicates merged)"),
+    };
     let line = format!(
-        "{} training positions{}, {} validation positions (a {} share of the games), {} skipped",
+        "{} training positions{kinds}, {} validation positions (a {} share of the games), {} \
+         skipped",
         split.training.len(),
-        if args.mirror { " (half of them mirror images)" } else { "" },
         split.validation.len(),
         args.validation,
         split.skipped
@@ -337,10 +580,30 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     eprintln!("{line}");
     provenance.push_str(&line);
     provenance.push_str(&format!(
-        "\nhidden {}, epochs {}, lambda {}, lr {} falling to a tenth, batch {}, scale {}, seed {}\n",
-        config.hidden, config.epochs, config.lambda, config.learning_rate, config.batch,
-        args.scale, config.seed
+        "\nhidden {}, epochs {}, lambda {}, lr {} falling to a tenth, batch {}, scale {}, seed {}",
+        config.hidden,
+        config.epochs,
+        config.lambda,
+        config.learning_rate,
+        config.batch,
+        args.scale,
+        config.seed
     ));
+    // Only when used: the provenance of a network trained without them stays as it was.
+    if config.weight_decay > 0.0 {
+        provenance.push_str(&format!(", weight decay {}", config.weight_decay));
+    }
+    if config.features != FeatureSet::Pieces {
+        provenance.push_str(&format!(", features {}", config.features.name()));
+    }
+    if config.output_buckets > 1 {
+        provenance.push_str(&format!(", {} output layers", config.output_buckets));
+    }
+    if let (Some(name), Some(network)) = (&args.init, &start_network) {
+        provenance
+            .push_str(&format!(", started from {name} (network {:016x})", network.fingerprint()));
+    }
+    provenance.push('\n');
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = args.threads {
         builder = builder.num_threads(threads.max(1));
@@ -348,7 +611,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     let pool = builder.build().map_err(|error| CliError::Message(error.to_string()))?;
     let mut last = None;
     let network = pool.install(|| {
-        trainer::train(&split, &config, |epoch| {
+        trainer::train(&split, &config, start, |epoch| {
             eprintln!(
                 "epoch {}/{}: training loss {:.6}, validation loss {:.6} ({:.1} s)",
                 epoch.number,
@@ -380,9 +643,9 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         .map_err(|error| CliError::Message(format!("{name}: {error}")))?;
     output.commit().map_err(|error| CliError::Message(error.to_string()))?;
     eprintln!(
-        "{name}: {} bytes, hidden {}, fingerprint {:016x}",
+        "{name}: {} bytes, {}, fingerprint {:016x}",
         bytes.len(),
-        network.hidden,
+        network.shape_text(),
         network.fingerprint()
     );
     Ok(())
@@ -423,11 +686,20 @@ pub fn network(args: NetworkArgs) -> Result<(), CliError> {
             let network = model.network();
             let mut bytes = Vec::new();
             network.write(&mut bytes)?;
-            let checksum = &bytes[nnue::network::HEADER_LEN - 4..nnue::network::HEADER_LEN];
-            let checksum = u32::from_le_bytes([checksum[0], checksum[1], checksum[2], checksum[3]]);
+            let checksum = network.checksum();
             let mut stdout = io::stdout().lock();
-            writeln!(stdout, "{file}: {} bytes, format {}", bytes.len(), nnue::network::VERSION)?;
-            writeln!(stdout, "hidden {}, scale {}", network.hidden, network.scale)?;
+            writeln!(stdout, "{file}: {} bytes, format {}", bytes.len(), network.version())?;
+            write!(stdout, "hidden {}, scale {}", network.hidden, network.scale)?;
+            // The plain shape's line is as it was; another names its features and layers.
+            if network.version() != nnue::network::VERSION {
+                write!(
+                    stdout,
+                    ", features {}, {} output layers",
+                    network.features.name(),
+                    network.output_buckets()
+                )?;
+            }
+            writeln!(stdout)?;
             writeln!(stdout, "CRC-32 {checksum:08x}, fingerprint {:016x}", network.fingerprint())?;
             writeln!(stdout, "provenance:")?;
             write!(stdout, "{}", network.provenance)?;

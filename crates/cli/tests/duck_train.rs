@@ -173,6 +173,27 @@ fn train_writes_a_network_the_engine_reads_with_its_provenance() {
     let network = arbiter_duck_engine::nnue::Network::read(&std::fs::read(&net).unwrap()).unwrap();
     assert!(network.provenance.contains("(half of them mirror images)"), "{}", network.provenance);
 
+    // Deduplication merges the positions seen twice (a symmetric position is its own mirror
+    // image), and says how many; weight decay is named in the provenance.
+    let deduped =
+        arbiter(&[&args[..], &["--mirror", "--dedup", "--weight-decay", "0.01"]].concat());
+    assert_eq!(deduped.status.code(), Some(0), "{}", stderr(&deduped));
+    let log = stderr(&deduped);
+    let line = log.lines().find(|line| line.contains(" training positions")).unwrap();
+    let numbers: Vec<u64> =
+        line.split(|c: char| !c.is_ascii_digit()).filter_map(|word| word.parse().ok()).collect();
+    assert!(line.contains("(with mirror images; "), "{line}");
+    let (kept, merged, validation) = (numbers[0], numbers[1], numbers[2]);
+    assert_eq!((kept + merged, validation), both, "{line}");
+    let network = arbiter_duck_engine::nnue::Network::read(&std::fs::read(&net).unwrap()).unwrap();
+    assert!(network.provenance.contains("duplicates merged"), "{}", network.provenance);
+    assert!(network.provenance.contains(", weight decay 0.01\n"), "{}", network.provenance);
+    for bad in ["--weight-decay=-0.5", "--weight-decay=1000"] {
+        let out = arbiter(&[&args[..], &[bad]].concat());
+        assert_eq!(out.status.code(), Some(2), "--weight-decay {bad}");
+        assert!(stderr(&out).contains("--weight-decay"), "{}", stderr(&out));
+    }
+
     let out = arbiter(&["duck", "train", "--data", net.to_str().unwrap(), "--out", "x.nnue"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not a self-play data file"), "{}", stderr(&out));
@@ -331,7 +352,7 @@ fn network_upgrade_converts_a_file_of_the_first_format() {
     for array in [&network.feature_weights, &network.feature_bias, &network.output_weights] {
         old.extend(array.iter().flat_map(|value| value.to_le_bytes()));
     }
-    old.extend_from_slice(&network.output_bias.to_le_bytes());
+    old.extend_from_slice(&network.output_bias[0].to_le_bytes());
     old.extend_from_slice(&(network.provenance.len() as u32).to_le_bytes());
     old.extend_from_slice(network.provenance.as_bytes());
     let path = dir.join("old.nnue");
@@ -406,13 +427,14 @@ fn chunks_of_games_put_together_make_the_file_of_one_run() {
 fn the_generation_script_makes_the_same_network_twice() {
     let dir = scratch("generation");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/duck_generation.sh");
-    let generation = |name: &str| {
+    let generation = |name: &str, settings: &[&str]| {
         let out = dir.join(name);
         let run = Command::new("bash")
             .arg(&script)
             .arg(&out)
-            .args(["GAMES=4", "NODES=60", "SEED=5", "HIDDEN=8", "EPOCHS=1", "BATCH=64"])
+            .args(["GAMES=4", "NODES=60", "SEED=5", "EPOCHS=1", "BATCH=64"])
             .args(["THREADS=1", "GATE_GAMES=2", "GATE_NODES=60", "TIMED_GAMES=none"])
+            .args(settings)
             .env("ARBITER", env!("CARGO_BIN_EXE_arbiter"))
             .output()
             .unwrap();
@@ -422,8 +444,8 @@ fn the_generation_script_makes_the_same_network_twice() {
                 .unwrap();
         (std::fs::read(out.join("next.nnue")).unwrap(), record)
     };
-    let (first, record) = generation("a");
-    let (second, again) = generation("b");
+    let (first, record) = generation("a", &["HIDDEN=8"]);
+    let (second, again) = generation("b", &["HIDDEN=8"]);
     assert_eq!(first, second, "the same network, bit for bit");
     assert_eq!(record["settings"], again["settings"]);
     assert_eq!(record["network"], again["network"]);
@@ -440,5 +462,195 @@ fn the_generation_script_makes_the_same_network_twice() {
     assert!(provenance.contains("arbiter commit "), "{provenance}");
     assert!(provenance.contains("bash bench/duck_generation.sh DIR NET="), "{provenance}");
     assert!(provenance.contains(" GAMES=4 NODES=60 SEED=5 "), "{provenance}");
+
+    // Rescored data, a network started from the default one, the captain's buckets, output
+    // layers, deduplication and weight decay: the same bits again.
+    let settings = [
+        "RESCORE_NODES=100",
+        concat!(
+            "INIT=",
+            env!("CARGO_MANIFEST_DIR"),
+            "/../duck-engine/networks/duck-h256-gen3.nnue"
+        ),
+        "HIDDEN=256",
+        "LR=0.0002",
+        "FEATURES=captain",
+        "OUTPUT_BUCKETS=2",
+        "DEDUP=1",
+        "WEIGHT_DECAY=0.01",
+    ];
+    let (first, record) = generation("c", &settings);
+    let (second, _) = generation("d", &settings);
+    assert_eq!(first, second, "the same network, bit for bit");
+    assert_eq!(record["settings"]["INIT"], "crates/duck-engine/networks/duck-h256-gen3.nnue");
+    assert_eq!(record["commands"].as_array().unwrap().len(), 4, "{record}");
+    let network = arbiter_duck_engine::nnue::Network::read(&first).unwrap();
+    assert_eq!(network.shape_text(), "captain features, 256 hidden units, 2 output layers");
+    let provenance = &network.provenance;
+    for part in [
+        "rescored at 100 nodes by network 1201aa1b91763553",
+        "duplicates merged",
+        ", weight decay 0.01, features captain, 2 output layers, started from ",
+        "(network 1201aa1b91763553)",
+        " RESCORE_NODES=100 ",
+    ] {
+        assert!(provenance.contains(part), "{part}: {provenance}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn rescore_searches_every_position_again_and_continues_an_interrupted_file() {
+    let dir = scratch("rescore");
+    let data = dir.join("data.bin");
+    assert_eq!(selfplay(&data, "4", "2", None).status.code(), Some(0));
+    let games = arbiter_duck_train::record::DataFile::read(&std::fs::read(&data).unwrap()).unwrap();
+    let rescore = |out: &Path, extra: &[&str]| {
+        let (data, out) = (data.to_str().unwrap(), out.to_str().unwrap());
+        let mut args = vec!["duck", "rescore", "--data", data, "--out", out, "--eval-file", ""];
+        args.extend_from_slice(extra);
+        if !extra.contains(&"--nodes") {
+            args.extend_from_slice(&["--nodes", "400"]);
+        }
+        arbiter(&args)
+    };
+    let whole = dir.join("whole.bin");
+    let out = rescore(&whole, &["--threads", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("scores changed"), "{}", stderr(&out));
+    let expected = std::fs::read(&whole).unwrap();
+    let rescored = arbiter_duck_train::record::DataFile::read(&expected).unwrap();
+    // The same positions, results and games, in the same order; a header saying how.
+    assert_eq!(expected[8..10], 3u16.to_le_bytes());
+    assert_eq!(expected.len(), 72 + 56 * games.records.len());
+    let rescore_header = rescored.header.rescore.unwrap();
+    assert_eq!((rescore_header.nodes, rescore_header.network), (400, None));
+    assert_eq!(rescored.header.seed, games.header.seed);
+    assert_eq!(rescored.records.len(), games.records.len());
+    let mut changed = 0;
+    for (after, before) in rescored.records.iter().zip(&games.records) {
+        let same = arbiter_duck_train::record::Record { score: before.score, ..after.clone() };
+        assert_eq!(same, *before);
+        changed += usize::from(after.score != before.score);
+    }
+    assert!(changed * 4 > games.records.len(), "{changed} of {} changed", games.records.len());
+
+    // One thread, or a run cut in the middle of a record and continued: the same bytes.
+    let one = dir.join("one.bin");
+    assert_eq!(rescore(&one, &[]).status.code(), Some(0));
+    assert_eq!(std::fs::read(&one).unwrap(), expected);
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &expected[..72 + 56 * 70 + 13]).unwrap();
+    let out = rescore(&cut, &["--threads", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("70 positions rescored before, continuing"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&cut).unwrap(), expected);
+
+    // Continued only with its own settings and data; never over its data.
+    std::fs::write(&cut, &expected[..72 + 56 * 3]).unwrap();
+    let out = rescore(&cut, &["--nodes", "500"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("rescored at 400 nodes"), "{}", stderr(&out));
+    let mut other = expected[..72 + 56 * 3].to_vec();
+    other[72 + 56 * 2] ^= 0x01;
+    std::fs::write(&cut, &other).unwrap();
+    let out = rescore(&cut, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("record 2 is not the position"), "{}", stderr(&out));
+    let before = std::fs::read(&data).unwrap();
+    let out = rescore(&data, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("the output is the input"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&data).unwrap(), before);
+
+    // Training names how the scores were made.
+    let net = dir.join("net.nnue");
+    let (whole, net) = (whole.to_str().unwrap(), net.to_str().unwrap());
+    let args = ["duck", "train", "--data", whole, "--out", net, "--hidden", "4", "--epochs", "1"];
+    let out = arbiter(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let network = arbiter_duck_engine::nnue::Network::read(&std::fs::read(net).unwrap()).unwrap();
+    assert!(
+        network.provenance.contains("rescored at 400 nodes by the classical evaluation"),
+        "{}",
+        network.provenance
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn train_makes_networks_of_the_captains_buckets_and_output_layers_and_starts_from_one() {
+    let dir = scratch("shapes");
+    let data = dir.join("data.bin");
+    assert_eq!(selfplay(&data, "4", "2", None).status.code(), Some(0));
+    let (data, plain, captain) = (
+        data.to_str().unwrap().to_owned(),
+        dir.join("plain.nnue").to_str().unwrap().to_owned(),
+        dir.join("captain.nnue").to_str().unwrap().to_owned(),
+    );
+    let train = |out: &str, extra: &[&str]| {
+        let mut args = vec!["duck", "train", "--data", &data, "--out", out];
+        args.extend_from_slice(&["--epochs", "1", "--threads", "1", "--batch", "64"]);
+        args.extend_from_slice(extra);
+        if !extra.contains(&"--hidden") {
+            args.extend_from_slice(&["--hidden", "8"]);
+        }
+        arbiter(&args)
+    };
+    let out = train(&plain, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out =
+        train(&captain, &["--features", "captain", "--output-buckets", "8", "--init", &plain]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("captain features, 8 hidden units, 8 output layers, fingerprint"),
+        "{}",
+        stderr(&out)
+    );
+    let bytes = std::fs::read(&captain).unwrap();
+    assert_eq!(&bytes[..8], b"ARBNNUE3");
+    let network = arbiter_duck_engine::nnue::Network::read(&bytes).unwrap();
+    let started =
+        arbiter_duck_engine::nnue::Network::read(&std::fs::read(&plain).unwrap()).unwrap();
+    let expected = format!(
+        ", features captain, 8 output layers, started from {plain} (network {:016x})\n",
+        started.fingerprint()
+    );
+    assert!(network.provenance.contains(&expected), "{}", network.provenance);
+
+    let out = arbiter(&["duck", "network", "show", &captain]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        shown.contains("format 3\nhidden 8, scale 400, features captain, 8 output layers\n"),
+        "{shown}"
+    );
+    // The engine plays with it.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["duck", "uci"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let input = format!("setoption name EvalFile value {captain}\nposition startpos\ngo depth 4\n");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let output = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    assert!(output.contains("captain features, 8 hidden units, 8 output layers"), "{output}");
+    assert!(output.contains("bestmove "), "{output}");
+
+    // A network to start from must be plain and as wide, and is checked before any work.
+    for (init, why) in [
+        (&captain, "must be of the plain feature set"),
+        (&plain, "has 8 hidden units, more than the training's 4"),
+    ] {
+        let out = train(&dir.join("x.nnue").to_string_lossy(), &["--init", init, "--hidden", "4"]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains(why), "{}", stderr(&out));
+        assert!(!stderr(&out).contains("epoch"), "{}", stderr(&out));
+    }
+    let out = train(&dir.join("x.nnue").to_string_lossy(), &["--features", "kings"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("`pieces` or `captain`"), "{}", stderr(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }

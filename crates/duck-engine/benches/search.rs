@@ -85,7 +85,7 @@ fn walk(position: &mut Position, walker: &mut Walker, depth: u32, ply: usize) ->
     let value: Value = match walker {
         Walker::None => 0,
         Walker::Classical => eval::evaluate(position),
-        Walker::Network(accumulators) => accumulators.evaluate(ply, position.turn()),
+        Walker::Network(accumulators) => accumulators.evaluate(ply, position),
     };
     let (mut nodes, mut sum) = (1, i64::from(value));
     if depth == 0 {
@@ -95,7 +95,7 @@ fn walk(position: &mut Position, walker: &mut Walker, depth: u32, ply: usize) ->
         let piece = position.piece_at(mv.from).expect("a piece to move");
         let undo = position.make(mv);
         if let Walker::Network(accumulators) = walker {
-            accumulators.make(ply, piece, mv, undo.captured());
+            accumulators.make(ply, piece, mv, undo.captured(), position.board());
         }
         let (below, values) = walk(position, walker, depth - 1, ply + 1);
         position.unmake(mv, undo);

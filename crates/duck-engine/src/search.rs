@@ -774,7 +774,7 @@ impl<'a> Search<'a> {
     fn evaluate(&self, ply: usize) -> Value {
         match &self.network {
             None => eval::evaluate(&self.position),
-            Some(accumulators) => accumulators.evaluate(ply, self.position.turn()),
+            Some(accumulators) => accumulators.evaluate(ply, &self.position),
         }
     }
 
@@ -847,7 +847,7 @@ impl<'a> Search<'a> {
         if let Some(accumulators) = &mut self.network
             && let Some((piece, _)) = moved
         {
-            accumulators.make(ply, piece, mv, undo.captured());
+            accumulators.make(ply, piece, mv, undo.captured(), self.position.board());
         }
         let key = self.position.key();
         self.table.prefetch(key);
@@ -1568,20 +1568,26 @@ mod tests {
 
     #[test]
     fn the_network_is_updated_at_every_node_as_it_evaluates_from_scratch() {
-        let network = crate::nnue::Network::random(40, 11);
-        let evaluation = Evaluation::Network(Arc::new(Model::new(network.clone()).unwrap()));
-        // Positions where pieces meet, so that captures are among the moves.
-        let mut position: Position = arbiter_duck::fen::INITIAL.parse().unwrap();
-        for mv in ["e4e5", "e7e6", "e5e6", "c7d6", "b1c3", "d6e6"] {
-            let _ = position.make(mv.parse().unwrap());
+        use crate::nnue::features::FeatureSet;
+        let networks = [
+            crate::nnue::Network::random(40, 11),
+            crate::nnue::Network::random_shaped(FeatureSet::Captain, 40, 4, 12),
+        ];
+        for network in networks {
+            let evaluation = Evaluation::Network(Arc::new(Model::new(network.clone()).unwrap()));
+            // Positions where pieces meet, so that captures are among the moves.
+            let mut position: Position = arbiter_duck::fen::INITIAL.parse().unwrap();
+            for mv in ["e4e5", "e7e6", "e5e6", "c7d6", "b1c3", "d6e6"] {
+                let _ = position.make(mv.parse().unwrap());
+            }
+            let table = Table::new(1);
+            let mut history = History::new();
+            let stop = StopFlag::new();
+            let mut search = Search::new(&position, &table, &mut history, &stop, Instant::now());
+            search.use_evaluation(&evaluation);
+            assert!(walk(&mut search, &network, 3, 0) > 10_000);
+            assert_eq!(search.position, position);
         }
-        let table = Table::new(1);
-        let mut history = History::new();
-        let stop = StopFlag::new();
-        let mut search = Search::new(&position, &table, &mut history, &stop, Instant::now());
-        search.use_evaluation(&evaluation);
-        assert!(walk(&mut search, &network, 3, 0) > 10_000);
-        assert_eq!(search.position, position);
     }
 
     #[test]

@@ -493,8 +493,8 @@ impl<'scope, W: Write + Send + 'scope> Front<'scope, '_, W> {
                 text => format!(": {}", shorten(text)),
             };
             self.out.info_string(format!(
-                "EvalFile: the network {value}, {} hidden units{provenance}",
-                network.hidden
+                "EvalFile: the network {value}, {}{provenance}",
+                network.shape_text()
             ));
             Evaluation::Network(Arc::new(model))
         };

@@ -5,12 +5,14 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use arbiter_duck::{Move, Position, Undo};
+use arbiter_duck::{Move, Position, Role, Undo};
 use arbiter_duck_engine::engine::Engine;
 use arbiter_duck_engine::eval::Evaluation;
+use arbiter_duck_engine::nnue::features::FeatureSet;
 use arbiter_duck_engine::nnue::{Accumulators, Model, Network};
 use arbiter_duck_engine::search::{Limits, StopFlag};
 use arbiter_duck_engine::uci::{self, Player};
+use proptest::prelude::*;
 
 /// A small generator, so that the games are the same on every run.
 struct Lcg(u64);
@@ -29,14 +31,15 @@ enum Step {
 }
 
 /// Plays random games of moves and null moves, taking some back now and then, and checks the
-/// incremental value against the reference after every step, both ways.
-fn random_games(network: &Network, seed: u64, steps: usize) -> usize {
+/// incremental value against the reference after every step, both ways. Returns the captures
+/// and the captain's moves played (which change a frame of the captain feature set).
+fn random_games(network: &Network, seed: u64, steps: usize) -> (usize, usize) {
     let model = Model::new(network.clone()).unwrap();
     let mut rng = Lcg(seed);
     let mut position = Position::new();
     let mut accumulators = Accumulators::new(&model, &position);
     let mut path: Vec<Step> = Vec::new();
-    let mut captures = 0;
+    let (mut captures, mut captains) = (0, 0);
     for _ in 0..steps {
         let moves = position.moves();
         let back = rng.below(5) == 0 || moves.is_empty() || path.len() >= 100;
@@ -55,21 +58,47 @@ fn random_games(network: &Network, seed: u64, steps: usize) -> usize {
             let piece = position.piece_at(mv.from).unwrap();
             let undo = position.make(mv);
             captures += usize::from(undo.captured().is_some());
-            accumulators.make(path.len(), piece, mv, undo.captured());
+            captains += usize::from(piece.role == Role::Captain);
+            accumulators.make(path.len(), piece, mv, undo.captured(), position.board());
             path.push(Step::Move(mv, undo));
         }
-        let value = accumulators.evaluate(path.len(), position.turn());
+        let value = accumulators.evaluate(path.len(), &position);
         assert_eq!(value, network.evaluate_scratch(&position), "{position}");
     }
-    captures
+    (captures, captains)
 }
 
 #[test]
 fn incremental_values_are_the_reference_values_at_every_node() {
     for (hidden, seed) in [(1, 1), (31, 2), (32, 3), (33, 4), (128, 5), (256, 6)] {
         let network = Network::random(hidden, seed);
-        let captures = random_games(&network, seed, 3_000);
+        let (captures, _) = random_games(&network, seed, 3_000);
         assert!(captures > 20, "{captures} captures");
+    }
+    // The captain's buckets and several output layers: a captain's move sums its side's
+    // perspective again, the layer follows the pieces.
+    for (hidden, buckets, seed) in [(8, 1, 7), (33, 8, 8), (64, 3, 9)] {
+        let network = Network::random_shaped(FeatureSet::Captain, hidden, buckets, seed);
+        let (captures, captains) = random_games(&network, seed, 3_000);
+        assert!(captures > 20 && captains > 20, "{captures} captures, {captains} captain moves");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Any feature set, hidden size and number of output layers, any random game: the
+    /// incremental value is the reference value at every step.
+    #[test]
+    fn every_shape_updates_as_it_evaluates_from_scratch(
+        seed in any::<u64>(),
+        captain in any::<bool>(),
+        hidden in 1usize..80,
+        buckets in 1usize..=8,
+    ) {
+        let features = if captain { FeatureSet::Captain } else { FeatureSet::Pieces };
+        let network = Network::random_shaped(features, hidden, buckets, seed);
+        random_games(&network, seed, 600);
     }
 }
 
@@ -101,11 +130,11 @@ fn a_position_has_one_value_whatever_the_path() {
             let mv: Move = mv.parse().unwrap();
             let piece = position.piece_at(mv.from).unwrap();
             let undo = position.make(mv);
-            accumulators.make(ply, piece, mv, undo.captured());
+            accumulators.make(ply, piece, mv, undo.captured(), position.board());
         }
-        values.push(accumulators.evaluate(line.len(), position.turn()));
+        values.push(accumulators.evaluate(line.len(), &position));
         let fen: Position = position.fen().to_string().parse().unwrap();
-        values.push(Accumulators::new(&model, &fen).evaluate(0, fen.turn()));
+        values.push(Accumulators::new(&model, &fen).evaluate(0, &fen));
         values.push(Evaluation::Network(Arc::new(model.clone())).evaluate(&position));
     }
     assert!(values.iter().all(|&value| value == values[0]), "{values:?}");
@@ -196,6 +225,31 @@ fn evalfile_loads_a_network_and_the_search_uses_it() {
     ));
     assert!(output.contains("info string EvalFile: the classical evaluation\n"), "{output}");
     assert_eq!(last_nodes(&output), classical.nodes, "{output}");
+
+    // A network of version 3 (the captain's buckets, output layers) loads and searches the
+    // same way.
+    let network = Network::random_shaped(FeatureSet::Captain, 48, 8, 9);
+    let mut bytes = Vec::new();
+    network.write(&mut bytes).unwrap();
+    let file = TempFile::new("captain.nnue", &bytes);
+    let output = uci(&format!(
+        "setoption name EvalFile value {}\nposition startpos moves e4e5\ngo depth 5\n",
+        file.path()
+    ));
+    let loaded = format!(
+        "info string EvalFile: the network {}, captain features, 48 hidden units, 8 output \
+         layers: random weights, seed 9\n",
+        file.path()
+    );
+    assert!(output.starts_with(&loaded), "{output}");
+    let mut engine = Engine::new(Engine::DEFAULT_HASH);
+    engine.set_evaluation(Evaluation::Network(Arc::new(Model::new(network).unwrap())));
+    let mut position = Position::new();
+    let _ = position.make("e4e5".parse().unwrap());
+    engine.set_position(position);
+    let searched = engine.go(&Limits::depth(5), &StopFlag::new(), |_| {});
+    assert_eq!(last_nodes(&output), searched.nodes, "{output}");
+    assert_ne!(searched.nodes, with_network.nodes);
 }
 
 #[test]

@@ -2,10 +2,12 @@
 //! positions; [`selfplay`], the games that fill it; [`net`], the float network the trainer
 //! fits and its quantisation to the engine's [`Network`](arbiter_duck_engine::nnue::Network);
 //! [`trainer`], the training loop; [`output`], the network file written at the end of a run
-//! without ever destroying an input.
+//! without ever destroying an input; [`rescore`], the positions of a file searched again,
+//! deeper, for better targets.
 
 pub mod net;
 pub mod output;
 pub mod record;
+pub mod rescore;
 pub mod selfplay;
 pub mod trainer;

@@ -74,6 +74,21 @@ fn identity(metadata: &Metadata) -> (u64, u64) {
     (metadata.dev(), metadata.ino())
 }
 
+/// Refuses `path` if it names the same file as one of `inputs` (compared by device and inode,
+/// through symbolic links): for a file written in place, such as one a run continues.
+pub fn not_an_input(path: &Path, inputs: &[&Path]) -> Result<(), OutputError> {
+    #[cfg(unix)]
+    if let Ok(out) = std::fs::metadata(path) {
+        for input in inputs {
+            if std::fs::metadata(input).is_ok_and(|input| identity(&input) == identity(&out)) {
+                let input = input.to_path_buf();
+                return Err(OutputError::IsInput { out: path.to_owned(), input });
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Output {
     /// Readies `path` for writing, refusing it if it names the same file as one of `inputs`
     /// (compared by device and inode, through symbolic links), or if its directory does not
@@ -83,15 +98,7 @@ impl Output {
             let source = io::Error::from(io::ErrorKind::IsADirectory);
             return Err(OutputError::Write { out: path.to_owned(), source });
         }
-        #[cfg(unix)]
-        if let Ok(out) = std::fs::metadata(path) {
-            for input in inputs {
-                if std::fs::metadata(input).is_ok_and(|input| identity(&input) == identity(&out)) {
-                    let input = input.to_path_buf();
-                    return Err(OutputError::IsInput { out: path.to_owned(), input });
-                }
-            }
-        }
+        not_an_input(path, inputs)?;
         let dir = match path.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),

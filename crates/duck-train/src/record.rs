@@ -8,7 +8,11 @@
 //! Version 2 ([`VERSION`], 56 bytes) adds a `u64`, the
 //! [fingerprint](arbiter_duck_engine::nnue::Network::fingerprint) of the network the games were
 //! searched with; games of the classical evaluation keep version 1, so a file made
-//! before networks played is given back byte for byte.
+//! before networks played is given back byte for byte. Version 3 ([`VERSION`], 72 bytes) is
+//! a file whose scores a deeper search gave afterwards ([`rescore`](crate::rescore)): the
+//! version 2 fields (the fingerprint 0 when the classical evaluation played), then `u64` the
+//! nodes each position was searched again with and `u64` the fingerprint of the network that
+//! searched (0 for the classical evaluation).
 //!
 //! A record ([`Record::SIZE`] = 56 bytes): the board as 90 nibbles, point `i` (row-major, row 0
 //! at red's side) in byte `i / 2`, the low nibble for even `i`: 0 empty, `1 + role` a red piece,
@@ -47,8 +51,11 @@ use thiserror::Error;
 /// The first bytes of a data file.
 pub const MAGIC: [u8; 8] = *b"ARBTRAIN";
 
-/// The format's newest version: the header names the network that played.
-pub const VERSION: u16 = 2;
+/// The format's newest version: the header says how the scores were searched again.
+pub const VERSION: u16 = 3;
+
+/// The version whose header names the network that played.
+const VERSION_NETWORK: u16 = 2;
 
 /// The largest data file read (8 GiB, about 150 million positions): a file is read whole, its
 /// records kept in memory for training, so a larger one is refused before it is read. Larger
@@ -105,7 +112,7 @@ pub enum DataError {
     /// The file does not start with [`MAGIC`].
     #[error("not a self-play data file (its first bytes are not \"ARBTRAIN\")")]
     Magic,
-    /// The format version is neither 1 nor [`VERSION`].
+    /// The format version is not one of 1 to [`VERSION`].
     #[error("format version {found}, but this arbiter reads versions 1 to {VERSION}")]
     Version {
         /// The version in the file.
@@ -157,21 +164,55 @@ pub struct Header {
     /// games were searched with; `None` for the
     /// classical evaluation.
     pub network: Option<u64>,
+    /// How the scores were searched again after the games, if they were.
+    pub rescore: Option<Rescore>,
+}
+
+/// How the scores of a data file were searched again: each position by itself, with a cleared
+/// engine, to a fixed number of nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rescore {
+    /// Nodes searched per position.
+    pub nodes: u64,
+    /// The fingerprint of the network that searched; `None` for the classical evaluation.
+    pub network: Option<u64>,
 }
 
 impl Header {
     /// The size of a version 1 header, in bytes.
     const SIZE_1: usize = 48;
 
-    /// The header's size in bytes: 48 for the classical evaluation's games, 56 for a network's.
+    /// The size of the longest header, version 3's.
+    pub const MAX_SIZE: usize = Header::SIZE_1 + 24;
+
+    /// The header's version: 1 for the classical evaluation's games, 2 for a network's, 3
+    /// for rescored ones.
+    fn version(&self) -> u16 {
+        match (self.rescore, self.network) {
+            (Some(_), _) => VERSION,
+            (None, Some(_)) => VERSION_NETWORK,
+            (None, None) => 1,
+        }
+    }
+
+    /// The header's size in bytes: 48 for the classical evaluation's games, 56 for a
+    /// network's, 72 for rescored ones.
     pub fn size(&self) -> usize {
-        if self.network.is_some() { Header::SIZE_1 + 8 } else { Header::SIZE_1 }
+        Header::size_of(self.version())
+    }
+
+    fn size_of(version: u16) -> usize {
+        match version {
+            1 => Header::SIZE_1,
+            VERSION_NETWORK => Header::SIZE_1 + 8,
+            _ => Header::MAX_SIZE,
+        }
     }
 
     /// The header's bytes; the generator's version is cut to 16 bytes.
     pub fn encode(&self) -> Vec<u8> {
         let mut bytes = vec![0; self.size()];
-        let version: u16 = if self.network.is_some() { VERSION } else { 1 };
+        let version = self.version();
         bytes[..8].copy_from_slice(&MAGIC);
         bytes[8..10].copy_from_slice(&version.to_le_bytes());
         bytes[10..12].copy_from_slice(&(Record::SIZE as u16).to_le_bytes());
@@ -181,8 +222,12 @@ impl Header {
         let generator = self.generator.as_bytes();
         let length = generator.len().min(16);
         bytes[32..32 + length].copy_from_slice(&generator[..length]);
-        if let Some(network) = self.network {
-            bytes[48..56].copy_from_slice(&network.to_le_bytes());
+        if version >= VERSION_NETWORK {
+            bytes[48..56].copy_from_slice(&self.network.unwrap_or(0).to_le_bytes());
+        }
+        if let Some(rescore) = self.rescore {
+            bytes[56..64].copy_from_slice(&rescore.nodes.to_le_bytes());
+            bytes[64..72].copy_from_slice(&rescore.network.unwrap_or(0).to_le_bytes());
         }
         bytes
     }
@@ -203,12 +248,10 @@ impl Header {
             u64::from_le_bytes(word)
         };
         let version = u16_at(8);
-        let size = match version {
-            1 => Header::SIZE_1,
-            VERSION => Header::SIZE_1 + 8,
-            _ => return Err(DataError::Version { found: version }),
-        };
-        if bytes.len() < size {
+        if !(1..=VERSION).contains(&version) {
+            return Err(DataError::Version { found: version });
+        }
+        if bytes.len() < Header::size_of(version) {
             return Err(short);
         }
         let size = u16_at(10);
@@ -225,7 +268,17 @@ impl Header {
             nodes: u64_at(24),
             random_plies,
             generator: generator.to_owned(),
-            network: (version == VERSION).then(|| u64_at(48)),
+            // A fingerprint of 0 stands for the classical evaluation in version 3 (FNV-1a
+            // gives no network that hash but by a chance of one in 2^64).
+            network: match version {
+                1 => None,
+                VERSION_NETWORK => Some(u64_at(48)),
+                _ => Some(u64_at(48)).filter(|&fingerprint| fingerprint != 0),
+            },
+            rescore: (version == VERSION).then(|| Rescore {
+                nodes: u64_at(56),
+                network: Some(u64_at(64)).filter(|&fingerprint| fingerprint != 0),
+            }),
         })
     }
 }
@@ -351,7 +404,7 @@ impl DataFile {
             return Err(arbiter_duck_engine::file::too_large(length, MAX_FILE).into());
         }
         let mut bytes = Vec::new();
-        file.take(Header::SIZE_1 as u64 + 8).read_to_end(&mut bytes)?;
+        file.take(Header::MAX_SIZE as u64).read_to_end(&mut bytes)?;
         // Either the longest header, or the whole file: enough to check the header.
         Header::decode(&bytes)?;
         let rest = length.saturating_sub(bytes.len() as u64);
@@ -406,6 +459,7 @@ mod tests {
             random_plies: 8,
             generator: "0.1.0".to_owned(),
             network: None,
+            rescore: None,
         }
     }
 
@@ -420,8 +474,8 @@ mod tests {
         bytes[0] = b'X';
         assert_eq!(Header::decode(&bytes), Err(DataError::Magic));
         let mut bytes = header().encode();
-        bytes[8] = 3;
-        assert_eq!(Header::decode(&bytes), Err(DataError::Version { found: 3 }));
+        bytes[8] = 0;
+        assert_eq!(Header::decode(&bytes), Err(DataError::Version { found: 0 }));
         let bytes = header().encode();
         assert_eq!(Header::decode(&bytes[..10]), Err(DataError::Short { found: 10 }));
         assert_eq!(Header::decode(&bytes[..3]), Err(DataError::Short { found: 3 }));
@@ -437,6 +491,27 @@ mod tests {
         assert_eq!(network[10..48], classical[10..48]);
         assert_eq!(Header::decode(&network), Ok(network_header()));
         assert_eq!(Header::decode(&network[..50]), Err(DataError::Short { found: 50 }));
+    }
+
+    #[test]
+    fn a_rescored_file_says_how_in_version_3() {
+        let rescore = Rescore { nodes: 20_000, network: Some(0xfeed_beef_0000_0001) };
+        for games in [header(), network_header()] {
+            let rescored = Header { rescore: Some(rescore), ..games.clone() };
+            let bytes = rescored.encode();
+            assert_eq!((bytes.len(), bytes[8]), (72, 3));
+            assert_eq!(bytes[10..48], games.encode()[10..48]);
+            assert_eq!(bytes[48..56], games.network.unwrap_or(0).to_le_bytes());
+            assert_eq!(bytes[56..64], 20_000u64.to_le_bytes());
+            assert_eq!(bytes[64..72], 0xfeed_beef_0000_0001u64.to_le_bytes());
+            assert_eq!(Header::decode(&bytes), Ok(rescored.clone()));
+            assert_eq!(Header::decode(&bytes[..71]), Err(DataError::Short { found: 71 }));
+            let classical = Header { rescore: Some(Rescore { network: None, ..rescore }), ..games };
+            assert_eq!(Header::decode(&classical.encode()), Ok(classical));
+        }
+        let mut bytes = header().encode();
+        bytes[8] = 4;
+        assert_eq!(Header::decode(&bytes), Err(DataError::Version { found: 4 }));
     }
 
     #[test]
@@ -457,7 +532,9 @@ mod tests {
 
     #[test]
     fn a_file_is_read_up_to_its_last_complete_game() {
-        for header in [header(), network_header()] {
+        let rescored =
+            Header { rescore: Some(Rescore { nodes: 9, network: None }), ..network_header() };
+        for header in [header(), network_header(), rescored] {
             let mut bytes = header.encode();
             for (game, last) in [(0, false), (0, true), (2, true), (3, false)] {
                 bytes.extend_from_slice(&record(game, last).encode());

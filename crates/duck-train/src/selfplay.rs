@@ -56,6 +56,7 @@ impl Settings {
                 Evaluation::Classical => None,
                 Evaluation::Network(model) => Some(model.network().fingerprint()),
             },
+            rescore: None,
         }
     }
 }

@@ -5,7 +5,10 @@
 //!
 //! A position's features change little from one ply to the next, and the feature transformer is
 //! linear: the sum at the next ply is this ply's plus the weights of the features that appear,
-//! minus those of the features that go. Sums wrap in `i16` like the reference
+//! minus those of the features that go. A move that changes a perspective's
+//! [`Frame`] (its captain's bucket, under [`FeatureSet::Captain`](super::features::FeatureSet))
+//! changes every feature of that perspective: its sums are computed again from the board.
+//! Sums wrap in `i16` like the reference
 //! ([`Network::evaluate_scratch`](super::Network::evaluate_scratch)), and wrapping addition does
 //! not depend on the order, so the value of a position is the same however the search reached
 //! it.
@@ -21,15 +24,15 @@
 //! let mv: Move = "e4e5".parse().unwrap();
 //! let piece = position.piece_at(mv.from).unwrap();
 //! let undo = position.make(mv);
-//! accumulators.make(0, piece, mv, undo.captured());
-//! assert_eq!(accumulators.evaluate(1, position.turn()), network.evaluate_scratch(&position));
+//! accumulators.make(0, piece, mv, undo.captured(), position.board());
+//! assert_eq!(accumulators.evaluate(1, &position), network.evaluate_scratch(&position));
 //! ```
 
-use arbiter_duck::{Color, Move, Piece, Position};
+use arbiter_duck::{Board, Color, Move, Piece, Position, Role};
 
-use super::features;
+use super::features::{self, FeatureSet, Frame};
 use super::model::{Block, LANES, Model};
-use super::network::{QA, output_value};
+use super::network::{QA, output_bucket, output_value};
 use crate::value::{MAX_PLY, Value};
 
 /// The entries kept: one for each ply the search reaches, and one past it.
@@ -41,6 +44,8 @@ pub struct Accumulators<'a> {
     model: &'a Model,
     /// Each entry: red's perspective in `blocks` blocks, then blue's.
     entries: Vec<Block>,
+    /// The frame each entry's perspectives were summed in: red's, then blue's.
+    frames: Vec<[Frame; 2]>,
 }
 
 // Each block is computed in a local and then stored whole: the compiler then knows the stores
@@ -93,8 +98,11 @@ fn dot(accumulator: &[Block], weights: &[Block]) -> i32 {
 impl<'a> Accumulators<'a> {
     /// A stack for `model`, its root entry (ply 0) computed for `position`.
     pub fn new(model: &'a Model, position: &Position) -> Accumulators<'a> {
-        let mut accumulators =
-            Accumulators { model, entries: vec![Block::ZERO; ENTRIES * 2 * model.blocks] };
+        let mut accumulators = Accumulators {
+            model,
+            entries: vec![Block::ZERO; ENTRIES * 2 * model.blocks],
+            frames: vec![[Frame::PLAIN; 2]; ENTRIES],
+        };
         accumulators.refresh(0, position);
         accumulators
     }
@@ -109,26 +117,80 @@ impl<'a> Accumulators<'a> {
     /// Computes the entry of `ply` from scratch for `position`: the bias plus every piece's
     /// feature, in each perspective.
     pub fn refresh(&mut self, ply: usize, position: &Position) {
+        for perspective in Color::ALL {
+            self.refresh_half(ply, position.board(), perspective);
+        }
+    }
+
+    /// Computes `perspective`'s half of the entry of `ply` from scratch for `board`.
+    fn refresh_half(&mut self, ply: usize, board: &Board, perspective: Color) {
         let blocks = self.model.blocks;
         let model = self.model;
-        let entry = &mut self.entries[ply * 2 * blocks..(ply + 1) * 2 * blocks];
+        let start = (2 * ply + perspective.index()) * blocks;
+        let half = &mut self.entries[start..start + blocks];
+        half.copy_from_slice(&model.feature_bias);
+        for feature in model.features.active(board, perspective) {
+            for (sum, weights) in half.iter_mut().zip(model.feature(feature)) {
+                for lane in 0..LANES {
+                    sum.0[lane] = sum.0[lane].wrapping_add(weights.0[lane]);
+                }
+            }
+        }
+        self.frames[ply][perspective.index()] = model.features.frame_of(board, perspective);
+    }
+
+    /// Sets the entry of `ply + 1` for the position after `mv` played from the position of
+    /// `ply`: `piece` leaves `mv.from` for `mv.to`, where it takes `captured`, if any; `board`
+    /// is the board after the move, from which a perspective whose frame the move changes is
+    /// summed again.
+    #[inline]
+    pub fn make(
+        &mut self,
+        ply: usize,
+        piece: Piece,
+        mv: Move,
+        captured: Option<Piece>,
+        board: &Board,
+    ) {
+        if self.model.features == FeatureSet::Pieces {
+            self.make_plain(ply, piece, mv, captured);
+            return;
+        }
+        let blocks = self.model.blocks;
+        let model = self.model;
         for perspective in Color::ALL {
-            let half = &mut entry[perspective.index() * blocks..][..blocks];
-            half.copy_from_slice(&model.feature_bias);
-            for feature in features::active(position.board(), perspective) {
-                for (sum, weights) in half.iter_mut().zip(model.feature(feature)) {
-                    for lane in 0..LANES {
-                        sum.0[lane] = sum.0[lane].wrapping_add(weights.0[lane]);
-                    }
+            let frame = self.frames[ply][perspective.index()];
+            // Only a perspective's own captain sets its frame: its move, or its capture.
+            let captain = |piece: Piece| piece.role == Role::Captain && piece.color == perspective;
+            if (captain(piece) || captured.is_some_and(captain))
+                && model.features.frame_of(board, perspective) != frame
+            {
+                self.refresh_half(ply + 1, board, perspective);
+                continue;
+            }
+            self.frames[ply + 1][perspective.index()] = frame;
+            let (before, after) = self.entries.split_at_mut((ply + 1) * 2 * blocks);
+            let half = perspective.index() * blocks..(perspective.index() + 1) * blocks;
+            let from = &before[ply * 2 * blocks..][half.clone()];
+            let to = &mut after[half];
+            let index = |piece, sq| FeatureSet::index(frame, perspective, piece, sq);
+            let add = model.feature(index(piece, mv.to));
+            let sub = model.feature(index(piece, mv.from));
+            match captured {
+                None => add_sub(to, from, add, sub),
+                Some(captured) => {
+                    let gone = model.feature(index(captured, mv.to));
+                    add_sub_sub(to, from, add, sub, gone);
                 }
             }
         }
     }
 
-    /// Sets the entry of `ply + 1` for the position after `mv` played from the position of
-    /// `ply`: `piece` leaves `mv.from` for `mv.to`, where it takes `captured`, if any.
-    #[inline]
-    pub fn make(&mut self, ply: usize, piece: Piece, mv: Move, captured: Option<Piece>) {
+    /// [`make`](Accumulators::make) for the plain feature set, whose frame never changes: the
+    /// search's hot path, kept free of the frames' bookkeeping (their entries stay
+    /// [`Frame::PLAIN`]).
+    #[inline(always)]
+    fn make_plain(&mut self, ply: usize, piece: Piece, mv: Move, captured: Option<Piece>) {
         let blocks = self.model.blocks;
         let model = self.model;
         let (before, after) = self.entries.split_at_mut((ply + 1) * 2 * blocks);
@@ -154,21 +216,30 @@ impl<'a> Accumulators<'a> {
     pub fn make_null(&mut self, ply: usize) {
         let size = 2 * self.model.blocks;
         self.entries.copy_within(ply * size..(ply + 1) * size, (ply + 1) * size);
+        self.frames[ply + 1] = self.frames[ply];
     }
 
-    /// The value of the position at `ply` for `turn`, the side to move there.
+    /// The value of `position`, the position at `ply`, for its side to move.
     #[inline]
-    pub fn evaluate(&self, ply: usize, turn: Color) -> Value {
+    pub fn evaluate(&self, ply: usize, position: &Position) -> Value {
         let blocks = self.model.blocks;
         let entry = self.entry(ply);
         let (red, blue) = entry.split_at(blocks);
-        let (us, them) = match turn {
+        let (us, them) = match position.turn() {
             Color::Red => (red, blue),
             Color::Blue => (blue, red),
         };
-        let (ours, theirs) = self.model.output_weights.split_at(blocks);
-        let sum =
-            self.model.output_bias.wrapping_add(dot(us, ours)).wrapping_add(dot(them, theirs));
+        let buckets = self.model.output_bias.len();
+        let (ours, theirs, bias) = if buckets == 1 {
+            let (ours, theirs) = self.model.output_weights.split_at(blocks);
+            (ours, theirs, self.model.output_bias[0])
+        } else {
+            let bucket = output_bucket(position.board().occupied().count(), buckets);
+            let weights = &self.model.output_weights[bucket * 2 * blocks..][..2 * blocks];
+            let (ours, theirs) = weights.split_at(blocks);
+            (ours, theirs, self.model.output_bias[bucket])
+        };
+        let sum = bias.wrapping_add(dot(us, ours)).wrapping_add(dot(them, theirs));
         output_value(sum, self.model.scale)
     }
 }
@@ -189,19 +260,19 @@ mod tests {
             let mv: Move = mv.parse().unwrap();
             let piece = position.piece_at(mv.from).unwrap();
             let undo = position.make(mv);
-            accumulators.make(ply, piece, mv, undo.captured());
+            accumulators.make(ply, piece, mv, undo.captured(), position.board());
             let mut fresh = Accumulators::new(&model, &position);
             fresh.refresh(0, &position);
             assert_eq!(accumulators.entry(ply + 1), fresh.entry(0));
             assert_eq!(
-                accumulators.evaluate(ply + 1, position.turn()),
+                accumulators.evaluate(ply + 1, &position),
                 network.evaluate_scratch(&position)
             );
         }
         let undo = position.make_null();
         accumulators.make_null(3);
-        assert_eq!(accumulators.evaluate(4, position.turn()), network.evaluate_scratch(&position));
+        assert_eq!(accumulators.evaluate(4, &position), network.evaluate_scratch(&position));
         position.unmake_null(undo);
-        assert_eq!(accumulators.evaluate(3, position.turn()), network.evaluate_scratch(&position));
+        assert_eq!(accumulators.evaluate(3, &position), network.evaluate_scratch(&position));
     }
 }

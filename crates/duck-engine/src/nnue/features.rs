@@ -9,9 +9,18 @@
 //! is a feature, both captains and the ducks included, so a position has one active feature per
 //! piece in each perspective.
 //!
+//! That is the [`FeatureSet::Pieces`] set, [`INPUTS`] inputs. A network may use another
+//! [`FeatureSet`], which its file names: [`FeatureSet::Captain`] gives each perspective's
+//! features in the bucket of its own captain's point ([`CAPTAIN_BUCKETS`] copies of the
+//! pieces' features, as xiangqi and chess networks bucket by the king's square), the board seen
+//! mirrored left to right when that captain stands right of the middle column, so that the
+//! network learns what each piece means for a captain where it is. A perspective's bucket and
+//! mirror are its [`Frame`]; a move that changes a frame (its own captain's) recomputes that
+//! perspective's sums rather than updating them.
+//!
 //! ```
 //! use arbiter_duck::{Color, Piece, Position, Role, Square};
-//! use arbiter_duck_engine::nnue::features::{self, INPUTS};
+//! use arbiter_duck_engine::nnue::features::{self, FeatureSet, INPUTS};
 //!
 //! let start = Position::new();
 //! let red: Vec<usize> = features::active(start.board(), Color::Red).collect();
@@ -22,6 +31,13 @@
 //! let car = Piece::new(Color::Red, Role::Car);
 //! assert_eq!(features::index(Color::Red, car, a1), 0);
 //! assert_eq!(features::index(Color::Blue, car, a1), 630 + 9 * 9);
+//! // With its captain on e1, red's bucket is the first; on f2, the fourth, seen mirrored.
+//! let captain = FeatureSet::Captain;
+//! let frame = captain.frame(Color::Red, Square::from_name("e1"));
+//! assert_eq!(FeatureSet::index(frame, Color::Red, car, a1), 0);
+//! let frame = captain.frame(Color::Red, Square::from_name("f2"));
+//! let i1 = Square::from_name("i1").unwrap();
+//! assert_eq!(FeatureSet::index(frame, Color::Red, car, i1), 4 * INPUTS);
 //! ```
 
 use arbiter_duck::{Board, Color, Piece, Role, Square};
@@ -54,6 +70,132 @@ pub fn active(board: &Board, perspective: Color) -> impl Iterator<Item = usize> 
     board
         .occupied()
         .filter_map(move |sq| board.piece_at(sq).map(|piece| index(perspective, piece, sq)))
+}
+
+/// The buckets of [`FeatureSet::Captain`]: where a perspective's captain stands, its rows
+/// counted from its own side and its columns folded onto the left half (the board is then
+/// seen mirrored). The captain spends most of a game on its first row, most of that on the
+/// middle column or next to it; each of these points has a bucket of its own, the rarer
+/// ones share.
+pub const CAPTAIN_BUCKETS: usize = 8;
+
+/// The bucket of a captain on the oriented `row` and the folded column `col` (0 at the edge,
+/// 4 the middle).
+const fn captain_bucket(row: usize, col: usize) -> usize {
+    match (row, col) {
+        (0, 4) => 0,
+        (0, 3) => 1,
+        (0, _) => 2,
+        (1, 4) => 3,
+        (1, 3) => 4,
+        (1, _) => 5,
+        (2, _) => 6,
+        _ => 7,
+    }
+}
+
+/// The sets of inputs a network may have; its file names its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FeatureSet {
+    /// Every piece on its point ([`index`]): [`INPUTS`] inputs.
+    Pieces,
+    /// Every piece on its point, in the bucket of the perspective's captain's point, seen
+    /// mirrored when that captain stands right of the middle: [`CAPTAIN_BUCKETS`] × [`INPUTS`]
+    /// inputs.
+    Captain,
+}
+
+/// How a perspective sees the board under a [`FeatureSet`]: the first input of its bucket, and
+/// whether the columns are mirrored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Frame {
+    offset: usize,
+    mirror: bool,
+}
+
+impl FeatureSet {
+    /// Every set, by its number.
+    pub const ALL: [FeatureSet; 2] = [FeatureSet::Pieces, FeatureSet::Captain];
+
+    /// The set's number in a network file.
+    pub const fn id(self) -> u32 {
+        self as u32
+    }
+
+    /// The set numbered `id`, if there is one.
+    pub fn from_id(id: u32) -> Option<FeatureSet> {
+        FeatureSet::ALL.get(id as usize).copied()
+    }
+
+    /// The set's name on the command line: `pieces` or `captain`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FeatureSet::Pieces => "pieces",
+            FeatureSet::Captain => "captain",
+        }
+    }
+
+    /// The number of inputs.
+    pub const fn inputs(self) -> usize {
+        match self {
+            FeatureSet::Pieces => INPUTS,
+            FeatureSet::Captain => CAPTAIN_BUCKETS * INPUTS,
+        }
+    }
+
+    /// The frame of `perspective` whose captain stands on `captain` (none: a side whose
+    /// captain was just captured, seen in the first bucket).
+    #[inline]
+    pub fn frame(self, perspective: Color, captain: Option<Square>) -> Frame {
+        match (self, captain) {
+            (FeatureSet::Pieces, _) | (FeatureSet::Captain, None) => Frame::PLAIN,
+            (FeatureSet::Captain, Some(captain)) => {
+                let sq = Square::from_index(oriented(perspective, captain)).unwrap_or(captain);
+                let (row, col) = (usize::from(sq.row()), usize::from(sq.col()));
+                let mirror = col > 4;
+                let folded = if mirror { 8 - col } else { col };
+                Frame { offset: captain_bucket(row, folded) * INPUTS, mirror }
+            }
+        }
+    }
+
+    /// The frame of `perspective` on `board`.
+    #[inline]
+    pub fn frame_of(self, board: &Board, perspective: Color) -> Frame {
+        self.frame(perspective, board.captain(perspective))
+    }
+
+    /// The feature of `piece` on `sq` from `perspective`, seen in `frame`.
+    #[inline]
+    pub fn index(frame: Frame, perspective: Color, piece: Piece, sq: Square) -> usize {
+        let sq = if frame.mirror { sq.flip_horizontal() } else { sq };
+        frame.offset + index(perspective, piece, sq)
+    }
+
+    /// The active features of `board` from `perspective`: one per piece, in the order of the
+    /// points.
+    pub fn active(self, board: &Board, perspective: Color) -> impl Iterator<Item = usize> + '_ {
+        let frame = self.frame_of(board, perspective);
+        board.occupied().filter_map(move |sq| {
+            board.piece_at(sq).map(|piece| FeatureSet::index(frame, perspective, piece, sq))
+        })
+    }
+}
+
+impl Frame {
+    /// The frame of [`FeatureSet::Pieces`]: no bucket, no mirror.
+    pub const PLAIN: Frame = Frame { offset: 0, mirror: false };
+}
+
+impl std::str::FromStr for FeatureSet {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<FeatureSet, String> {
+        FeatureSet::ALL
+            .into_iter()
+            .find(|set| set.name() == name)
+            .ok_or_else(|| format!("expected a feature set, `pieces` or `captain`, found `{name}`"))
+    }
 }
 
 #[cfg(test)]
@@ -135,6 +277,76 @@ mod tests {
                 let blue: BTreeSet<usize> = active(mirror.board(), Color::Blue).collect();
                 assert_eq!(red, blue, "{position}");
             }
+        }
+    }
+
+    #[test]
+    fn captain_features_are_pieces_in_the_captains_bucket_and_mirrored_on_the_right() {
+        let set = FeatureSet::Captain;
+        let mut buckets = BTreeSet::new();
+        for seed in 0..12 {
+            for position in random_game(seed, 150) {
+                let board = position.board();
+                for perspective in Color::ALL {
+                    let features: Vec<usize> = set.active(board, perspective).collect();
+                    assert!(features.iter().all(|&feature| feature < set.inputs()));
+                    let distinct: BTreeSet<usize> = features.iter().copied().collect();
+                    assert_eq!(distinct.len(), features.len(), "{position}");
+                    // The same pieces as the plain set, mirrored when the captain stands right
+                    // of the middle, all in one bucket.
+                    let captain = board.captain(perspective);
+                    let mirror = captain.is_some_and(|sq| sq.col() > 4);
+                    let seen = if mirror { trainer_mirror(board) } else { board.clone() };
+                    let plain: BTreeSet<usize> = active(&seen, perspective).collect();
+                    let bucket = features[0] / INPUTS;
+                    assert!(features.iter().all(|&feature| feature / INPUTS == bucket));
+                    let folded: BTreeSet<usize> = features.iter().map(|f| f % INPUTS).collect();
+                    assert_eq!(folded, plain, "{position}");
+                    buckets.insert(bucket);
+                }
+            }
+        }
+        assert_eq!(buckets.len(), CAPTAIN_BUCKETS, "random games visit every bucket");
+        // Blue's captain on e10 is in its first bucket, as red's on e1: rows are counted from
+        // each side's own, columns are the same for both.
+        let pairs = [("e1", "e10", 0), ("d1", "d10", 1), ("f1", "f10", 1), ("a3", "a8", 6)];
+        for (red, blue, bucket) in pairs {
+            let red = set.frame(Color::Red, Square::from_name(red));
+            let blue = set.frame(Color::Blue, Square::from_name(blue));
+            assert_eq!(red, blue);
+            assert_eq!(red.offset, bucket * INPUTS);
+        }
+        assert_eq!(set.frame(Color::Red, None), Frame::PLAIN);
+        assert!(set.frame(Color::Red, Square::from_name("f1")).mirror);
+        assert!(!set.frame(Color::Red, Square::from_name("e1")).mirror);
+    }
+
+    /// The board turned left to right.
+    fn trainer_mirror(board: &Board) -> Board {
+        let mut mirror = Board::empty();
+        for sq in board.occupied() {
+            let _ = mirror.put(sq.flip_horizontal(), board.piece_at(sq).unwrap());
+        }
+        mirror
+    }
+
+    #[test]
+    fn sets_are_named_and_numbered() {
+        for set in FeatureSet::ALL {
+            assert_eq!(FeatureSet::from_id(set.id()), Some(set));
+            assert_eq!(set.name().parse::<FeatureSet>(), Ok(set));
+        }
+        assert_eq!(FeatureSet::from_id(2), None);
+        assert!("kings".parse::<FeatureSet>().unwrap_err().contains("`kings`"));
+        assert_eq!(FeatureSet::Pieces.inputs(), 1260);
+        assert_eq!(FeatureSet::Captain.inputs(), 10_080);
+        // The plain set is the functions above.
+        let position = random_game(3, 40).pop().unwrap();
+        for perspective in Color::ALL {
+            let plain: Vec<usize> = active(position.board(), perspective).collect();
+            let set: Vec<usize> =
+                FeatureSet::Pieces.active(position.board(), perspective).collect();
+            assert_eq!(plain, set);
         }
     }
 

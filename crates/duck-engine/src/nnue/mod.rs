@@ -92,8 +92,10 @@ enum Failed {
 /// The bytes of the network file at `path`, its length checked against its header's first.
 fn read_file(path: &Path) -> Result<Vec<u8>, Failed> {
     let (mut file, metadata) = crate::file::open(path).map_err(Failed::Io)?;
-    let mut header = Vec::with_capacity(network::HEADER_LEN);
-    (&mut file).take(network::HEADER_LEN as u64).read_to_end(&mut header).map_err(Failed::Io)?;
+    // The longest header; a shorter one is followed by the payload, which no file lacks.
+    let longest = network::HEADER_LEN_V3;
+    let mut header = Vec::with_capacity(longest);
+    (&mut file).take(longest as u64).read_to_end(&mut header).map_err(Failed::Io)?;
     let declared = Network::declared_len(&header).map_err(Failed::Network)?;
     if metadata.len() != declared {
         return Err(Failed::Network(NetworkError::Length { found: metadata.len(), declared }));

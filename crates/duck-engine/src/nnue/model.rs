@@ -9,6 +9,7 @@
 
 use std::fmt;
 
+use super::features::FeatureSet;
 use super::network::{Network, NetworkError};
 
 /// The lanes of a [`Block`]: 64 bytes of `i16`, a cache line.
@@ -27,15 +28,19 @@ impl Block {
 /// A [`Network`] in blocks, ready for the accumulators.
 #[derive(Clone)]
 pub struct Model {
+    /// The inputs.
+    pub(super) features: FeatureSet,
     /// The number of blocks a row of hidden units takes.
     pub(super) blocks: usize,
     /// The feature weights: `blocks` per feature, feature after feature.
     pub(super) feature_weights: Vec<Block>,
     /// The feature bias.
     pub(super) feature_bias: Vec<Block>,
-    /// The output weights: the side to move's `blocks`, then the other side's.
+    /// The output weights of each output layer: the side to move's `blocks`, then the other
+    /// side's, layer after layer.
     pub(super) output_weights: Vec<Block>,
-    pub(super) output_bias: i32,
+    /// The output layers' biases.
+    pub(super) output_bias: Vec<i32>,
     pub(super) scale: i32,
     network: Network,
 }
@@ -45,6 +50,7 @@ impl fmt::Debug for Model {
     /// output shows its evaluation).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Model")
+            .field("features", &self.features)
             .field("hidden", &self.network.hidden)
             .field("blocks", &self.blocks)
             .field("scale", &self.scale)
@@ -76,11 +82,12 @@ impl Model {
         let hidden = network.hidden;
         let blocks = hidden.div_ceil(LANES);
         Ok(Model {
+            features: network.features,
             blocks,
             feature_weights: in_blocks(&network.feature_weights, hidden, blocks),
             feature_bias: in_blocks(&network.feature_bias, hidden, blocks),
             output_weights: in_blocks(&network.output_weights, hidden, blocks),
-            output_bias: network.output_bias,
+            output_bias: network.output_bias.clone(),
             scale: network.scale,
             network,
         })
@@ -117,7 +124,10 @@ mod tests {
         assert_eq!(std::mem::align_of::<Block>(), 64);
         assert_eq!(model.feature_weights.as_ptr() as usize % 64, 0);
         let debug = format!("{model:?}");
-        assert!(debug.starts_with("Model { hidden: 40, blocks: 2, scale: 400,"), "{debug}");
+        assert!(
+            debug.starts_with("Model { features: Pieces, hidden: 40, blocks: 2, scale: 400,"),
+            "{debug}"
+        );
     }
 
     #[test]
