@@ -18,7 +18,7 @@ mod puzzles;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError, RwLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError, RwLock, Weak};
 use std::time::Duration;
 
 use arbiter_duck_engine::search::StopFlag;
@@ -141,7 +141,7 @@ impl Learn {
         });
         for number in 0..settings.workers.max(1) {
             let worker = Worker {
-                games: Arc::clone(&learn.games),
+                games: Arc::downgrade(&learn.games),
                 queue: Arc::clone(&learn.queue),
                 explorer: Arc::clone(&learn.explorer),
                 progress: Arc::clone(&learn.progress),
@@ -170,7 +170,9 @@ impl Drop for Learn {
 
 /// A worker thread.
 struct Worker {
-    games: Arc<Games<AnyStore>>,
+    /// The games, held only while the worker works: once the server has let them go, their
+    /// store closes (a SQLite file then folds its write-ahead log in) and the worker ends.
+    games: Weak<Games<AnyStore>>,
     queue: Arc<Queue>,
     explorer: Arc<RwLock<explorer::Index>>,
     progress: Arc<Mutex<HashMap<String, (usize, usize)>>>,
@@ -184,8 +186,9 @@ struct Worker {
 
 impl Worker {
     fn run(self) {
-        let store = self.games.store();
         if self.first {
+            let Some(games) = self.games.upgrade() else { return };
+            let store = games.store();
             let before = if arbiter_live::Store::shared(store) {
                 now_ms().saturating_sub(STALE_MS)
             } else {
@@ -198,21 +201,31 @@ impl Worker {
         }
         let mut seen = 0;
         while !self.queue.closed.load(Ordering::Relaxed) {
-            if self.first {
-                explorer::catch_up(&self.explorer, store);
+            let Some(games) = self.games.upgrade() else { return };
+            let worked = self.work(games.store());
+            drop(games);
+            if !worked {
+                self.queue.wait(&mut seen);
             }
-            if self.analyses {
-                match store.claim_analysis(now_ms()) {
-                    Ok(Some(analysis)) => {
-                        analyses::run(store, &self.queue, &self.progress, &self.explorer, analysis);
-                        continue;
-                    }
-                    Ok(None) => {}
-                    Err(error) => eprintln!("arbiter serve: cannot take an analysis: {error}"),
-                }
-            }
-            self.queue.wait(&mut seen);
         }
+    }
+
+    /// One round: the explorer caught up, then one analysis run if one waits. Whether one ran.
+    fn work(&self, store: &AnyStore) -> bool {
+        if self.first {
+            explorer::catch_up(&self.explorer, store);
+        }
+        if self.analyses {
+            match store.claim_analysis(now_ms()) {
+                Ok(Some(analysis)) => {
+                    analyses::run(store, &self.queue, &self.progress, &self.explorer, analysis);
+                    return true;
+                }
+                Ok(None) => {}
+                Err(error) => eprintln!("arbiter serve: cannot take an analysis: {error}"),
+            }
+        }
+        false
     }
 }
 
