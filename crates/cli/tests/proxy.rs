@@ -253,14 +253,25 @@ fn socket<S: Read + Write>(
     }
 }
 
-/// Reads a socket's messages until one whose game has `plies` commands.
-fn sees(socket: &mut tungstenite::WebSocket<impl Read + Write>, plies: usize) -> Value {
-    loop {
+/// Reads a socket's messages (the whole game, then its changes) into `commands` until the game
+/// has `plies` of them.
+fn sees(
+    socket: &mut tungstenite::WebSocket<impl Read + Write>,
+    commands: &mut Vec<Value>,
+    plies: usize,
+) {
+    while commands.len() < plies || commands.is_empty() && plies == 0 {
         let message = socket.read().expect("the socket shows the game");
         let Message::Text(text) = message else { continue };
         let value: Value = serde_json::from_str(text.as_str()).unwrap();
-        if value["game"]["commands"].as_array().is_some_and(|c| c.len() >= plies) {
-            return value;
+        if let Some(whole) = value["game"]["commands"].as_array() {
+            *commands = whole.clone();
+            if plies == 0 {
+                return;
+            }
+        } else if let Some(keep) = value["delta"]["keep"].as_u64() {
+            commands.truncate(keep as usize);
+            commands.extend(value["delta"]["commands"].as_array().into_iter().flatten().cloned());
         }
     }
 }
@@ -327,13 +338,15 @@ fn through_nginx_pages_and_live_games_are_served_and_limits_count_the_forwarded_
     let url = format!("wss://{host}/api/live/games/{id}/socket");
     let mut watching = socket(via(4), &url, &[("origin", &public)]).expect("a secure socket");
     watching.send(Message::text(json!({"hello": null}).to_string())).unwrap();
-    sees(&mut watching, 0);
+    let mut commands = Vec::new();
+    sees(&mut watching, &mut commands, 0);
     for (ply, command) in live_server::GAME[..2].iter().enumerate() {
         let token = if ply % 2 == 0 { &red } else { &blue };
         let body = json!({"token": token, "action": "move", "command": command});
         let (status, view) = request(&mut via(2), &host, "POST", &act, &origin, Some(&body));
         assert_eq!(status, 200, "{view}");
-        assert_eq!(sees(&mut watching, ply + 1)["game"]["commands"][ply], *command);
+        sees(&mut watching, &mut commands, ply + 1);
+        assert_eq!(commands[ply], *command);
     }
     // Another site's page cannot use the API through the proxy either.
     let evil = "Origin: https://evil.example\r\n";
