@@ -14,6 +14,7 @@ use crate::token::is_null_move;
 use crate::turn::Turn;
 use crate::variant::{Playable, Start};
 
+use super::commands::{commands, parse_clock};
 use super::lex::{Kind, Lexer, SyntaxError, Token};
 use super::listener::Listener;
 use super::report::{GameReport, Located, Mode, Problem};
@@ -146,8 +147,12 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
             match token.kind {
                 Kind::Tag { .. } | Kind::Close => {}
                 Kind::Comment => {
-                    for found in bad_clocks(&text[token.span.clone()]) {
-                        self.report.warnings.push(Problem::Clock { at: token.at, found });
+                    // A clock written otherwise than `[%clk H:MM:SS]` is told.
+                    for clock in commands(&text[token.span.clone()], b"%clk") {
+                        if !clock.closed || parse_clock(clock.value).is_none() {
+                            let found = ShownBytes(clock.whole).to_string();
+                            self.report.warnings.push(Problem::Clock { at: token.at, found });
+                        }
                     }
                 }
                 Kind::Number(text) => {
@@ -301,43 +306,6 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
                 self.report.warnings.push(Problem::Result { at, written, against });
             }
         }
-    }
-}
-
-/// The clock commands of a comment that are not `[%clk H:MM:SS]` (seconds may have a
-/// fraction, as chess.com writes them), as written.
-fn bad_clocks(comment: &[u8]) -> Vec<String> {
-    const START: &[u8] = b"[%clk";
-    let mut bad = Vec::new();
-    let mut rest = comment;
-    while let Some(i) = memchr::memmem::find(rest, START) {
-        let after = &rest[i + START.len()..];
-        let end = memchr::memchr(b']', after);
-        let value = after[..end.unwrap_or(after.len())].trim_ascii();
-        if end.is_none() || !is_clock(value) {
-            let command = &rest[i..i + START.len() + end.map_or(after.len(), |end| end + 1)];
-            bad.push(ShownBytes(command).to_string());
-        }
-        rest = after;
-    }
-    bad
-}
-
-/// Whether `value` is `H:MM:SS`, with any number of hour digits and an optional fraction of a
-/// second (`0:03:00`, `1:59:59.9`).
-fn is_clock(value: &[u8]) -> bool {
-    let (time, fraction) = match value.iter().position(|&b| b == b'.') {
-        Some(dot) => (&value[..dot], Some(&value[dot + 1..])),
-        None => (value, None),
-    };
-    let digits = |part: &[u8]| !part.is_empty() && part.iter().all(u8::is_ascii_digit);
-    let sixty = |part: &[u8]| part.len() == 2 && digits(part) && part[0] < b'6';
-    let mut parts = time.split(|&b| b == b':');
-    match (parts.next(), parts.next(), parts.next(), parts.next()) {
-        (Some(h), Some(m), Some(s), None) => {
-            digits(h) && sixty(m) && sixty(s) && fraction.is_none_or(digits)
-        }
-        _ => false,
     }
 }
 

@@ -134,17 +134,6 @@ impl<'a> Lexer<'a> {
         Place { line: clamp(self.line), column: clamp(self.counted_chars + 1) }
     }
 
-    /// Moves to `end`, counting the lines passed.
-    fn advance(&mut self, end: usize) {
-        for (i, &b) in self.text[self.pos..end].iter().enumerate() {
-            if b == b'\n' {
-                self.line += 1;
-                self.line_start = self.pos + i + 1;
-            }
-        }
-        self.pos = end;
-    }
-
     /// What stands at `pos`, for a message: a word, the end of the line or of the game.
     fn found(&self, pos: usize) -> String {
         match self.text.get(pos) {
@@ -174,16 +163,38 @@ impl<'a> Lexer<'a> {
         SyntaxError { at: self.at(pos), expected: Cow::Borrowed(expected), found }
     }
 
+    /// The token from `start` to `end`, which holds no line break.
     #[inline]
     fn token(&mut self, kind: Kind<'a>, start: usize, end: usize) -> Token<'a> {
         let at = self.at(start);
-        // Only a `{comment}` can hold a line break: a word ends at whitespace.
-        if matches!(kind, Kind::Comment) {
-            self.advance(end);
-        } else {
-            self.pos = end;
-        }
+        self.pos = end;
         Token { kind, span: start..end, at, depth: self.opened.len() }
+    }
+
+    /// A `{comment}` opened at `start`: the only token that can hold line breaks, counted as
+    /// its end is looked for, in one pass.
+    fn comment(&mut self, start: usize) -> Result<Token<'a>, SyntaxError> {
+        let at = self.at(start);
+        let mut from = start + 1;
+        let close = loop {
+            match memchr::memchr2(b'}', b'\n', &self.text[from..]) {
+                Some(i) if self.text[from + i] == b'}' => break from + i,
+                Some(i) => {
+                    self.line += 1;
+                    self.line_start = from + i + 1;
+                    from += i + 1;
+                }
+                None => {
+                    return Err(SyntaxError {
+                        at,
+                        expected: Cow::Borrowed("`}` closing the comment opened here"),
+                        found: "the end of the game".to_owned(),
+                    });
+                }
+            }
+        };
+        self.pos = close + 1;
+        Ok(Token { kind: Kind::Comment, span: start..close + 1, at, depth: self.opened.len() })
     }
 
     /// The next token, or `None` at the end of the text: what the iterator gives, for a reader
@@ -219,16 +230,7 @@ impl<'a> Lexer<'a> {
                 let end = line_end(self.text, start);
                 Ok(Some(self.token(Kind::Comment, start, end)))
             }
-            b'{' => {
-                let Some(close) = self.text[start..].iter().position(|&b| b == b'}') else {
-                    return Err(self.error(
-                        start,
-                        "`}` closing the comment opened here",
-                        "the end of the game".to_owned(),
-                    ));
-                };
-                Ok(Some(self.token(Kind::Comment, start, start + close + 1)))
-            }
+            b'{' => self.comment(start).map(Some),
             b'[' if !self.movetext => self.tag(start).map(Some),
             _ => self.movetext_token(start, byte).map(Some),
         }

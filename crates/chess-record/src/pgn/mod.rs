@@ -36,6 +36,7 @@
 
 mod batches;
 mod check;
+mod commands;
 mod compressed;
 mod frames;
 mod lex;
@@ -50,6 +51,7 @@ use std::io::{self, Read};
 
 pub use arbiter_scan::Place;
 pub use batches::{BatchError, for_each_batch};
+pub use commands::{Eval, comment_clock, comment_eval};
 pub use compressed::{Compression, decompressed};
 pub use frames::zstd_frames;
 pub(crate) use lex::{Kind, Lexer, Token};
