@@ -14,7 +14,7 @@ use crate::token::is_null_move;
 use crate::turn::Turn;
 use crate::variant::{Playable, Start};
 
-use super::commands::{commands, parse_clock};
+use super::commands::bad_clocks;
 use super::lex::{Kind, Lexer, SyntaxError, Token};
 use super::listener::Listener;
 use super::report::{GameReport, Located, Mode, Problem};
@@ -66,7 +66,7 @@ impl GameText {
 struct Movetext<'a, 'l, L> {
     lexer: Lexer<'a>,
     /// The token that ended the tags.
-    first: Option<Result<Token<'a>, SyntaxError>>,
+    first: Option<Result<Token<'a>, Box<SyntaxError>>>,
     mode: Mode,
     report: GameReport,
     listener: &'l mut L,
@@ -135,8 +135,8 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
         // The lexer is read directly, not as an iterator: the first error ends the reading.
         loop {
             let token = match first.take() {
-                Some(token) => token.map_err(Problem::Syntax)?,
-                None => match self.lexer.next_token().map_err(Problem::Syntax)? {
+                Some(token) => token.map_err(|error| Problem::Syntax(*error))?,
+                None => match self.lexer.next_token().map_err(|error| Problem::Syntax(*error))? {
                     Some(token) => token,
                     None => break,
                 },
@@ -148,12 +148,10 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
                 Kind::Tag { .. } | Kind::Close => {}
                 Kind::Comment => {
                     // A clock written otherwise than `[%clk H:MM:SS]` is told.
-                    for clock in commands(&text[token.span.clone()], b"%clk") {
-                        if !clock.closed || parse_clock(clock.value).is_none() {
-                            let found = ShownBytes(clock.whole).to_string();
-                            self.report.warnings.push(Problem::Clock { at: token.at, found });
-                        }
-                    }
+                    bad_clocks(&text[token.span.clone()], |whole| {
+                        let found = ShownBytes(whole).to_string();
+                        self.report.warnings.push(Problem::Clock { at: token.at, found });
+                    });
                 }
                 Kind::Number(text) => {
                     if strict && let Some(before) = &number {

@@ -83,30 +83,84 @@ pub fn comment_eval(comment: &[u8]) -> Option<Eval> {
 /// The seconds of a clock written `H:MM:SS`, with any number of hour digits and an optional
 /// fraction of a second (`0:03:00`, `1:59:59.9`); `None` for anything else.
 pub(crate) fn parse_clock(value: &[u8]) -> Option<f64> {
-    // Read in one pass: every move of a lichess game has a clock.
-    let hours_len = value.iter().position(|&b| b == b':')?;
-    let (hours, rest) = value.split_at(hours_len);
-    let [b':', m1, m2, b':', s1, s2, fraction @ ..] = rest else {
+    match read_clock(value) {
+        Some((seconds, len)) if len == value.len() => Some(seconds),
+        _ => None,
+    }
+}
+
+/// The clock written at the start of `bytes` (see [`parse_clock`]), and how many bytes it
+/// takes; its fraction is read as far as its digits go.
+fn read_clock(bytes: &[u8]) -> Option<(f64, usize)> {
+    let len = clock_len(bytes)?;
+    let hours = bytes.iter().position(|&b| b == b':')?;
+    let two = |at: usize| f64::from((bytes[at] - b'0') * 10 + bytes[at + 1] - b'0');
+    let fraction = match bytes.get(hours + 6..len) {
+        Some([b'.', digits @ ..]) => number(digits) / 10f64.powi(digits.len().min(300) as i32),
+        _ => 0.0,
+    };
+    let seconds = number(&bytes[..hours]) * 3600.0 + two(hours + 1) * 60.0 + two(hours + 4);
+    Some((seconds + fraction, len))
+}
+
+/// How many bytes the clock written at the start of `bytes` takes, if one is written there:
+/// hour digits, `:MM:SS` below sixty, and a fraction as far as its digits go.
+fn clock_len(bytes: &[u8]) -> Option<usize> {
+    let hours = bytes.iter().position(|&b| !b.is_ascii_digit()).unwrap_or(bytes.len());
+    let [b':', m1, m2, b':', s1, s2, rest @ ..] = &bytes[hours..] else {
         return None;
     };
-    let sixty = |tens: u8, units: u8| {
-        ((b'0'..b'6').contains(&tens) && units.is_ascii_digit())
-            .then(|| f64::from((tens - b'0') * 10 + units - b'0'))
-    };
-    let (Some(minutes), Some(seconds)) = (sixty(*m1, *m2), sixty(*s1, *s2)) else {
-        return None;
-    };
-    let fraction = match fraction {
-        [] => 0.0,
-        [b'.', digits @ ..] if is_digits(digits) => {
-            number(digits) / 10f64.powi(digits.len().min(300) as i32)
-        }
-        _ => return None,
-    };
-    if !is_digits(hours) {
+    let sixty = |tens: &u8, units: &u8| (b'0'..b'6').contains(tens) && units.is_ascii_digit();
+    if hours == 0 || !sixty(m1, m2) || !sixty(s1, s2) {
         return None;
     }
-    Some(number(hours) * 3600.0 + minutes * 60.0 + seconds + fraction)
+    match rest {
+        [b'.', digits @ ..] => match digits.iter().position(|b| !b.is_ascii_digit()) {
+            Some(0) => None,
+            Some(n) => Some(hours + 7 + n),
+            None if digits.is_empty() => None,
+            None => Some(hours + 7 + digits.len()),
+        },
+        _ => Some(hours + 6),
+    }
+}
+
+/// Calls `bad` with each `[%clk ...]` command of a comment whose value is not a clock (see
+/// [`parse_clock`]) or that no `]` closes, as written: what [`commands`] and [`parse_clock`]
+/// find, read in one pass over the comment, since most comments of lichess's files hold a
+/// clock.
+pub(crate) fn bad_clocks(comment: &[u8], mut bad: impl FnMut(&[u8])) {
+    const NAME: &[u8] = b"%clk";
+    let mut from = 0;
+    while let Some(found) =
+        comment.get(from..).and_then(|rest| rest.iter().position(|&b| b == b'%'))
+    {
+        let percent = from + found;
+        from = percent + 1;
+        let after = percent + NAME.len();
+        if percent == 0
+            || comment[percent - 1] != b'['
+            || comment.get(percent..after) != Some(NAME)
+            || comment.get(after).is_some_and(u8::is_ascii_alphabetic)
+        {
+            continue;
+        }
+        let blanks =
+            |at: usize| at + comment[at..].iter().take_while(|b| b.is_ascii_whitespace()).count();
+        let start = blanks(after);
+        if let Some(len) = clock_len(&comment[start..]) {
+            let end = blanks(start + len);
+            if comment.get(end) == Some(&b']') {
+                from = end + 1;
+                continue;
+            }
+        }
+        let command = commands(&comment[percent - 1..], NAME).next();
+        if let Some(command) = command {
+            bad(command.whole);
+            from = percent - 1 + command.whole.len();
+        }
+    }
 }
 
 /// The value of a run of digits.
@@ -178,6 +232,21 @@ mod tests {
             [&b"0:2:58"[..], b"0:02:60", b"2:58", b"0:02:58.", b"a:02:58", b"", b"0:02:58:1"]
         {
             assert_eq!(parse_clock(wrong), None, "{}", String::from_utf8_lossy(wrong));
+        }
+    }
+
+    proptest::proptest! {
+        /// The one-pass check finds the clocks that the commands and their parse find wrong.
+        #[test]
+        fn bad_clocks_are_the_commands_not_parsed(comment in "[{} \\[\\]%clk0-9:.a]{0,40}") {
+            let comment = comment.as_bytes();
+            let mut found = Vec::new();
+            bad_clocks(comment, |whole| found.push(whole.to_vec()));
+            let expected: Vec<Vec<u8>> = commands(comment, b"%clk")
+                .filter(|c| !c.closed || parse_clock(c.value).is_none())
+                .map(|c| c.whole.to_vec())
+                .collect();
+            proptest::prop_assert_eq!(found, expected);
         }
     }
 

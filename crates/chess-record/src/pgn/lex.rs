@@ -159,8 +159,10 @@ impl<'a> Lexer<'a> {
         Place { line: self.first_line.saturating_add(clamp(lines)), column: clamp(chars + 1) }
     }
 
-    fn error(&mut self, pos: usize, expected: &'static str, found: String) -> SyntaxError {
-        SyntaxError { at: self.at(pos), expected: Cow::Borrowed(expected), found }
+    /// A syntax error, boxed: the results of the lexer, one per token, stay small.
+    #[cold]
+    fn error(&mut self, pos: usize, expected: &'static str, found: String) -> Box<SyntaxError> {
+        Box::new(SyntaxError { at: self.at(pos), expected: Cow::Borrowed(expected), found })
     }
 
     /// The token from `start` to `end`, which holds no line break.
@@ -173,7 +175,7 @@ impl<'a> Lexer<'a> {
 
     /// A `{comment}` opened at `start`: the only token that can hold line breaks, counted as
     /// its end is looked for, in one pass.
-    fn comment(&mut self, start: usize) -> Result<Token<'a>, SyntaxError> {
+    fn comment(&mut self, start: usize) -> Result<Token<'a>, Box<SyntaxError>> {
         let at = self.at(start);
         let mut from = start + 1;
         let close = loop {
@@ -185,11 +187,11 @@ impl<'a> Lexer<'a> {
                     from += i + 1;
                 }
                 None => {
-                    return Err(SyntaxError {
+                    return Err(Box::new(SyntaxError {
                         at,
                         expected: Cow::Borrowed("`}` closing the comment opened here"),
                         found: "the end of the game".to_owned(),
-                    });
+                    }));
                 }
             }
         };
@@ -199,7 +201,7 @@ impl<'a> Lexer<'a> {
 
     /// The next token, or `None` at the end of the text: what the iterator gives, for a reader
     /// that stops at the first error anyway.
-    pub(crate) fn next_token(&mut self) -> Result<Option<Token<'a>>, SyntaxError> {
+    pub(crate) fn next_token(&mut self) -> Result<Option<Token<'a>>, Box<SyntaxError>> {
         // Whitespace first, in a loop of its own: most tokens follow a single space.
         while let Some(&byte) = self.text.get(self.pos)
             && is_space(byte)
@@ -213,11 +215,11 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         let Some(&byte) = self.text.get(start) else {
             return match self.opened.last() {
-                Some(&at) => Err(SyntaxError {
+                Some(&at) => Err(Box::new(SyntaxError {
                     at,
                     expected: Cow::Borrowed("`)` closing the variation opened here"),
                     found: "the end of the game".to_owned(),
-                }),
+                })),
                 None => Ok(None),
             };
         };
@@ -237,7 +239,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// A token of the movetext, starting with `byte` at `start`.
-    fn movetext_token(&mut self, start: usize, byte: u8) -> Result<Token<'a>, SyntaxError> {
+    fn movetext_token(&mut self, start: usize, byte: u8) -> Result<Token<'a>, Box<SyntaxError>> {
         self.movetext = true;
         if self.ended {
             return Err(self.error(
@@ -339,7 +341,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// A tag pair `[Name "value"]`, starting at `start`.
-    fn tag(&mut self, start: usize) -> Result<Token<'a>, SyntaxError> {
+    fn tag(&mut self, start: usize) -> Result<Token<'a>, Box<SyntaxError>> {
         let text = self.text;
         let skip_blanks = |mut i: usize| {
             while matches!(text.get(i), Some(b' ' | b'\t')) {
@@ -385,7 +387,7 @@ impl<'a> Lexer<'a> {
 }
 
 impl<'a> Iterator for Lexer<'a> {
-    type Item = Result<Token<'a>, SyntaxError>;
+    type Item = Result<Token<'a>, Box<SyntaxError>>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.failed {

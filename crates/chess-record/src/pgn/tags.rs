@@ -28,7 +28,7 @@ impl Tags {
     /// starts the movetext and is returned with the tags (`None` at the end of the game).
     pub(crate) fn read_section<'a>(
         lexer: &mut Lexer<'a>,
-    ) -> (Tags, Option<Result<Token<'a>, SyntaxError>>) {
+    ) -> (Tags, Option<Result<Token<'a>, Box<SyntaxError>>>) {
         let mut tags = Tags::default();
         let first = loop {
             match lexer.next() {
