@@ -353,7 +353,7 @@ impl Rewrite {
 pub fn rewrite_game(game: &GameText, dialect: Dialect) -> Rewrite {
     let text = game.text();
     let mut lexer = Lexer::new(text, game.at.line);
-    let (tags, first) = Tags::read_section(&mut lexer);
+    let (tags, first) = Tags::read_section(&mut lexer, &mut ());
     let mut fixer = Fixer { text, rewrite: Rewrite::default(), dialect };
     let result = match tags.start() {
         Ok(Start::Chess(pos)) => fixer.fix(pos, first, lexer),

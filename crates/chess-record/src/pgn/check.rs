@@ -33,7 +33,7 @@ impl GameText {
         let mut report = GameReport::new(self.index, self.at);
         report.offset = self.start_offset();
         let mut lexer = Lexer::new(self.text(), self.at.line);
-        let (mut tags, first) = Tags::read_section(&mut lexer);
+        let (mut tags, first) = Tags::read_section(&mut lexer, listener);
         report.white = tags.white.take().unwrap_or_else(|| "?".to_owned());
         report.black = tags.black.take().unwrap_or_else(|| "?".to_owned());
         report.id = tags.site.take().or_else(|| tags.game_id.take());
@@ -147,6 +147,7 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
             match token.kind {
                 Kind::Tag { .. } | Kind::Close => {}
                 Kind::Comment => {
+                    self.listener.comment(self.report.plies, &text[token.span.clone()]);
                     // A clock written otherwise than `[%clk H:MM:SS]` is told.
                     bad_clocks(&text[token.span.clone()], |whole| {
                         let found = ShownBytes(whole).to_string();
@@ -227,7 +228,7 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
                         self.departure(mistake(Fault::NullMove))?;
                         pos = passed;
                         self.report.plies += 1;
-                        self.listener.play(self.report.plies, token_text, None);
+                        self.listener.play(self.report.plies, token_text, None, "--");
                         last = None;
                         continue;
                     }
@@ -239,7 +240,12 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
                         self.refuse(problem, self.report.plies + 1, reading.played)?;
                     }
                     self.report.plies += 1;
-                    self.listener.play(self.report.plies, token_text, Some(reading.played));
+                    self.listener.play(
+                        self.report.plies,
+                        token_text,
+                        Some(reading.played),
+                        reading.canonical.as_str(),
+                    );
                     last = Some(LastMove {
                         end: token.span.end,
                         at,

@@ -62,6 +62,7 @@ pub use report::{GameReport, Located, Mode, Problem};
 pub use shard::{Base, Extent, Layout, Shard, ShardText, plan_shards, shard_extent};
 pub use split::{GameText, MAX_GAME_BYTES, NulByte, PgnGames, Piece, Splitter};
 pub(crate) use tags::Tags;
+pub use tags::tag_value;
 
 /// Reads and checks every game of a PGN stream, compressed or not, one after the other; a game
 /// larger than `limit` bytes is reported as such and skipped.
