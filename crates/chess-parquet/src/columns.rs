@@ -13,12 +13,12 @@ use std::sync::{Arc, OnceLock};
 use arrow_array::builder::{
     ArrayBuilder, BinaryBuilder, BooleanBuilder, Date32Builder, Float64Builder, Int32Builder,
     Int64Builder, ListBuilder, MapBuilder, MapFieldNames, StringBuilder, StructBuilder,
-    Time32SecondBuilder,
+    Time32MillisecondBuilder,
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
 
-use crate::row::{Finding, GameRow};
+use crate::row::{Finding, GameRow, TimeOfDay};
 
 /// The fields of a finding (the error, or a warning): its kind, place and message.
 fn finding_fields() -> Fields {
@@ -71,7 +71,7 @@ pub fn schema() -> SchemaRef {
                 int("white_rating_diff"),
                 int("black_rating_diff"),
                 Field::new("date", DataType::Date32, true),
-                Field::new("utc_time", DataType::Time32(TimeUnit::Second), true),
+                Field::new("utc_time", DataType::Time32(TimeUnit::Millisecond), true),
                 int("tc_base_s"),
                 int("tc_increment_s"),
                 text("termination"),
@@ -148,7 +148,7 @@ pub struct Columns {
     white_rating_diff: Int32Builder,
     black_rating_diff: Int32Builder,
     date: Date32Builder,
-    utc_time: Time32SecondBuilder,
+    utc_time: Time32MillisecondBuilder,
     tc_base_s: Int32Builder,
     tc_increment_s: Int32Builder,
     termination: StringBuilder,
@@ -194,7 +194,7 @@ impl Columns {
             white_rating_diff: Int32Builder::new(),
             black_rating_diff: Int32Builder::new(),
             date: Date32Builder::new(),
-            utc_time: Time32SecondBuilder::new(),
+            utc_time: Time32MillisecondBuilder::new(),
             tc_base_s: Int32Builder::new(),
             tc_increment_s: Int32Builder::new(),
             termination: StringBuilder::new(),
@@ -243,7 +243,7 @@ impl Columns {
         self.white_rating_diff.append_option(row.white_rating_diff);
         self.black_rating_diff.append_option(row.black_rating_diff);
         self.date.append_option(row.date.map(|date| date.days()));
-        self.utc_time.append_option(row.utc_time.map(|time| time.seconds()));
+        self.utc_time.append_option(row.utc_time.map(TimeOfDay::millis));
         self.tc_base_s.append_option(row.tc_base_s);
         self.tc_increment_s.append_option(row.tc_increment_s);
         self.termination.append_option(row.termination.as_deref());

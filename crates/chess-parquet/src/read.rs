@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Date32Type, Float64Type, Int32Type, Int64Type, Time32SecondType};
+use arrow_array::types::{Date32Type, Float64Type, Int32Type, Int64Type, Time32MillisecondType};
 use arrow_array::{Array, RecordBatch};
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 
@@ -216,7 +216,7 @@ fn row_at(cursor: &Cursor) -> Result<GameRow, Error> {
         .ok_or_else(|| cursor.layout("date"))?;
     let time = cursor
         .column("utc_time")?
-        .as_primitive_opt::<Time32SecondType>()
+        .as_primitive_opt::<Time32MillisecondType>()
         .ok_or_else(|| cursor.layout("utc_time"))?;
     let clocks = list("clocks_s")?;
     let clocks =
@@ -249,7 +249,13 @@ fn row_at(cursor: &Cursor) -> Result<GameRow, Error> {
         white_rating_diff: int("white_rating_diff")?,
         black_rating_diff: int("black_rating_diff")?,
         date: date.is_valid(i).then(|| Date::from_days(date.value(i))),
-        utc_time: if time.is_valid(i) { TimeOfDay::from_seconds(time.value(i)) } else { None },
+        utc_time: match time.is_valid(i) {
+            // Whole seconds, as the tag writes them: anything else is not this writer's.
+            true => Some(
+                TimeOfDay::from_millis(time.value(i)).ok_or_else(|| cursor.layout("utc_time"))?,
+            ),
+            false => None,
+        },
         tc_base_s: int("tc_base_s")?,
         tc_increment_s: int("tc_increment_s")?,
         termination: text("termination")?,

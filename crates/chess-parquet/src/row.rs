@@ -115,9 +115,23 @@ impl TimeOfDay {
         u32::try_from(seconds).ok().filter(|&s| s < 86_400).map(TimeOfDay)
     }
 
-    /// Seconds since midnight (Arrow's `Time32(Second)`).
+    /// The time `millis` milliseconds after midnight, when it is one in whole seconds.
+    pub fn from_millis(millis: i32) -> Option<TimeOfDay> {
+        if millis % 1000 != 0 {
+            return None;
+        }
+        TimeOfDay::from_seconds(millis / 1000)
+    }
+
+    /// Seconds since midnight.
     pub fn seconds(self) -> i32 {
         self.0 as i32
+    }
+
+    /// Milliseconds since midnight: Arrow's `Time32(Millisecond)`, which Parquet stores as a
+    /// `TIME(MILLIS)` that every reader takes for a time (it has no type for seconds).
+    pub fn millis(self) -> i32 {
+        self.0 as i32 * 1000
     }
 }
 
