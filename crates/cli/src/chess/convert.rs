@@ -113,9 +113,10 @@ fn to_parquet(args: ConvertArgs) -> Result<(), CliError> {
         let mut out = Output::new(&source.name);
         let wrong = tally.games - tally.ok;
         let rows: u64 = written.iter().map(|part| part.rows).sum();
+        let files = if written.len() == 1 { "file" } else { "files" };
         writeln!(
             out,
-            "{}: {} games: {} ok, {wrong} with errors; {rows} rows in {} files, {} keeping their text",
+            "{}: {} games: {} ok, {wrong} with errors; {rows} rows in {} {files}, {} with their text",
             source.name,
             tally.games,
             tally.ok,
