@@ -475,7 +475,8 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
         print(f"dashboard: {client.dashboard_link}", flush=True)
         failures += place(client, out, manifest)
         failed_before = {(f["path"], f["shard"]) for f in failures}
-        todo, done = [], []
+        todo: List[Tuple[int, "arbiter.Shard"]] = []
+        done: List[Path] = []
         for number, entry in enumerate(manifest["files"]):
             placed = len(entry["extents"] or []) + 1 if len(entry["shards"]) > 1 else 1
             for shard in shard_objects(entry):
