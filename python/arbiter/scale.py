@@ -154,6 +154,38 @@ def check_shard(
     return stats
 
 
+def convert_task(
+    shard: "arbiter.Shard",
+    file_number: int,
+    label: str,
+    out: str,
+    mode: Literal["strict", "lenient"],
+) -> Dict[str, Any]:
+    """A Dask task of a ``--games`` run: converts a placed shard's games into the dataset, a
+    row per game with typed columns, by the Rust writer (``arbiter.convert_shard``), which
+    names its files once all are whole; returns its statistics, also kept in ``shards/``, which
+    name the files and count their rows, or the failure of a shard that cannot be read
+    through (no file left)."""
+    started, cpu = time.time(), time.process_time()
+    out_dir = Path(out)
+    try:
+        result = arbiter.convert_shard(shard, out_dir / "games", file_number, label, mode)
+    except (OSError, arbiter.InputError) as error:
+        return {"error": failure_message(shard, error)}
+    sleep_hook(file_number, shard.number)
+    stats: Dict[str, Any] = dict(result)
+    stats.update(
+        file=label,
+        shard=shard.number,
+        bytes=shard.end - shard.start,
+        wall=time.time() - started,
+        cpu=time.process_time() - cpu,
+    )
+    kept = out_dir / "shards" / Path(part_name(file_number, shard.number)).with_suffix(".json").name
+    write_atomically(kept, json.dumps(stats).encode())
+    return stats
+
+
 def failure_message(shard: "arbiter.Shard", error: BaseException) -> str:
     """What went wrong reading a shard's file, naming it: ``PATH:LINE:COL: expected ...`` as
     ``arbiter chess pgn`` says it, or the system's error."""
@@ -238,18 +270,21 @@ def plan_file(path: Path, target: int) -> Dict[str, Any]:
     return entry
 
 
-def plan(files: Sequence[Path], target: int) -> Dict[str, Any]:
-    """The manifest of a new run: each file, its size and its shards."""
+def plan(files: Sequence[Path], target: int, games: bool = False) -> Dict[str, Any]:
+    """The manifest of a new run: each file, its size and its shards, and whether the dataset
+    holds the games (``--games``) or the verdicts."""
     entries = [plan_file(path, target) for path in files]
-    return {"version": MANIFEST_VERSION, "target_bytes": target, "files": entries}
+    return {"version": MANIFEST_VERSION, "target_bytes": target, "games": games, "files": entries}
 
 
-def load_plan(out: Path, files: Sequence[Path], target: int, resume: bool) -> Dict[str, Any]:
+def load_plan(
+    out: Path, files: Sequence[Path], target: int, resume: bool, games: bool = False
+) -> Dict[str, Any]:
     """The run's manifest: a new one, or with ``resume`` the one kept in ``out``, which must be
-    of the same files and shard size."""
+    of the same files, shard size and kind of dataset."""
     kept = out / "manifest.json"
     if not kept.exists():
-        manifest = plan(files, target)
+        manifest = plan(files, target, games)
         write_atomically(kept, json.dumps(manifest, indent=1).encode())
         return manifest
     if not resume:
@@ -267,6 +302,12 @@ def load_plan(out: Path, files: Sequence[Path], target: int, resume: bool) -> Di
         raise SystemExit(
             f"arbiter.scale: {out} holds a run of other files or another shard size; "
             "resume it with the same"
+        )
+    if bool(manifest.get("games")) != games:
+        held, given = ("games", "verdicts") if manifest.get("games") else ("verdicts", "games")
+        raise SystemExit(
+            f"arbiter.scale: {out} holds a dataset of {held}, not of {given}: resume it "
+            f"{'with' if held == 'games' else 'without'} --games"
         )
     # A file that could not be planned has had none of its games checked: planned again.
     again = [n for n, entry in enumerate(manifest["files"]) if entry.get("error")]
@@ -357,6 +398,7 @@ def forget(out: Path, number: int, shard: int) -> None:
     stale = [path for path, _ in parts]
     stale += (out / "games").glob(f"{stem}.parquet")
     stale += (out / "games").glob(f"*/{stem}.parquet")
+    stale += (out / "games").glob(f"*/{stem}-*.parquet")
     stale += (out / "games").glob(f".{stem}.*.tmp")
     stale += (out / "games").glob(f"*/.{stem}.*.tmp")
     for path in stale:
@@ -377,11 +419,16 @@ def summarize(
     import pyarrow.compute as pc  # type: ignore[import-untyped]
     import pyarrow.dataset as ds  # type: ignore[import-untyped]
 
-    columns = ["ok", "plies", "error_kind"]
+    if manifest.get("games"):
+        # The games' dataset holds each error as a struct: its kind is a field of it.
+        columns = {"ok": pc.field("ok"), "plies": pc.field("plies"),
+                   "error_kind": pc.field("error", "kind")}
+    else:
+        columns = {name: pc.field(name) for name in ["ok", "plies", "error_kind"]}
     if parts:
         table = ds.dataset([str(p) for p in parts], format="parquet").to_table(columns=columns)
     else:
-        table = schema().empty_table().select(columns)
+        table = schema().empty_table().select(list(columns))
     kinds = pc.value_counts(pc.drop_null(table["error_kind"])).to_pylist()
     stats = []
     for number, entry in enumerate(manifest["files"]):
@@ -464,7 +511,7 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
     for directory in [out, out / "games", out / "shards"]:
         directory.mkdir(parents=True, exist_ok=True)
     target = max(1, int(args.shard_mib * (1 << 20)))
-    manifest = load_plan(out, files, target, args.resume)
+    manifest = load_plan(out, files, target, args.resume, args.games)
     mode: Literal["strict", "lenient"] = "lenient" if args.lenient else "strict"
     failures: List[Dict[str, Any]] = [
         {"file": Path(e["path"]).name, "path": e["path"], "shard": None, "error": e["error"]}
@@ -498,9 +545,10 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
                                  "read through, so where its games stand is not known",
                     })
         labels = {n: Path(entry["path"]).name for n, entry in enumerate(manifest["files"])}
+        task = convert_task if args.games else check_shard
         futures = [
             client.submit(
-                check_shard,
+                task,
                 shard,
                 number,
                 labels[number],
@@ -546,6 +594,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     add("--resume", action="store_true", help="check only the shards not written yet")
     add("--workers", type=int, metavar="N", help="local worker processes (default: one per core)")
     add("--lenient", action="store_true", help="accept what real files hold (default: strict)")
+    add("--games", action="store_true",
+        help="write the games themselves, a row each with typed columns (default: verdicts)")
     args = parser.parse_args(argv)
     summary = run(args)
     wrong = ", ".join(f"{n} {k}" for k, n in summary["wrong_by_kind"].items()) or "none"
