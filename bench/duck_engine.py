@@ -4,7 +4,7 @@
 
     python3 bench/duck_engine.py nps [--depth 10] [--fairy-stockfish PATH]
     python3 bench/duck_engine.py latency [--movetime 100] [--runs 50]
-    python3 bench/duck_engine.py threads [--depth 13] [--threads 1,2] [--runs 5]
+    python3 bench/duck_engine.py threads [--depth 13] [--threads 1,2] [--runs 5] [--arbiter PATH]
 
 `nps` builds arbiter in release mode, starts `arbiter duck uci` twice (the default network, and
 the classical evaluation with `EvalFile` empty) and one fairy-stockfish 11.1 with the project's
@@ -19,7 +19,10 @@ threads (`setoption name Threads`), a fresh table for each, RUNS times over; mor
 differently each time, so it prints the median over the runs of the total wall time to reach the
 depth, the nodes, the nodes per wall second and the CPU time, and the time-to-depth and
 nodes-per-second ratios against the first thread count. Wall time is what threads buy: run it on
-an otherwise idle machine with at least as many cores as the largest count.
+an otherwise idle machine with at least as many cores as the largest count. The nodes per CPU
+second, and their ratio to one thread's, hold on a busy machine too: what a thread's node costs
+when the threads share the table (on an idle machine, the nodes per second scale by the threads
+times that ratio).
 
 `latency` sends `go movetime T` to `arbiter duck uci` from various positions and measures the wall
 time from sending `go` to reading `bestmove`; it prints the median, 95th percentile and worst
@@ -148,11 +151,15 @@ def nps(args):
 
 
 def threads(args):
-    build()
+    arbiter = args.arbiter
+    if not arbiter:
+        build()
+        arbiter = ARBITER
     counts = [int(count) for count in args.threads.split(",")]
     rows = []
+    load = open("/proc/loadavg").read().split()[:3]
     for count in counts:
-        engine = Engine([ARBITER, "duck", "uci"], [f"setoption name Threads value {count}"])
+        engine = Engine([arbiter, "duck", "uci"], [f"setoption name Threads value {count}"])
         runs = []
         for _ in range(args.runs):
             searches = [engine.search(moves, f"go depth {args.depth}") for moves in POSITIONS]
@@ -161,14 +168,16 @@ def threads(args):
         nodes, cpu, wall = (statistics.median(column) for column in zip(*runs))
         rows.append((count, nodes, cpu, wall))
     print(f"Search to depth {args.depth} from {len(POSITIONS)} positions, a fresh table each; "
-          f"medians of {args.runs} runs ({os.cpu_count()} cores):\n")
+          f"medians of {args.runs} runs ({os.cpu_count()} cores, load average "
+          f"{' '.join(load)} at the start):\n")
     print("| threads | wall s | nodes | nodes per wall second | CPU s | time to depth | "
-          "nodes per second |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "nodes per second | nodes per CPU second | per CPU second, against 1 thread |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     base = rows[0]
     for count, nodes, cpu, wall in rows:
         print(f"| {count} | {wall:.2f} | {nodes:,.0f} | {nodes / wall / 1000:,.0f} k | {cpu:.2f} | "
-              f"{base[3] / wall:.2f}x | {(nodes / wall) / (base[1] / base[3]):.2f}x |")
+              f"{base[3] / wall:.2f}x | {(nodes / wall) / (base[1] / base[3]):.2f}x | "
+              f"{nodes / cpu / 1000:,.0f} k | {(nodes / cpu) / (base[1] / base[2]):.2f}x |")
 
 
 def latency(args):
@@ -197,6 +206,7 @@ def main():
     p.add_argument("--depth", type=int, default=13)
     p.add_argument("--threads", default="1,2")
     p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--arbiter", help="this binary instead of a release build made first")
     p = sub.add_parser("latency")
     p.add_argument("--movetime", type=int, default=100)
     p.add_argument("--runs", type=int, default=50)

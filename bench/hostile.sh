@@ -9,7 +9,8 @@
 # FUZZING.md ("The command line under attack") explains each attack. Every case runs under
 # `timeout` (LIMIT seconds, 20 by default) and, where a build that reads its input whole would
 # eat the machine, `prlimit --as` (4 GiB). The last rows run bench/hostile-server.py (skipped with
-# SKIP_SERVER=1) and a Python Ctrl-C (skipped when the `arbiter` package is not importable).
+# SKIP_SERVER=1), the live games' WebSockets attacked too, and a Python Ctrl-C (skipped when the
+# `arbiter` package is not importable).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -101,6 +102,90 @@ run 'duck gen --profile long --size 100000 (the bound)' "$arbiter" duck gen --pr
 printf '#!/bin/sh\nexec yes 0\n' > "$work/flood"
 chmod +x "$work/flood"
 run 'duck test, a program flooding output' "$arbiter" duck test -- "$work/flood"
+
+# Network, self-play and match files (FUZZING.md, "Files"): a device, a FIFO, a sparse file and
+# a damaged network as EvalFile, then `quit` must still end the engine; train and selfplay on
+# devices and on their own data; a shared match directory with an edited engine command and
+# links out of it. Each must be refused at once, the data and the files outside left as they
+# were (the row's status: 0 when held, 1 when not).
+uci_evalfile() { # the script that sets EvalFile to $1, then quits
+    echo "printf 'uci\\nsetoption name EvalFile value %s\\nisready\\nquit\\n' '$1' | '$arbiter' duck uci"
+}
+mkfifo "$work/net.fifo"
+truncate -s 2G "$work/sparse.nnue"
+cp crates/duck-engine/networks/duck-h256-gen3.nnue "$work/damaged.nnue"
+python3 -c '
+import sys
+path = sys.argv[1]
+data = bytearray(open(path, "rb").read())
+for i in range(5000):
+    data[1000 + 97 * i] ^= 0x5A
+open(path, "wb").write(data)' "$work/damaged.nnue"
+bounded 'uci: EvalFile /dev/zero' sh -c "$(uci_evalfile /dev/zero)"
+bounded 'uci: EvalFile /dev/urandom' sh -c "$(uci_evalfile /dev/urandom)"
+run 'uci: EvalFile a FIFO, then quit' sh -c "$(uci_evalfile "$work/net.fifo")"
+bounded 'uci: EvalFile a 2 GiB sparse file' sh -c "$(uci_evalfile "$work/sparse.nnue")"
+run 'uci: EvalFile a network with 5,000 bytes flipped' sh -c "$(uci_evalfile "$work/damaged.nnue")"
+bounded 'duck train --data /dev/zero' "$arbiter" duck train --data /dev/zero --out "$work/net.nnue"
+bounded 'duck selfplay --out /dev/zero' "$arbiter" duck selfplay --out /dev/zero --games 1
+"$arbiter" duck selfplay --out "$work/data.bin" --games 1 --nodes 100 2> /dev/null
+cp "$work/data.bin" "$work/data.kept"
+ln -s "$work/data.bin" "$work/data.link"
+held() { # held NAME COMMAND...: the command must fail and leave the data as it was
+    local name=$1
+    shift
+    run "$name" sh -c 'data=$0 kept=$1; shift; ! "$@" && cmp -s "$data" "$kept"' \
+        "$work/data.bin" "$work/data.kept" "$@"
+}
+held 'duck train --data D --out D' "$arbiter" duck train --data "$work/data.bin" --out "$work/data.bin"
+held 'duck train --data D --out a symlink to D' "$arbiter" duck train --data "$work/data.bin" --out "$work/data.link"
+run 'duck train --out in a missing directory' sh -c "'$arbiter' duck train --data '$work/data.bin' --out '$work/missing/net.nnue' 2>&1 | grep -q epoch && exit 1 || exit 0"
+"$arbiter" duck match --engine "$arbiter duck uci --random" --engine "$arbiter duck uci --random" \
+    --games 2 --depth 1 --save "$work/match" > /dev/null 2>&1
+head -n 1 "$work/match/results.jsonl" > "$work/results.one"
+cp "$work/results.one" "$work/match/results.jsonl"
+python3 -c '
+import json, sys
+path, pwned = sys.argv[1], sys.argv[2]
+args = json.load(open(path))
+args[args.index("--engine") + 1] = "touch " + pwned
+json.dump(args, open(path, "w"))' "$work/match/arguments.json" "$work/PWNED"
+run 'match --resume, an edited engine command' sh -c "! '$arbiter' duck match --resume '$work/match' && [ ! -e '$work/PWNED' ]"
+echo 'keep me' > "$work/victim"
+rm -f "$work/match/game-2.txt" && ln -s "$work/victim" "$work/match/game-2.txt"
+run 'match --resume, game-2.txt a symlink out of it' sh -c "! '$arbiter' duck match --resume '$work/match' --trust-saved-engines && grep -qx 'keep me' '$work/victim'"
+rm -f "$work/match/game-2.txt" "$work/match/results.jsonl" && ln -s /dev/zero "$work/match/results.jsonl"
+bounded 'match --resume, results.jsonl a symlink to /dev/zero' sh -c "! '$arbiter' duck match --resume '$work/match' --trust-saved-engines"
+rm -f "$work/match/results.jsonl" && truncate -s 2G "$work/match/results.jsonl"
+bounded 'match --resume, a 2 GiB results.jsonl without a line end' sh -c "! '$arbiter' duck match --resume '$work/match' --trust-saved-engines"
+rm -rf "$work/match" "$work/sparse.nnue" "$work/damaged.nnue" "$work/net.fifo"
+
+# The live games' store at the server's start: a second server on a data directory another one
+# holds, and databases it cannot use (a zeroed page, a read-only file). Each must refuse at once
+# with exit status 2; one that starts instead is killed at the limit (137).
+# serve_store DIR: starts `arbiter serve` on DIR with one game in it; its pid in $served.
+serve_store() {
+    "$arbiter" serve --port 0 --data-dir "$1" > "$work/serve.out" 2> /dev/null &
+    served=$!
+    for _ in $(seq 100); do grep -q listening "$work/serve.out" && break; sleep 0.1; done
+    local addr
+    addr=$(grep -o '127.0.0.1:[0-9]*' "$work/serve.out" | head -n 1)
+    curl -s -o /dev/null -X POST -H 'Content-Type: application/json' -d '{"name": "Ann"}' \
+        "http://$addr/api/live/games"
+}
+serve_store "$work/held"
+run 'serve: a second server on a held --data-dir' "$arbiter" serve --port 0 --data-dir "$work/held"
+kill -TERM "$served" && wait "$served"
+serve_store "$work/zeroed" && kill -TERM "$served" && wait "$served"
+dd if=/dev/zero of="$work/zeroed/arbiter.sqlite3" bs=4096 seek=2 count=1 conv=notrunc status=none
+run 'serve: a database with a zeroed page' "$arbiter" serve --port 0 --data-dir "$work/zeroed"
+serve_store "$work/read-only" && kill -TERM "$served" && wait "$served"
+chmod a-w "$work/read-only/arbiter.sqlite3"
+# Root writes through permissions: the file is made immutable too, and mutable again after.
+[ "$(id -u)" = 0 ] && chattr +i "$work/read-only/arbiter.sqlite3"
+run 'serve: a read-only database file' "$arbiter" serve --port 0 --data-dir "$work/read-only"
+[ "$(id -u)" = 0 ] && chattr -i "$work/read-only/arbiter.sqlite3"
+rm -rf "$work/held" "$work/zeroed" "$work/read-only"
 
 if python3 -c 'import arbiter' 2> /dev/null; then
     # An endless stream of blank lines (a NUL byte would end the reading at once).

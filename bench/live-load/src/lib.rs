@@ -7,10 +7,14 @@
 //! 16 WebSockets), so each game stays within them with the server's defaults untouched. A game's
 //! two players share its address and one kept-alive HTTP connection, since they move in turn.
 //!
+//! Each game may also be watched by spectators (`--spectators N`), each a WebSocket of its own
+//! from the game's address, opened once every game is set up: the server's memory before and
+//! after gives what an idle socket costs it.
+//!
 //! The run measures the moves acknowledged a second, the time from a move sent to the opponent's
-//! socket showing it (p50, p90, p99, max), the server's memory, and at the end reads the server's
-//! database ([`check`]): every acknowledged move must be stored exactly once, in order, and
-//! nothing else.
+//! socket showing it and to each spectator's (p50, p90, p99, max), the server's memory, and at
+//! the end reads the server's database ([`check`]): every acknowledged move must be stored
+//! exactly once, in order, and nothing else.
 //!
 //! Modules: [`http`] (the JSON requests), [`play`] (one game: set up, then played), [`check`]
 //! (the database against what was acknowledged), [`server`] (the server started, its memory)
@@ -74,11 +78,20 @@ pub struct Options {
     /// A pause before each move, as a player thinks: zero sends each move as soon as the
     /// opponent's has been shown, which keeps the server saturated.
     pub think: Duration,
+    /// Spectators watching each game, each on a WebSocket of its own.
+    pub spectators: usize,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { games: 1_000, moves: 100, seed: 1, setting_up: 32, think: Duration::ZERO }
+        Options {
+            games: 1_000,
+            moves: 100,
+            seed: 1,
+            setting_up: 32,
+            think: Duration::ZERO,
+            spectators: 0,
+        }
     }
 }
 
@@ -132,6 +145,38 @@ pub async fn run(options: &Options, target: &Target) -> Result<Report, LoadError
             Err(error) => failures.push(format!("a set-up task: {error}")),
         }
     }
+    let seated_memory = target.pid.and_then(server::memory);
+    // The spectators, once every game is set up: what they add to the server is what idle
+    // sockets cost it.
+    let mut watched = Vec::with_capacity(seated.len());
+    let mut watching = JoinSet::new();
+    for (index, mut game) in seated {
+        let (setting_up, spectators) = (Arc::clone(&setting_up), options.spectators);
+        watching.spawn(async move {
+            let _place = setting_up.acquire_owned().await;
+            for _ in 0..spectators {
+                if let Err(error) = game.watch().await {
+                    return (index, game, Some(error));
+                }
+            }
+            (index, game, None)
+        });
+    }
+    while let Some(done) = watching.join_next().await {
+        match done {
+            Ok((index, game, error)) => {
+                if let Some(error) = error {
+                    failures.push(format!("game {index}: {error}"));
+                }
+                watched.push((index, game));
+            }
+            Err(error) => failures.push(format!("a spectators' task: {error}")),
+        }
+    }
+    let seated = watched;
+    // Let the server settle (the spectators' hellos answered) before its memory is read.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let watched_memory = target.pid.and_then(server::memory);
     let set_up = started.elapsed();
     let peak_in_play = Arc::new(AtomicU64::new(0));
     let sampler = target.pid.map(|pid| {
@@ -173,7 +218,13 @@ pub async fn run(options: &Options, target: &Target) -> Result<Report, LoadError
         options,
         &records,
         report::Phases { set_up, played },
-        report::Memory { idle, in_play_kib: peak_in_play.load(Ordering::Relaxed), after },
+        report::Memory {
+            idle,
+            seated: seated_memory,
+            watched: watched_memory,
+            in_play_kib: peak_in_play.load(Ordering::Relaxed),
+            after,
+        },
         check,
         failures,
     ))

@@ -32,6 +32,9 @@ struct Args {
     /// soon as the opponent's is shown, which keeps the server saturated.
     #[arg(long, value_name = "MS", default_value_t = 0)]
     think: u64,
+    /// Spectators watching each game, each on a WebSocket of its own.
+    #[arg(long, default_value_t = 0)]
+    spectators: usize,
     /// The arbiter binary to start as `serve --port 0 --data-dir DIR`.
     #[arg(long, default_value = "target/release/arbiter", conflicts_with = "addr")]
     server: PathBuf,
@@ -60,6 +63,19 @@ fn main() -> ExitCode {
     }
 }
 
+/// Raises this process's soft limit on open files to the hard one: each socket is a file.
+fn raise_file_limit() {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: `getrlimit` and `setrlimit` read and write the struct given, nothing else.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
+        {
+            limit.rlim_cur = limit.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
+    }
+}
+
 fn run(args: &Args) -> Result<bool, LoadError> {
     let options = Options {
         games: args.games,
@@ -67,7 +83,9 @@ fn run(args: &Args) -> Result<bool, LoadError> {
         seed: args.seed,
         setting_up: args.setting_up,
         think: Duration::from_millis(args.think),
+        spectators: args.spectators,
     };
+    raise_file_limit();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let report = match (&args.addr, &args.data_dir) {
         (Some(addr), Some(dir)) => {
@@ -79,7 +97,9 @@ fn run(args: &Args) -> Result<bool, LoadError> {
                 Some(dir) => (dir.clone(), false),
                 None => (server::fresh_dir()?, true),
             };
-            let started = Started::start(&args.server, &dir)?;
+            // Every socket and each game's HTTP connection, with room to spare.
+            let connections = args.games * (3 + args.spectators) + 256;
+            let started = Started::start(&args.server, &dir, connections)?;
             let target =
                 Target { addr: started.addr, data_dir: dir.clone(), pid: Some(started.pid()) };
             let report = runtime.block_on(arbiter_live_load::run(&options, &target));

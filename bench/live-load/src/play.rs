@@ -3,6 +3,7 @@
 //! socket has shown the opponent's last move, as a page does.
 
 use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use arbiter_duck::Game;
@@ -12,6 +13,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -57,13 +59,24 @@ impl Socket {
         sender.send(Message::text(hello)).await.map_err(|e| failed(e.to_string()))?;
         let (seen_sender, seen) = mpsc::unbounded_channel();
         tokio::spawn(async move {
+            // The whole game comes first (and again when the socket fell behind), then each
+            // change: `keep` moves stay, the moves after them come along.
+            let mut over = false;
             while let Some(Ok(message)) = receiver.next().await {
                 let at = Instant::now();
                 let Message::Text(text) = message else { continue };
                 let Ok(value) = serde_json::from_str::<Value>(text.as_str()) else { continue };
-                let game = &value["game"];
-                let plies = game["commands"].as_array().map_or(0, Vec::len);
-                let over = game["status"] == "over";
+                let (view, whole) = match (&value["game"], &value["delta"]) {
+                    (game @ Value::Object(_), _) => (game, true),
+                    (_, change @ Value::Object(_)) => (change, false),
+                    _ => continue,
+                };
+                let added = view["commands"].as_array().map_or(0, Vec::len);
+                let kept = view["keep"].as_u64().map_or(0, |keep| keep as usize);
+                let plies = if whole { added } else { kept + added };
+                if let Some(status) = view["status"].as_str() {
+                    over = status == "over";
+                }
                 if seen_sender.send(Seen { plies, over, at }).is_err() {
                     break;
                 }
@@ -99,12 +112,79 @@ impl Socket {
     }
 }
 
-/// A game set up: both seats taken, both sockets open.
+/// A game set up: both seats taken, both sockets open; and its spectators, once they watch.
 pub struct Seated {
     id: String,
+    local: IpAddr,
+    server: SocketAddr,
     tokens: [String; 2],
     client: Client,
     sockets: [Socket; 2],
+    /// When each ply was sent, for the spectators to time it.
+    sent: Arc<Mutex<Vec<Instant>>>,
+    /// From each ply sent to each spectator showing it.
+    spectated: Arc<Mutex<Vec<Duration>>>,
+    spectators: Vec<Spectator>,
+}
+
+/// A spectator's socket: its reader, which times every ply it is shown, and its writer.
+struct Spectator {
+    sender: futures_util::stream::SplitSink<WebSocketStream<TcpStream>, Message>,
+    reader: JoinHandle<()>,
+}
+
+impl Seated {
+    /// Opens a spectator's socket on the game, from the game's address, and waits for its first
+    /// view; from then on it times each ply it is shown.
+    pub async fn watch(&mut self) -> Result<(), LoadError> {
+        let failed =
+            |error: String| LoadError::Socket(format!("game {}: spectator: {error}", self.id));
+        let stream =
+            http::connect(self.local, self.server).await.map_err(|e| failed(e.to_string()))?;
+        let url = format!("ws://{}/api/live/games/{}/socket", self.server, self.id);
+        let (socket, _) = tokio_tungstenite::client_async(url, stream)
+            .await
+            .map_err(|e| failed(e.to_string()))?;
+        let (mut sender, mut receiver) = socket.split();
+        let hello = json!({ "hello": null }).to_string();
+        sender.send(Message::text(hello)).await.map_err(|e| failed(e.to_string()))?;
+        let first = tokio::time::timeout(SHOWN, receiver.next()).await;
+        if !matches!(first, Ok(Some(Ok(Message::Text(_))))) {
+            return Err(failed("no first view".into()));
+        }
+        let (sent, spectated) = (Arc::clone(&self.sent), Arc::clone(&self.spectated));
+        let reader = tokio::spawn(async move {
+            let mut shown = 0;
+            while let Some(Ok(message)) = receiver.next().await {
+                let at = Instant::now();
+                let Message::Text(text) = message else { continue };
+                let plies = plies_in(text.as_str());
+                if plies <= shown {
+                    continue;
+                }
+                let sent = sent.lock().unwrap_or_else(PoisonError::into_inner);
+                let mut spectated = spectated.lock().unwrap_or_else(PoisonError::into_inner);
+                for ply in shown..plies.min(sent.len()) {
+                    spectated.push(at.saturating_duration_since(sent[ply]));
+                }
+                shown = plies;
+            }
+        });
+        self.spectators.push(Spectator { sender, reader });
+        Ok(())
+    }
+}
+
+/// The plies of the game a socket's message shows: the commands of a whole view, or the ply a
+/// message of one move says it brings the game to (`ply`), whichever it holds.
+fn plies_in(text: &str) -> usize {
+    let Ok(value) = serde_json::from_str::<Value>(text) else { return 0 };
+    let game = &value["game"];
+    game["commands"]
+        .as_array()
+        .map(Vec::len)
+        .or_else(|| value["ply"].as_u64().map(|ply| ply as usize))
+        .unwrap_or(0)
 }
 
 /// What happened in one game: what the server acknowledged, and the timings.
@@ -124,6 +204,8 @@ pub struct Record {
     pub answered: Vec<Duration>,
     /// Actions answered 429 and sent again.
     pub busy: u64,
+    /// From each move sent to each spectator's socket showing it.
+    pub spectated: Vec<Duration>,
     /// Why the game stopped early, if it did.
     pub failure: Option<String>,
 }
@@ -157,7 +239,17 @@ pub async fn set_up(local: IpAddr, server: SocketAddr, index: usize) -> Result<S
         Socket::open(local, server, &id, &red).await?,
         Socket::open(local, server, &id, &blue).await?,
     ];
-    Ok(Seated { id, tokens: [red, blue], client, sockets })
+    Ok(Seated {
+        id,
+        local,
+        server,
+        tokens: [red, blue],
+        client,
+        sockets,
+        sent: Arc::default(),
+        spectated: Arc::default(),
+        spectators: Vec::new(),
+    })
 }
 
 /// Plays `seated` with random valid moves drawn from `seed`, each after `think`, until it ends
@@ -171,6 +263,14 @@ pub async fn play(mut seated: Seated, max_moves: usize, seed: u64, think: Durati
     let [red, blue] = seated.sockets;
     red.close().await;
     blue.close().await;
+    for mut spectator in seated.spectators {
+        let _ = spectator.sender.send(Message::Close(None)).await;
+        // The reader ends when the server closes the socket in turn.
+        let _ = tokio::time::timeout(Duration::from_secs(5), &mut spectator.reader).await;
+        spectator.reader.abort();
+    }
+    record.spectated =
+        std::mem::take(&mut *seated.spectated.lock().unwrap_or_else(PoisonError::into_inner));
     record
 }
 
@@ -198,6 +298,7 @@ async fn moves(
         }
         seated.sockets[mover].drain();
         let sent = Instant::now();
+        seated.sent.lock().unwrap_or_else(PoisonError::into_inner).push(sent);
         record.unanswered = Some(command.clone());
         let (status, view) = loop {
             let answer = seated.client.post(&path, &body).await?;

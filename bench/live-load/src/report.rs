@@ -22,6 +22,10 @@ pub struct Phases {
 pub struct Memory {
     /// Before the games were set up.
     pub idle: Option<server::Memory>,
+    /// Once every game was set up, its players' sockets open.
+    pub seated: Option<server::Memory>,
+    /// Once the spectators' sockets were open too.
+    pub watched: Option<server::Memory>,
     /// The most resident memory seen while the games were played, in KiB (0 if unread).
     pub in_play_kib: u64,
     /// Once every game was left: `peak_kib` is the peak of the whole run.
@@ -83,6 +87,8 @@ pub struct Report {
     pub phases: Phases,
     /// From a move sent to the opponent's socket showing it.
     pub shown: Spread,
+    /// From a move sent to each spectator's socket showing it.
+    pub spectated: Spread,
     /// From a move sent to its acknowledgement.
     pub answered: Spread,
     /// Actions answered 429 and sent again.
@@ -115,6 +121,7 @@ impl Report {
             moves: records.iter().map(|r| r.acknowledged.len() as u64).sum(),
             phases,
             shown: Spread::of(all(|r| &r.shown)),
+            spectated: Spread::of(all(|r| &r.spectated)),
             answered: Spread::of(all(|r| &r.answered)),
             busy: records.iter().map(|r| r.busy).sum(),
             memory,
@@ -145,9 +152,10 @@ impl fmt::Display for Report {
         let o = &self.options;
         writeln!(
             f,
-            "live games load: {} games of 2 WebSocket clients, at most {} moves a game, {} ms to \
-             think, seed {}",
+            "live games load: {} games of 2 WebSocket clients and {} spectators, at most {} moves a \
+             game, {} ms to think, seed {}",
             o.games,
+            o.spectators,
             o.moves,
             o.think.as_millis(),
             o.seed
@@ -171,6 +179,9 @@ impl fmt::Display for Report {
             self.moves_per_second()
         )?;
         writeln!(f, "| move sent → opponent's socket | {} |", self.shown)?;
+        if o.spectators > 0 {
+            writeln!(f, "| move sent → each spectator's socket | {} |", self.spectated)?;
+        }
         writeln!(f, "| move sent → acknowledged | {} |", self.answered)?;
         writeln!(f, "| actions answered 429, sent again | {} |", self.busy)?;
         let memory = &self.memory;
@@ -186,6 +197,28 @@ impl fmt::Display for Report {
                 mib(after.now_kib)
             )?,
             _ => writeln!(f, "| server memory (RSS) | not read |")?,
+        }
+        let sockets = self.played * (2 + o.spectators);
+        if let (Some(idle), Some(seated), Some(watched)) =
+            (memory.idle, memory.seated, memory.watched)
+        {
+            let per = |kib: u64, count: usize| kib as f64 / count.max(1) as f64;
+            writeln!(
+                f,
+                "| server memory per game set up (its players' 2 sockets and HTTP connection \
+                 included) | {:.1} KiB |",
+                per(seated.now_kib.saturating_sub(idle.now_kib), self.played)
+            )?;
+            if o.spectators > 0 {
+                writeln!(
+                    f,
+                    "| server memory per idle spectator socket | {:.1} KiB ({} sockets open in \
+                     all, {} at the peak) |",
+                    per(watched.now_kib.saturating_sub(seated.now_kib), self.played * o.spectators),
+                    sockets,
+                    mib(watched.now_kib)
+                )?;
+            }
         }
         let c = &self.check;
         writeln!(

@@ -16,12 +16,14 @@ pub struct Started {
 }
 
 impl Started {
-    /// Starts `binary serve --port 0 --data-dir DIR` and reads the address it listens on.
-    pub fn start(binary: &Path, data_dir: &Path) -> Result<Started, LoadError> {
+    /// Starts `binary serve --port 0 --data-dir DIR`, allowing at least `connections`
+    /// connections, and reads the address it listens on.
+    pub fn start(binary: &Path, data_dir: &Path, connections: usize) -> Result<Started, LoadError> {
         let failed = |error: String| LoadError::Server(format!("{}: {error}", binary.display()));
         let mut child = Command::new(binary)
             .args(["serve", "--port", "0", "--data-dir"])
             .arg(data_dir)
+            .args(["--max-connections", &connections.max(1024).to_string()])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -53,6 +53,8 @@ enum DuckCommand {
     /// Train a network for the engine (NNUE) on self-play data files, on the CPU, and write it
     /// as a `.nnue` file with its provenance.
     Train(crate::duck_train::TrainArgs),
+    /// Show a network file, or convert one of the first format (`upgrade`).
+    Network(crate::duck_train::NetworkArgs),
     #[command(flatten)]
     Contest(crate::contest::Command<arbiter_contest::duck::DuckProblem>),
     /// Check test files strictly, as testlib's validators do: the layout (one space between
@@ -147,6 +149,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(DuckCommand::Match(args)) => crate::duck_match::run(*args),
         Some(DuckCommand::Selfplay(args)) => crate::duck_train::selfplay(args),
         Some(DuckCommand::Train(args)) => crate::duck_train::train(args),
+        Some(DuckCommand::Network(args)) => crate::duck_train::network(args),
         Some(DuckCommand::Contest(command)) => crate::contest::run(command),
         Some(DuckCommand::Validate(args)) => {
             crate::validate::run(crate::validate::Format::Duck, args)

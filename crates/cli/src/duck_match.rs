@@ -1,7 +1,7 @@
 //! `arbiter duck match`: two UCI engines play Duck Chess game pairs, judged by arbiter's rules.
 
-use std::io::{self, IsTerminal, Read, Write};
-use std::path::PathBuf;
+use std::io::{self, BufRead, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use arbiter_duck_match::adjudication::{Adjudication, DrawRule, ResignRule};
@@ -12,6 +12,7 @@ use arbiter_duck_match::machine;
 use arbiter_duck_match::opening::parse_openings;
 use arbiter_duck_match::sprt::Sprt;
 use arbiter_duck_match::{EngineSpec, Event, MatchConfig, Openings, Schedule};
+use clap::parser::ValueSource;
 use clap::{ArgMatches, FromArgMatches};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -130,12 +131,22 @@ struct Flags {
     #[arg(long, value_name = "CMD", conflicts_with_all = ["engines", "resume"])]
     compliance: Option<String>,
     /// Go on with the match saved in DIR (by --save DIR), stopped before its end: its games
-    /// are kept and only the others played, with the options the match was started with.
-    #[arg(long, value_name = "DIR", exclusive = true)]
+    /// are kept and only the others played, with the options the match was started with. The
+    /// saved engine commands run only once confirmed: each given again with --engine, in the
+    /// same order, or --trust-saved-engines, or a yes on a terminal.
+    #[arg(long, value_name = "DIR")]
     resume: Option<PathBuf>,
+    /// With --resume: run the engine commands the save directory names without asking.
+    #[arg(long, requires = "resume")]
+    trust_saved_engines: bool,
     /// Write one JSON object per game on stdout, then one with the summary.
     #[arg(long)]
     json: bool,
+    /// Play only games FIRST to LAST of the match (numbered from 1, whole pairs: FIRST odd,
+    /// LAST even), each as the whole match plays it: a share of a match spread over machines
+    /// (`python -m arbiter.selfplay gate`). A share never stops on --sprt.
+    #[arg(long, value_name = "FIRST-LAST", value_parser = parse_only_games)]
+    only_games: Option<(u64, u64)>,
 }
 
 const AFTER_HELP: &str = "\
@@ -176,12 +187,23 @@ pub struct Args {
     nodes_at: Vec<usize>,
     tc_at: Vec<usize>,
     movetime_at: Vec<usize>,
+    /// The flags given on the command line (their ids), which `--resume` checks.
+    given: Vec<String>,
 }
 
 impl FromArgMatches for Args {
     fn from_arg_matches(matches: &ArgMatches) -> Result<Args, clap::Error> {
         let at = |id: &str| matches.indices_of(id).map(Iterator::collect).unwrap_or_default();
+        // The arguments given, not the group clap forms of them all.
+        let command = <Flags as clap::Args>::augment_args(clap::Command::new("match"));
+        let given = command
+            .get_arguments()
+            .map(|argument| argument.get_id().as_str())
+            .filter(|&id| matches.value_source(id) == Some(ValueSource::CommandLine))
+            .map(str::to_owned)
+            .collect();
         Ok(Args {
+            given,
             engine_at: at("engines"),
             option_at: at("options"),
             name_at: at("names"),
@@ -225,6 +247,18 @@ fn parse_time_control(text: &str) -> Result<TimeControl, String> {
 
 fn parse_sprt(text: &str) -> Result<Sprt, String> {
     text.parse().map_err(|error: arbiter_duck_match::sprt::ParseSprtError| error.to_string())
+}
+
+fn parse_only_games(text: &str) -> Result<(u64, u64), String> {
+    let numbers = text.split_once('-').and_then(|(first, last)| {
+        Some((first.trim().parse::<u64>().ok()?, last.trim().parse::<u64>().ok()?))
+    });
+    match numbers {
+        Some((first, last)) if first % 2 == 1 && last % 2 == 0 && first < last => Ok((first, last)),
+        _ => Err("expected FIRST-LAST, whole pairs of games numbered from 1: FIRST odd, LAST \
+                  even and larger (e.g. 5-8)"
+            .to_owned()),
+    }
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {
@@ -338,6 +372,15 @@ fn compliance(command: &str, flags: &Flags) -> Result<(), CliError> {
 /// The file of a save directory that holds the match's own arguments, for `--resume`.
 const ARGUMENTS: &str = "arguments.json";
 
+/// The largest `arguments.json` read back: a command line is far shorter.
+const MAX_ARGUMENTS: u64 = 1 << 20;
+
+/// The largest `--openings` file: every opening is kept for the whole match.
+const MAX_OPENINGS: u64 = 64 << 20;
+
+/// The flags `--resume` takes beside it: the rest comes from the save directory.
+const WITH_RESUME: [&str; 3] = ["resume", "engines", "trust_saved_engines"];
+
 /// Runs `arbiter duck match`.
 pub fn run(args: Args) -> Result<(), CliError> {
     if let Some(command) = &args.flags.compliance {
@@ -345,6 +388,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     match args.flags.resume.clone() {
         Some(dir) => {
+            if let Some(other) = args.given.iter().find(|id| !WITH_RESUME.contains(&id.as_str())) {
+                let found = format!("--{}", other.replace('_', "-"));
+                return Err(usage(
+                    "--resume",
+                    "no other flag than --engine and --trust-saved-engines (the match's own \
+                     come from its directory)",
+                    &found,
+                ));
+            }
             let saved = saved_arguments(&dir)?;
             let command = <Args as clap::Args>::augment_args(clap::Command::new("match"));
             let matches = command
@@ -354,27 +406,74 @@ pub fn run(args: Args) -> Result<(), CliError> {
                     let file = dir.join(ARGUMENTS);
                     CliError::Message(format!("{}: {}", file.display(), error.kind()))
                 })?;
+            confirm_engines(&dir, &matches.flags.engines, &args.flags)?;
             play(matches, Some(dir))
         }
         None => play(args, None),
     }
 }
 
-/// The arguments a match saved in `dir` was started with.
-fn saved_arguments(dir: &std::path::Path) -> Result<Vec<String>, CliError> {
+/// Lets the engine commands `saved` in `dir` run only when the user confirmed them: given again
+/// with `--engine` in `flags`, or `--trust-saved-engines`, or a yes typed on a terminal. A save
+/// directory comes from anyone: its commands are never run on its word alone.
+fn confirm_engines(dir: &Path, saved: &[String], flags: &Flags) -> Result<(), CliError> {
+    if flags.trust_saved_engines || (!flags.engines.is_empty() && flags.engines == saved) {
+        return Ok(());
+    }
     let file = dir.join(ARGUMENTS);
-    let text = std::fs::read_to_string(&file)
+    let mut listed = String::new();
+    for (number, command) in saved.iter().enumerate() {
+        listed.push_str(&format!("\n  {}. {command}", number + 1));
+    }
+    if !flags.engines.is_empty() {
+        return Err(CliError::Message(format!(
+            "--engine: expected the engines of the saved match, in the same order, found other \
+             ones; {} names:{listed}",
+            file.display()
+        )));
+    }
+    let terminal = io::stdin().is_terminal() && io::stderr().is_terminal();
+    if terminal {
+        eprint!("{} runs these engine commands:{listed}\nRun them? [y/N] ", file.display());
+        let mut answer = String::new();
+        io::stdin().lock().take(64).read_line(&mut answer)?;
+        if matches!(answer.trim(), "y" | "Y" | "yes") {
+            return Ok(());
+        }
+    }
+    let again: String = saved.iter().map(|command| format!(" --engine '{command}'")).collect();
+    Err(CliError::Message(format!(
+        "{} would run these engine commands:{listed}\na save directory may come from anyone, so \
+         they run only once confirmed: give them again (`--resume {}{again}`) or add \
+         --trust-saved-engines",
+        file.display(),
+        dir.display()
+    )))
+}
+
+/// The arguments a match saved in `dir` was started with.
+fn saved_arguments(dir: &Path) -> Result<Vec<String>, CliError> {
+    let file = dir.join(ARGUMENTS);
+    let bytes = arbiter_duck_match::save::read_in(dir, ARGUMENTS, MAX_ARGUMENTS)
         .map_err(|error| CliError::Read { source_name: file.display().to_string(), error })?;
-    serde_json::from_str(&text).map_err(|error| {
+    serde_json::from_slice(&bytes).map_err(|error| {
         CliError::Message(format!("{}: expected a JSON list of arguments: {error}", file.display()))
     })
+}
+
+/// The games of the whole match: `--games` for each pairing of its engines.
+fn total_games(flags: &Flags, engines: usize) -> u64 {
+    let schedule = if flags.gauntlet { Schedule::Gauntlet } else { Schedule::RoundRobin };
+    flags.games * schedule.pairings(engines).len() as u64
 }
 
 /// The warning a timed match deserves on this machine's load (`/proc/loadavg`, or the file
 /// `ARBITER_LOADAVG` names, which tests use to set the figure), if any.
 fn load_warning(concurrency: usize) -> Option<String> {
     let path = std::env::var_os("ARBITER_LOADAVG").unwrap_or_else(|| "/proc/loadavg".into());
-    let loadavg = std::fs::read_to_string(path).ok()?;
+    // A line of a few numbers: the first bytes are enough, whatever the variable names.
+    let mut loadavg = String::new();
+    std::fs::File::open(path).ok()?.take(4096).read_to_string(&mut loadavg).ok()?;
     machine::load_warning(&loadavg, machine::cores().len(), concurrency)
 }
 
@@ -391,13 +490,28 @@ fn play(args: Args, resume: Option<PathBuf>) -> Result<(), CliError> {
     let flags = args.flags;
     let openings = match (&flags.openings, flags.random_openings) {
         (Some(path), _) => {
-            // Every opening is kept for the whole match, so the file is read whole.
-            let mut input = Opened::open(Some(path))?;
+            // A resumed match's file is named by its directory: only a regular file is read
+            // then (no FIFO to wait on), where a user's own command line may give a pipe.
+            if resume.is_some() {
+                arbiter_duck_engine::file::open(path).map_err(|error| CliError::Read {
+                    source_name: path.display().to_string(),
+                    error,
+                })?;
+            }
+            // Every opening is kept for the whole match, so the file is read whole, within a
+            // bound.
+            let input = Opened::open(Some(path))?;
             let mut bytes = Vec::new();
-            input
-                .file
+            (&input.file)
+                .take(MAX_OPENINGS + 1)
                 .read_to_end(&mut bytes)
                 .map_err(|error| CliError::Read { source_name: input.name.clone(), error })?;
+            if bytes.len() as u64 > MAX_OPENINGS {
+                return Err(CliError::Message(format!(
+                    "{}: expected at most {MAX_OPENINGS} bytes of openings, found more",
+                    input.name
+                )));
+            }
             let text = String::from_utf8_lossy(&bytes);
             let mut openings = parse_openings(&text).map_err(|error| input.error(error))?;
             let name = &input.name;
@@ -449,6 +563,13 @@ fn play(args: Args, resume: Option<PathBuf>) -> Result<(), CliError> {
         margin: Duration::from_millis(flags.time_margin),
         timeout: Duration::from_secs_f64(flags.timeout),
     };
+    if let Some((first, last)) = flags.only_games
+        && last > total_games(&flags, engines.len())
+    {
+        let found = format!("{first}-{last}");
+        let expected = format!("games within the match's {}", total_games(&flags, engines.len()));
+        return Err(usage("--only-games", &expected, &found));
+    }
     if engines.len() > 2 && flags.sprt.is_some() {
         let found = format!("{} engines", engines.len());
         return Err(usage("--sprt", "two engines (the test compares two)", &found));
@@ -494,6 +615,7 @@ fn play(args: Args, resume: Option<PathBuf>) -> Result<(), CliError> {
         affinity: flags.affinity,
         save: resume.clone().or(flags.save),
         resume: resume.is_some(),
+        only: flags.only_games.map(|(first, last)| first..last + 1),
     };
     if let (Some(dir), None) = (&config.save, &resume) {
         // A new match would start its results file afresh: the games of the one saved there
@@ -507,9 +629,9 @@ fn play(args: Args, resume: Option<PathBuf>) -> Result<(), CliError> {
             )));
         }
         // What `--resume DIR` needs to start the same match again.
-        let arguments = serde_json::to_string(&own_arguments()).unwrap_or_default();
+        let arguments = serde_json::to_string(&own_arguments()).unwrap_or_default() + "\n";
         std::fs::create_dir_all(dir)
-            .and_then(|()| std::fs::write(dir.join(ARGUMENTS), arguments + "\n"))
+            .and_then(|()| arbiter_duck_match::save::write_in(dir, ARGUMENTS, arguments.as_bytes()))
             .map_err(|error| {
                 CliError::Message(format!("cannot save to {}: {error}", dir.display()))
             })?;

@@ -2,16 +2,17 @@
 //! against itself, and a network trained on them.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, IsTerminal, Read, Seek, SeekFrom, Write};
-use std::path::PathBuf;
+use std::io::{self, IsTerminal, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use arbiter_duck::Color;
 use arbiter_duck_engine::eval::Evaluation;
-use arbiter_duck_engine::nnue;
-use arbiter_duck_train::record::DataFile;
+use arbiter_duck_engine::nnue::{self, Network, NetworkError};
+use arbiter_duck_train::output::Output;
+use arbiter_duck_train::record::{DataFile, ReadError};
 use arbiter_duck_train::selfplay::{self, Settings};
 use arbiter_duck_train::trainer::{self, Config, Split};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -39,6 +40,11 @@ pub struct SelfplayArgs {
     /// Random plies at the start of each game, for varied openings.
     #[arg(long, default_value_t = 8)]
     random_plies: u32,
+    /// The first game a new file holds: a chunk of a longer run, games N to --games, whose
+    /// records put after those of the games before make the file one run writes (how
+    /// `python -m arbiter.selfplay` spreads a run over machines).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    first_game: u32,
     /// Search the games with this network (a `.nnue` file, or `<embedded>` for the engine's
     /// own) in place of the classical evaluation. The file's header records its fingerprint.
     #[arg(long, value_name = "NET")]
@@ -61,20 +67,20 @@ pub fn selfplay(args: SelfplayArgs) -> Result<(), CliError> {
     };
     let name = args.out.display().to_string();
     let failed = |error: io::Error| CliError::Message(format!("{name}: {error}"));
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&args.out)
-        .map_err(failed)?;
+    // A FIFO or a device is refused without waiting on it: only a regular file is continued.
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    let (mut file, metadata) =
+        arbiter_duck_engine::file::open_with(&args.out, &mut options).map_err(failed)?;
     let (first, mut positions) =
-        continue_file(&mut file, &settings, &name).map_err(|error| match error {
-            Continue::Io(error) => failed(error),
-            Continue::Other(message) => CliError::Message(message),
-        })?;
+        continue_file(&mut file, metadata.len(), &settings, args.first_game, &name).map_err(
+            |error| match error {
+                Continue::Io(error) => failed(error),
+                Continue::Other(message) => CliError::Message(message),
+            },
+        )?;
     let first = first.min(args.games);
-    if first > 0 {
+    if positions > 0 {
         eprintln!("{name}: {positions} positions from games before {first}, continuing");
     }
     let total = u64::from(args.games - first);
@@ -165,19 +171,26 @@ impl From<io::Error> for Continue {
     }
 }
 
-/// Readies `file` for appending the games of `settings`: writes the header into an empty file,
-/// or checks an existing file's header and cuts it after its last complete game. Returns the
-/// next game's number and the positions already in the file.
-fn continue_file(file: &mut File, settings: &Settings, name: &str) -> Result<(u32, u64), Continue> {
+/// Readies `file`, of `length` bytes, for appending the games of `settings` from game
+/// `first_game` on: writes the header into an empty file, or checks an existing file's header
+/// and cuts it after its last complete game. Returns the next game's number and the positions
+/// already in the file.
+fn continue_file(
+    file: &mut File,
+    length: u64,
+    settings: &Settings,
+    first_game: u32,
+    name: &str,
+) -> Result<(u32, u64), Continue> {
     let header = settings.header();
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)?;
-    if bytes.is_empty() {
+    if length == 0 {
         file.write_all(&header.encode())?;
-        return Ok((0, 0));
+        return Ok((first_game, 0));
     }
-    let data =
-        DataFile::read(&bytes).map_err(|error| Continue::Other(format!("{name}: {error}")))?;
+    let data = DataFile::read_from(file, length).map_err(|error| match error {
+        ReadError::Io(error) => Continue::Io(error),
+        ReadError::Data(error) => Continue::Other(format!("{name}: {error}")),
+    })?;
     if data.header != header {
         let found = &data.header;
         return Err(Continue::Other(format!(
@@ -190,9 +203,20 @@ fn continue_file(file: &mut File, settings: &Settings, name: &str) -> Result<(u3
             found.generator
         )));
     }
+    let next = match data.records.first() {
+        None => first_game,
+        // A game may keep no position: the first record may be of a later game.
+        Some(record) if record.game >= first_game => data.next_game,
+        Some(record) => {
+            return Err(Continue::Other(format!(
+                "{name}: it holds game {}, before --first-game {first_game}",
+                record.game
+            )));
+        }
+    };
     file.set_len(data.complete_len as u64)?;
     file.seek(SeekFrom::End(0))?;
-    Ok((data.next_game, data.records.len() as u64))
+    Ok((next, data.records.len() as u64))
 }
 
 /// How a data file's header names the evaluation its games were searched with.
@@ -260,6 +284,11 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
                 .to_owned(),
         ));
     }
+    // Checked before any work: a run of hours must not fail at its end on its output, nor
+    // write over its data.
+    let inputs: Vec<&Path> = args.data.iter().map(PathBuf::as_path).collect();
+    let mut output = Output::new(&args.out, &inputs)
+        .map_err(|error| CliError::Message(format!("--out {error}")))?;
     let config = Config {
         hidden: usize::from(args.hidden),
         epochs: args.epochs,
@@ -275,10 +304,8 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     let mut split = Split::default();
     for path in &args.data {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path)
-            .map_err(|error| CliError::Read { source_name: name.clone(), error })?;
-        let data = DataFile::read(&bytes)
-            .map_err(|error| CliError::Message(format!("{name}: {error}")))?;
+        let data =
+            DataFile::load(path).map_err(|error| CliError::Message(format!("{name}: {error}")))?;
         let header = &data.header;
         let line = format!(
             "data {name}: {} positions of games 0..{}, arbiter {} selfplay, seed {}, {} nodes, \
@@ -347,8 +374,11 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     let name = args.out.display().to_string();
     let mut bytes = Vec::new();
     network.write(&mut bytes).map_err(|error| CliError::Message(format!("{name}: {error}")))?;
-    std::fs::write(&args.out, &bytes)
+    output
+        .file()
+        .write_all(&bytes)
         .map_err(|error| CliError::Message(format!("{name}: {error}")))?;
+    output.commit().map_err(|error| CliError::Message(error.to_string()))?;
     eprintln!(
         "{name}: {} bytes, hidden {}, fingerprint {:016x}",
         bytes.len(),
@@ -356,4 +386,86 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         network.fingerprint()
     );
     Ok(())
+}
+
+/// Arguments of `arbiter duck network`.
+#[derive(Debug, clap::Args)]
+pub struct NetworkArgs {
+    #[command(subcommand)]
+    command: NetworkCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum NetworkCommand {
+    /// Print a network file's shape, checksum, fingerprint and provenance (it must load).
+    Show {
+        /// The network (`.nnue`), or `<embedded>` for the engine's own.
+        #[arg(value_name = "NET")]
+        file: String,
+    },
+    /// Write a network of the first format (`ARBNNUE1`, without a checksum) in the current
+    /// one: the same weights and provenance, the same fingerprint.
+    Upgrade {
+        /// The network of the first format.
+        #[arg(value_name = "OLD")]
+        file: PathBuf,
+        /// The network file to write.
+        #[arg(long, value_name = "NEW")]
+        out: PathBuf,
+    },
+}
+
+/// Runs `arbiter duck network`.
+pub fn network(args: NetworkArgs) -> Result<(), CliError> {
+    match args.command {
+        NetworkCommand::Show { file } => {
+            let model = nnue::load(&file).map_err(|error| CliError::Message(error.to_string()))?;
+            let network = model.network();
+            let mut bytes = Vec::new();
+            network.write(&mut bytes)?;
+            let checksum = &bytes[nnue::network::HEADER_LEN - 4..nnue::network::HEADER_LEN];
+            let checksum = u32::from_le_bytes([checksum[0], checksum[1], checksum[2], checksum[3]]);
+            let mut stdout = io::stdout().lock();
+            writeln!(stdout, "{file}: {} bytes, format {}", bytes.len(), nnue::network::VERSION)?;
+            writeln!(stdout, "hidden {}, scale {}", network.hidden, network.scale)?;
+            writeln!(stdout, "CRC-32 {checksum:08x}, fingerprint {:016x}", network.fingerprint())?;
+            writeln!(stdout, "provenance:")?;
+            write!(stdout, "{}", network.provenance)?;
+            if !network.provenance.ends_with('\n') {
+                writeln!(stdout)?;
+            }
+            Ok(())
+        }
+        NetworkCommand::Upgrade { file, out } => {
+            let name = file.display().to_string();
+            let failed =
+                |error: &dyn std::fmt::Display| CliError::Message(format!("{name}: {error}"));
+            let mut output = Output::new(&out, &[&file])
+                .map_err(|error| CliError::Message(format!("--out {error}")))?;
+            // The largest file of the first format: the largest network with the longest
+            // provenance the current format takes.
+            let limit = nnue::network::MAX_FILE_LEN;
+            let bytes =
+                arbiter_duck_engine::file::read_limited(&file, limit).map_err(|e| failed(&e))?;
+            let network = match Network::read_v1(&bytes) {
+                Ok(network) => network,
+                Err(NetworkError::Magic) if Network::read(&bytes).is_ok() => {
+                    return Err(failed(&"already in the current format"));
+                }
+                Err(error) => return Err(failed(&error)),
+            };
+            let mut new = Vec::new();
+            network.write(&mut new).map_err(|e| failed(&e))?;
+            output.file().write_all(&new).map_err(|e| failed(&e))?;
+            output.commit().map_err(|error| CliError::Message(error.to_string()))?;
+            eprintln!(
+                "{}: {} bytes, hidden {}, fingerprint {:016x} (unchanged)",
+                out.display(),
+                new.len(),
+                network.hidden,
+                network.fingerprint()
+            );
+            Ok(())
+        }
+    }
 }

@@ -14,6 +14,7 @@ mod output;
 mod package;
 mod records;
 mod serve;
+mod serve_backup;
 mod validate;
 
 use std::process::ExitCode;

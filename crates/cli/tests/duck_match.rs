@@ -84,6 +84,10 @@ fn usage_errors_exit_2_with_a_message() {
                 .into(),
         ),
         (
+            vec!["--engine", &engine, "--engine", &other, "--games", "4", "--only-games", "3-6"],
+            "--only-games: expected games within the match's 4, found 3-6".into(),
+        ),
+        (
             vec!["--engine", &engine, "--option", "Hash", "--engine", &other],
             "--option: expected NAME=VALUE, found `Hash`".into(),
         ),
@@ -141,6 +145,9 @@ fn usage_errors_exit_2_with_a_message() {
         vec!["--sprt", "elo0=5,elo1=0"],
         vec!["--concurrency", "0"],
         vec!["--openings", "a", "--random-openings", "4"],
+        vec!["--only-games", "2-4"],
+        vec!["--only-games", "3-3"],
+        vec!["--only-games", "five"],
     ] {
         let all = [&["duck", "match", "--engine", &engine, "--engine", &other][..], &args].concat();
         let out = arbiter(&all);
@@ -487,7 +494,8 @@ fn a_stopped_match_resumes_as_if_it_had_never_stopped() {
     let lines: Vec<&str> = results.lines().collect();
     let kept = format!("{}\n{}", lines[..5].join("\n"), &lines[5][..20]);
     std::fs::write(cut.join("results.jsonl"), kept).unwrap();
-    let out = arbiter(&["duck", "match", "--resume", cut.to_str().unwrap()]);
+    let out =
+        arbiter(&["duck", "match", "--resume", cut.to_str().unwrap(), "--trust-saved-engines"]);
     let stderr = text(out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(stderr.lines().filter(|line| line.starts_with("game ")).count(), 7, "{stderr}");
@@ -513,7 +521,8 @@ fn a_stopped_match_resumes_as_if_it_had_never_stopped() {
     child.wait().unwrap();
     let before = saved_games(&killed).len();
     assert!((2..12).contains(&before), "{before} games before the kill");
-    let out = arbiter(&["duck", "match", "--resume", killed.to_str().unwrap()]);
+    let out =
+        arbiter(&["duck", "match", "--resume", killed.to_str().unwrap(), "--trust-saved-engines"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
     assert_eq!(text(out.stdout), report);
     let games = saved_games(&killed);
@@ -528,6 +537,87 @@ fn a_stopped_match_resumes_as_if_it_had_never_stopped() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(out.stderr);
     assert!(stderr.contains("arguments.json"), "{stderr}");
+}
+
+#[test]
+fn a_save_directory_is_untrusted_input() {
+    let dir = scratch_dir("duck_match_untrusted");
+    let (first, second) = (fake(WINS), fake(SHUFFLES));
+    let mut args = words("duck match --games 2 --depth 1 --max-plies 6 --engine");
+    args.push(first.clone());
+    args.push("--engine".into());
+    args.push(second.clone());
+    args.extend(["--save".into(), dir.display().to_string()]);
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    // Stopped after the first game.
+    let results = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let first_line = format!("{}\n", results.lines().next().unwrap());
+    std::fs::write(dir.join("results.jsonl"), &first_line).unwrap();
+    let arguments = std::fs::read_to_string(dir.join("arguments.json")).unwrap();
+    let resume = |extra: &[&str]| {
+        let mut args = vec!["duck", "match", "--resume", dir.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        arbiter(&args)
+    };
+
+    // An edited arguments.json names a command of its own: it is shown, not run.
+    let pwned = dir.join("PWNED");
+    let edited = arguments.replace(
+        &serde_json::to_string(&first).unwrap(),
+        &serde_json::to_string(&format!("touch {}", pwned.display())).unwrap(),
+    );
+    assert_ne!(edited, arguments);
+    std::fs::write(dir.join("arguments.json"), &edited).unwrap();
+    let out = resume(&[]);
+    let message = text(out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains(&format!("\n  1. touch {}\n", pwned.display())), "{message}");
+    assert!(message.contains("--trust-saved-engines"), "{message}");
+    // Other engines given than those saved: refused too.
+    let out = resume(&["--engine", &first, "--engine", &second]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(out.stderr));
+    assert!(text(out.stderr).contains("expected the engines of the saved match"));
+    assert!(!pwned.exists(), "the saved command never ran");
+    assert_eq!(std::fs::read_to_string(dir.join("results.jsonl")).unwrap(), first_line);
+
+    // A symbolic link in the directory, out of it or to a device: refused, nothing written.
+    std::fs::write(dir.join("arguments.json"), &arguments).unwrap();
+    let outside = scratch_dir("duck_match_untrusted_outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let victim = outside.join("victim.txt");
+    std::fs::write(&victim, "keep me\n").unwrap();
+    std::fs::remove_file(dir.join("game-2.txt")).unwrap();
+    std::os::unix::fs::symlink(&victim, dir.join("game-2.txt")).unwrap();
+    let out = resume(&["--trust-saved-engines"]);
+    let message = text(out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("game-2.txt: a symbolic link"), "{message}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me\n");
+    std::fs::remove_file(dir.join("game-2.txt")).unwrap();
+    let results = dir.join("results.jsonl");
+    std::fs::rename(&results, outside.join("results.jsonl")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &results).unwrap();
+    let out = resume(&["--trust-saved-engines"]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = text(out.stderr);
+    assert!(message.contains("results.jsonl: a symbolic link"), "{message}");
+    std::fs::remove_file(&results).unwrap();
+    // A results line without end, far longer than any game's: refused at its bound.
+    let long = std::fs::File::create(&results).unwrap();
+    long.set_len(20 << 20).unwrap();
+    let out = resume(&["--trust-saved-engines"]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = text(out.stderr);
+    assert!(message.contains("a line longer than"), "{message}");
+    assert_eq!(std::fs::metadata(&results).unwrap().len(), 20 << 20, "left as it was");
+
+    // The engines given again, as saved: the match goes on.
+    std::fs::rename(outside.join("results.jsonl"), &results).unwrap();
+    let out = resume(&["--engine", &first, "--engine", &second]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    assert_eq!(std::fs::read_to_string(&results).unwrap().lines().count(), 2);
+    assert!(dir.join("game-2.txt").is_file());
 }
 
 #[test]

@@ -226,3 +226,219 @@ fn ctrl_c_finishes_the_games_under_way_and_the_run_goes_on_later() {
     assert!(stderr(&output).contains(&format!("from games before {written}, continuing")));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Makes a FIFO at `path`.
+fn fifo(path: &Path) {
+    let name = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string; mkfifo only creates the node.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+}
+
+#[test]
+fn train_never_writes_over_its_data_and_checks_its_output_first() {
+    let dir = scratch("out");
+    let data = dir.join("data.bin");
+    assert_eq!(selfplay(&data, "2", "1", None).status.code(), Some(0));
+    let original = std::fs::read(&data).unwrap();
+    let symlink = dir.join("symlink.bin");
+    std::os::unix::fs::symlink(&data, &symlink).unwrap();
+    let hard = dir.join("hard.bin");
+    std::fs::hard_link(&data, &hard).unwrap();
+    let other = dir.join("other.bin");
+    assert_eq!(selfplay(&other, "1", "1", Some("5")).status.code(), Some(0));
+    let train = |data: &[&Path], out: &Path| {
+        let mut args = vec!["duck", "train", "--out", out.to_str().unwrap(), "--hidden", "4"];
+        args.extend(["--epochs", "1", "--threads", "1", "--data"]);
+        args.extend(data.iter().map(|path| path.to_str().unwrap()));
+        arbiter(&args)
+    };
+    for out in [&data, &symlink, &hard] {
+        let run = train(&[&other, &data], out);
+        let log = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{log}");
+        assert!(log.contains("writing it would destroy it"), "{log}");
+        assert!(!log.contains("epoch"), "refused before training: {log}");
+        assert_eq!(std::fs::read(&data).unwrap(), original);
+    }
+    // The data named through a link, the output under its own name.
+    assert_eq!(train(&[&symlink], &data).status.code(), Some(2));
+    assert_eq!(std::fs::read(&data).unwrap(), original);
+
+    // An output in a directory that does not exist, or under a file, fails before training.
+    for out in [dir.join("missing/net.nnue"), data.join("net.nnue")] {
+        let run = train(&[&data], &out);
+        let log = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{log}");
+        assert!(log.starts_with("--out ") && log.contains("cannot write a file in"), "{log}");
+        assert!(!log.contains("epoch"), "{log}");
+    }
+
+    // Data that is not a regular file is refused without being read.
+    let pipe = dir.join("pipe.bin");
+    fifo(&pipe);
+    for (input, what) in [(Path::new("/dev/zero"), "a character device"), (&pipe, "a FIFO")] {
+        let run = train(&[input], &dir.join("net.nnue"));
+        let log = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{log}");
+        assert!(log.contains(&format!("{what}, not a regular file")), "{log}");
+    }
+
+    // A good run leaves the network and nothing else: no temporary file.
+    let net = dir.join("net.nnue");
+    let run = train(&[&data], &net);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["data.bin", "hard.bin", "net.nnue", "other.bin", "pipe.bin", "symlink.bin"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn selfplay_continues_only_a_regular_file() {
+    let dir = scratch("hostile-out");
+    let pipe = dir.join("pipe.bin");
+    fifo(&pipe);
+    for (out, what) in [(Path::new("/dev/zero"), "a character device"), (&pipe, "a FIFO")] {
+        let run = selfplay(out, "1", "1", None);
+        let log = stderr(&run);
+        assert_eq!(run.status.code(), Some(2), "{log}");
+        assert!(log.contains(&format!("{what}, not a regular file")), "{log}");
+    }
+    // A 2 GiB sparse file that is not a data file is refused from its first bytes.
+    let sparse = dir.join("sparse.bin");
+    std::fs::File::create(&sparse).unwrap().set_len(2 << 30).unwrap();
+    let run = selfplay(&sparse, "1", "1", None);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(stderr(&run).contains("not a self-play data file"), "{}", stderr(&run));
+    assert_eq!(std::fs::metadata(&sparse).unwrap().len(), 2 << 30, "left as it was");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn network_upgrade_converts_a_file_of_the_first_format() {
+    use arbiter_duck_engine::nnue::Network;
+
+    let dir = scratch("upgrade");
+    let network = Network::random(8, 3);
+    // The first format: no checksum, the provenance's length after the output bias.
+    let mut old = b"ARBNNUE1".to_vec();
+    for word in [1260, 8, network.scale, 255, 64] {
+        old.extend_from_slice(&word.to_le_bytes());
+    }
+    for array in [&network.feature_weights, &network.feature_bias, &network.output_weights] {
+        old.extend(array.iter().flat_map(|value| value.to_le_bytes()));
+    }
+    old.extend_from_slice(&network.output_bias.to_le_bytes());
+    old.extend_from_slice(&(network.provenance.len() as u32).to_le_bytes());
+    old.extend_from_slice(network.provenance.as_bytes());
+    let path = dir.join("old.nnue");
+    std::fs::write(&path, &old).unwrap();
+    let upgrade = |from: &Path, to: &Path| {
+        let (from, to) = (from.to_str().unwrap(), to.to_str().unwrap());
+        arbiter(&["duck", "network", "upgrade", from, "--out", to])
+    };
+
+    // The engine refuses it, saying how to convert it.
+    let out = arbiter(&["duck", "network", "show", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("arbiter duck network upgrade FILE --out NEW"),
+        "{}",
+        stderr(&out)
+    );
+    let new = dir.join("new.nnue");
+    let out = upgrade(&path, &new);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let fingerprint = format!("fingerprint {:016x} (unchanged)", network.fingerprint());
+    assert!(stderr(&out).contains(&fingerprint), "{}", stderr(&out));
+    assert_eq!(Network::read(&std::fs::read(&new).unwrap()), Ok(network.clone()));
+    let out = arbiter(&["duck", "network", "show", new.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(shown.contains("hidden 8, scale 400\n"), "{shown}");
+    assert!(shown.ends_with("provenance:\nrandom weights, seed 3\n"), "{shown}");
+    // Over itself, or on a file already converted: refused.
+    let out = upgrade(&path, &path);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(&path).unwrap(), old);
+    let other = dir.join("other.nnue");
+    let out = upgrade(&new, &other);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("already in the current format"), "{}", stderr(&out));
+    assert!(!other.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn chunks_of_games_put_together_make_the_file_of_one_run() {
+    let dir = scratch("chunks");
+    let whole = dir.join("whole.bin");
+    assert_eq!(selfplay(&whole, "5", "1", None).status.code(), Some(0));
+    let expected = std::fs::read(&whole).unwrap();
+    let chunk = |name: &str, first: &str, end: &str| {
+        let path = dir.join(name);
+        let out = path.to_str().unwrap();
+        let mut args =
+            vec!["duck", "selfplay", "--out", out, "--games", end, "--first-game", first];
+        args.extend_from_slice(&["--nodes", "150", "--random-plies", "10", "--seed", "11"]);
+        let run = arbiter(&args);
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        std::fs::read(&path).unwrap()
+    };
+    let (first, second) = (chunk("a.bin", "0", "2"), chunk("b.bin", "2", "5"));
+    // The classical evaluation's header: 48 bytes, the same in every chunk.
+    assert_eq!(first[..48], second[..48]);
+    assert_eq!([&first[..], &second[48..]].concat(), expected);
+    // A chunk's file goes on only as a chunk that starts at or before its games.
+    let out = dir.join("b.bin");
+    let args = ["duck", "selfplay", "--out", out.to_str().unwrap(), "--games", "5"];
+    let settings = ["--nodes", "150", "--random-plies", "10", "--seed", "11", "--first-game", "5"];
+    let run = arbiter(&[&args[..], &settings].concat());
+    assert_eq!(run.status.code(), Some(2));
+    assert!(stderr(&run).contains("before --first-game 5"), "{}", stderr(&run));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_generation_script_makes_the_same_network_twice() {
+    let dir = scratch("generation");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/duck_generation.sh");
+    let generation = |name: &str| {
+        let out = dir.join(name);
+        let run = Command::new("bash")
+            .arg(&script)
+            .arg(&out)
+            .args(["GAMES=4", "NODES=60", "SEED=5", "HIDDEN=8", "EPOCHS=1", "BATCH=64"])
+            .args(["THREADS=1", "GATE_GAMES=2", "GATE_NODES=60", "TIMED_GAMES=none"])
+            .env("ARBITER", env!("CARGO_BIN_EXE_arbiter"))
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        let record: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("generation.json")).unwrap())
+                .unwrap();
+        (std::fs::read(out.join("next.nnue")).unwrap(), record)
+    };
+    let (first, record) = generation("a");
+    let (second, again) = generation("b");
+    assert_eq!(first, second, "the same network, bit for bit");
+    assert_eq!(record["settings"], again["settings"]);
+    assert_eq!(record["network"], again["network"]);
+    assert_eq!(record["settings"]["SEED"], "5");
+    assert_eq!(record["settings"]["NET"], "crates/duck-engine/networks/duck-h256-gen3.nnue");
+    assert_eq!(record["previous"]["fingerprint"], "1201aa1b91763553");
+    assert_eq!(record["gate"]["games"], 2, "{record}");
+    assert!(record["timed_gate"].is_null());
+    assert_eq!(record["commands"].as_array().unwrap().len(), 3, "{record}");
+    let network = arbiter_duck_engine::nnue::Network::read(&first).unwrap();
+    assert_eq!(format!("{:016x}", network.fingerprint()), record["network"]["fingerprint"]);
+    // The network names the commit and the command that made it.
+    let provenance = &network.provenance;
+    assert!(provenance.contains("arbiter commit "), "{provenance}");
+    assert!(provenance.contains("bash bench/duck_generation.sh DIR NET="), "{provenance}");
+    assert!(provenance.contains(" GAMES=4 NODES=60 SEED=5 "), "{provenance}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -540,3 +540,58 @@ fn evalfile_loads_a_network_and_refuses_a_bad_file() {
     assert_eq!(engine.close(), Some(0));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn evalfile_refuses_hostile_files_at_once_and_quit_still_works() {
+    use arbiter_duck_engine::nnue::Network;
+
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("duck-uci-hostile-networks");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo.nnue");
+    let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string; mkfifo only creates the node.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    let mut bytes = Vec::new();
+    Network::random(256, 4).write(&mut bytes).unwrap();
+    // A sparse file of 2 GiB behind a good header: refused by its length, unread.
+    let sparse = dir.join("sparse.nnue");
+    std::fs::write(&sparse, &bytes[..36]).unwrap();
+    std::fs::OpenOptions::new().write(true).open(&sparse).unwrap().set_len(2 << 30).unwrap();
+    // The same network with 5,000 bytes flipped.
+    let damaged = dir.join("damaged.nnue");
+    let mut flipped = bytes.clone();
+    for at in (1_000..).step_by(97).take(5_000) {
+        flipped[at] ^= 0x5A;
+    }
+    std::fs::write(&damaged, &flipped).unwrap();
+
+    let mut engine = Engine::start(&[]);
+    engine.send("uci");
+    engine.until(|line| line == "uciok");
+    let cases = [
+        (fifo.display().to_string(), "a FIFO, not a regular file".to_owned()),
+        ("/dev/zero".to_owned(), "a character device, not a regular file".to_owned()),
+        ("/dev/urandom".to_owned(), "a character device, not a regular file".to_owned()),
+        (
+            sparse.display().to_string(),
+            format!("the file has {} bytes, but its header declares {}", 2u64 << 30, bytes.len()),
+        ),
+        (damaged.display().to_string(), "the network is damaged: its CRC-32 is".to_owned()),
+    ];
+    for (file, reason) in &cases {
+        let started = Instant::now();
+        engine.send(&format!("setoption name EvalFile value {file}"));
+        engine.send("isready");
+        let lines = engine.until(|line| line == "readyok");
+        assert!(started.elapsed() < PROMPTLY, "{file}: {:?}", started.elapsed());
+        let reasons = info_strings(&lines);
+        assert_eq!(reasons.len(), 1, "{lines:?}");
+        assert!(reasons[0].contains(file.as_str()), "{}", reasons[0]);
+        assert!(reasons[0].contains(reason.as_str()), "{file}: {}", reasons[0]);
+        assert!(reasons[0].ends_with("; the evaluation is unchanged"), "{}", reasons[0]);
+    }
+    engine.send("quit");
+    assert_eq!(engine.ends_promptly(), Some(0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

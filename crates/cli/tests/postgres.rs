@@ -1,7 +1,7 @@
 //! `arbiter serve --database postgres://...`: live games kept in PostgreSQL (a private server,
-//! started and stopped by the test), surviving `kill -9`, and shared by two server processes
-//! whose players and spectators each see, over their WebSockets, what the other process's
-//! players do.
+//! started and stopped by the test), surviving `kill -9`, shared by two server processes whose
+//! players and spectators each see, over their WebSockets, what the other process's players do,
+//! and surviving a restart of the database under them.
 
 #[path = "../../live/tests/support/postgres.rs"]
 mod postgres;
@@ -9,12 +9,10 @@ mod postgres;
 #[path = "common/live_server.rs"]
 mod live_server;
 
-use std::net::TcpStream;
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
-use live_server::{GAME, Server};
-use serde_json::{Value, json};
+use live_server::{GAME, Server, Watcher};
+use serde_json::json;
 
 #[test]
 fn a_database_that_is_not_postgres_is_refused() {
@@ -74,48 +72,6 @@ fn games_in_postgres_go_on_after_the_server_is_killed() {
     assert!(server.child().wait().unwrap().success());
 }
 
-/// A page's WebSocket on a game.
-struct Watcher {
-    socket: tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>,
-    who: &'static str,
-}
-
-impl Watcher {
-    /// Opens the socket of the game `id` on `server`, saying hello with `token` (a spectator's
-    /// `null` without one). The game as it stands is its first message.
-    fn open(server: &Server, id: &str, token: Option<&str>, who: &'static str) -> Watcher {
-        let url = format!("ws://{}/api/live/games/{id}/socket", server.addr());
-        let (mut socket, _) = tungstenite::connect(url).expect("the socket opens");
-        if let tungstenite::stream::MaybeTlsStream::Plain(stream) = socket.get_mut() {
-            stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        }
-        let hello = json!({ "hello": token }).to_string();
-        socket.send(tungstenite::Message::Text(hello.into())).unwrap();
-        Watcher { socket, who }
-    }
-
-    /// Reads the socket's messages until a game `done` holds for arrives (within 10 s).
-    fn until(&mut self, what: &str, done: impl Fn(&Value) -> bool) -> Value {
-        loop {
-            let message = self.socket.read().unwrap_or_else(|error| {
-                panic!("{} never saw {what}: {error}", self.who);
-            });
-            if let tungstenite::Message::Text(text) = message {
-                let message: Value = serde_json::from_str(&text).unwrap();
-                if done(&message["game"]) {
-                    return message;
-                }
-            }
-        }
-    }
-
-    /// Waits for the game's `plies`-th move.
-    fn sees(&mut self, plies: usize) -> Value {
-        let what = format!("ply {plies}");
-        self.until(&what, |game| game["commands"].as_array().is_some_and(|c| c.len() == plies))
-    }
-}
-
 #[test]
 fn two_servers_on_one_database_serve_one_game_and_each_sees_the_others_moves() {
     let Some(database) = postgres::Server::start("two") else { return };
@@ -131,13 +87,13 @@ fn two_servers_on_one_database_serve_one_game_and_each_sees_the_others_moves() {
     let mut spectator = Watcher::open(&b, &id, None, "the spectator on B");
     let (status, joined) = b.act(&id, &blue, json!({"action": "join", "name": "Bob"})).unwrap();
     assert_eq!(status, 200, "{joined}");
-    assert_eq!(reds.until("blue's name", |game| game["blue"] == "Bob")["game"]["red"], "Ann");
+    assert_eq!(reds.until("blue's name", |game| game["blue"] == "Bob")["red"], "Ann");
     for (ply, command) in GAME[..4].iter().enumerate() {
         let (server, token) = if ply % 2 == 0 { (&a, &red) } else { (&b, &blue) };
         assert_eq!(server.play(&id, token, command), Some(200), "{command}");
         for watcher in [&mut reds, &mut blues, &mut spectator] {
             let seen = watcher.sees(ply + 1);
-            assert_eq!(seen["game"]["commands"][ply], *command);
+            assert_eq!(seen["commands"][ply], *command);
         }
     }
     // Moves by the wrong seat are refused, on either server, and change nothing.
@@ -152,21 +108,58 @@ fn two_servers_on_one_database_serve_one_game_and_each_sees_the_others_moves() {
     a.kill();
     assert_eq!(b.commands(&id), GAME[..4]);
     assert_eq!(b.play(&id, &red, GAME[4]), Some(200));
-    assert_eq!(blues.sees(5)["game"]["commands"][4], GAME[4]);
+    assert_eq!(blues.sees(5)["commands"][4], GAME[4]);
     // A again: red's page comes back to it and catches up from the database.
     let a = Server::start(&["--database", url.as_str()]);
     let mut reds = Watcher::open(&a, &id, Some(&red), "red on A again");
-    assert_eq!(reds.sees(5)["game"]["commands"][4], GAME[4]);
+    assert_eq!(reds.sees(5)["commands"][4], GAME[4]);
     for (ply, command) in GAME.iter().enumerate().skip(5) {
         let (server, token) = if ply % 2 == 0 { (&a, &red) } else { (&b, &blue) };
         assert_eq!(server.play(&id, token, command), Some(200), "{command}");
         for watcher in [&mut reds, &mut blues, &mut spectator] {
             let seen = watcher.sees(ply + 1);
             if ply + 1 == GAME.len() {
-                assert_eq!(seen["game"]["end"]["reason"], "captain", "{}", watcher.who);
+                assert_eq!(seen["end"]["reason"], "captain", "{}", watcher.who);
             }
         }
     }
     let (_, exported) = a.request("GET", &format!("/api/live/games/{id}/export"), None).unwrap();
     assert_eq!(exported["official"], format!("11\n{}\n", GAME.join("\n")));
+}
+
+#[test]
+fn two_servers_go_on_through_a_database_restart_losing_nothing_acknowledged() {
+    let Some(database) = postgres::Server::start("restart") else { return };
+    let url = database.database("games");
+    let (a, b) = (
+        Server::start(&["--database", url.as_str()]),
+        Server::start(&["--database", url.as_str()]),
+    );
+    let (id, [red, blue]) = a.create();
+    let mut reds = Watcher::open(&a, &id, Some(&red), "red on A");
+    let mut blues = Watcher::open(&b, &id, Some(&blue), "blue on B");
+    assert_eq!(a.play(&id, &red, GAME[0]), Some(200));
+    assert_eq!(blues.sees(1)["commands"][0], GAME[0]);
+    assert_eq!(b.play(&id, &blue, GAME[1]), Some(200));
+    assert_eq!(reds.sees(2)["commands"][1], GAME[1]);
+
+    database.stop();
+    // Refused on either server, at once and saying why; nothing is recorded.
+    let (status, refused) =
+        a.act(&id, &red, json!({"action": "move", "command": GAME[2]})).unwrap();
+    assert_eq!((status, refused["reason"].as_str()), (503, Some("store-unavailable")), "{refused}");
+    let said = refused["error"].as_str().unwrap_or_default();
+    assert!(said.contains("cannot be reached") && said.contains("try again"), "{said}");
+    let (status, _) = b.request("GET", &format!("/api/live/games/{id}"), None).unwrap();
+    assert_eq!(status, 503);
+
+    database.resume();
+    // Both servers connect again by themselves: the move is played, and each page hears the
+    // other server's moves again.
+    assert_eq!(a.play(&id, &red, GAME[2]), Some(200));
+    assert_eq!(blues.sees(3)["commands"][2], GAME[2]);
+    assert_eq!(b.play(&id, &blue, GAME[3]), Some(200));
+    assert_eq!(reds.sees(4)["commands"][3], GAME[3]);
+    assert_eq!(a.commands(&id), GAME[..4]);
+    assert_eq!(b.commands(&id), GAME[..4]);
 }

@@ -223,6 +223,19 @@ fn every_readme_example_runs_as_written() {
 }
 
 #[test]
+fn ci_runs_exactly_the_readme_test_command() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let mut lines = readme.lines();
+    lines.find(|line| line.starts_with("# run the whole test suite")).expect("the test command");
+    let command = lines.next().expect("the command after its comment");
+    assert!(command.starts_with("cargo test --workspace"), "{command}");
+    let ci = std::fs::read_to_string(root().join(".ci/run")).expect(".ci/run");
+    assert!(ci.lines().any(|line| line == command), ".ci/run does not run `{command}`");
+    // Nothing in CI opts out of a suite: there, every suite runs.
+    assert!(!ci.contains("ARBITER_SKIP_SUITES"), ".ci/run skips a suite");
+}
+
+#[test]
 fn every_docs_example_runs_as_written() {
     let docs: Vec<String> = pages().into_iter().filter(|page| page != "README.md").collect();
     let found: usize = docs

@@ -13,6 +13,8 @@
 //! - [`engine`]: the [`Engine`](engine::Engine) every front end drives: a position, options,
 //!   [`go`](engine::Engine::go) with a callback for each iteration, stopped through a
 //!   [`StopFlag`](search::StopFlag).
+//! - [`file`]: opening the files users name (networks): regular files only, never waiting on
+//!   a FIFO, their length checked before they are read.
 //! - [`random`]: a player that picks a valid move uniformly at random, the baseline of the
 //!   strength table.
 //! - Front ends: [`uci`], the Universal Chess Interface, which turns a `go` into limits and the
@@ -42,6 +44,7 @@
 
 pub mod engine;
 pub mod eval;
+pub mod file;
 pub mod movepick;
 pub mod nnue;
 pub mod play;

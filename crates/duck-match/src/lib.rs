@@ -30,6 +30,7 @@
 //!     save: None,
 //!     affinity: false,
 //!     resume: false,
+//!     only: None,
 //! };
 //! let report = arbiter_duck_match::run(&config, |event| {
 //!     if let Event::Finished { line, .. } = event {

@@ -18,6 +18,7 @@
 //! moves and count nowhere, so the totals reported are those the decision was taken on.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -94,6 +95,10 @@ pub struct MatchConfig {
     /// Go on with the match saved in [`save`](MatchConfig::save): its games are counted as they
     /// were, and only the others are played.
     pub resume: bool,
+    /// Play only the games of these numbers (from 1), a share of the match another machine
+    /// plays the rest of; each game is the one the whole match plays under its number (its
+    /// engines, colours and opening). None: every game.
+    pub only: Option<Range<u64>>,
 }
 
 /// What the runner reports as the match goes.
@@ -193,8 +198,9 @@ pub fn run_all(
         Some(dir) => (Some(Saver::create(dir, total).map_err(save_error)?), Vec::new()),
         None => (None, Vec::new()),
     };
-    // The test needs one pairing: with more, what it decided would be unclear.
-    let sprt = if pairings.len() == 1 { config.sprt } else { None };
+    // The test needs one pairing: with more, what it decided would be unclear. A share of a
+    // match never stops early: the test is for the whole, once the shares are put together.
+    let sprt = if pairings.len() == 1 && config.only.is_none() { config.sprt } else { None };
     let mut standings = Standings {
         names: vec![String::new(); config.engines.len()],
         pairings: pairings
@@ -216,7 +222,13 @@ pub fn run_all(
         if !done.insert(result.game - 1) {
             return Err(resume_error("counted twice".to_owned()));
         }
-        count(&mut standings.pairings[counted.pairing], &mut first_games, &counted);
+        let report = &mut standings.pairings[counted.pairing];
+        count(report, &mut first_games, &counted);
+        // Counted in the order of their numbers, the games after a decision count nowhere, as
+        // in a match played one game at a time (games spread over machines are merged so).
+        if report.sprt.is_some_and(|sprt| sprt.decision.is_some()) {
+            break;
+        }
     }
     let decided = standings.pairings.iter().any(|r| r.sprt.is_some_and(|s| s.decision.is_some()));
     let next = AtomicU64::new(0);
@@ -432,7 +444,9 @@ impl Worker<'_> {
             if index >= self.config.games * self.pairings.len() as u64 {
                 break;
             }
-            if self.done.contains(&index) {
+            if self.done.contains(&index)
+                || self.config.only.as_ref().is_some_and(|only| !only.contains(&(index + 1)))
+            {
                 continue;
             }
             let finished = match self.play(&mut engines, index) {

@@ -63,6 +63,7 @@ fn config(first: &str, second: &str) -> MatchConfig {
         save: None,
         affinity: false,
         resume: false,
+        only: None,
     }
 }
 
@@ -361,6 +362,29 @@ fn concurrent_games_are_all_counted_once() {
         assert_eq!(pair[0].record.opening, pair[1].record.opening);
         assert_eq!((pair[0].red, pair[1].red), (0, 1));
     }
+}
+
+#[test]
+fn shares_of_a_match_play_the_games_of_the_whole() {
+    let config = MatchConfig {
+        games: 8,
+        openings: Openings::Random { plies: 2, seed: 5 },
+        max_plies: 10,
+        ..config(WINS, SHUFFLES)
+    };
+    let (_, whole) = play(&config);
+    let mut shares = Vec::new();
+    for only in [3..7, 1..3, 7..9] {
+        let (report, games) = play(&MatchConfig { only: Some(only.clone()), ..config.clone() });
+        assert_eq!(games.iter().map(|g| g.number).collect::<Vec<_>>(), only.collect::<Vec<_>>());
+        assert_eq!(report.tally.games.total(), games.len() as u64);
+        shares.extend(games);
+    }
+    shares.sort_by_key(|game| game.number);
+    let moves = |games: &[Finished]| -> Vec<_> {
+        games.iter().map(|g| (g.number, g.pair, g.red, g.record.moves.clone())).collect()
+    };
+    assert_eq!(moves(&shares), moves(&whole));
 }
 
 #[test]

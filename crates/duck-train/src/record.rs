@@ -37,6 +37,10 @@
 //! assert_eq!(Record::decode(&record.encode()).unwrap(), record);
 //! ```
 
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
 use arbiter_duck::{Board, Color, Piece, Role, Square};
 use thiserror::Error;
 
@@ -45,6 +49,22 @@ pub const MAGIC: [u8; 8] = *b"ARBTRAIN";
 
 /// The format's newest version: the header names the network that played.
 pub const VERSION: u16 = 2;
+
+/// The largest data file read (8 GiB, about 150 million positions): a file is read whole, its
+/// records kept in memory for training, so a larger one is refused before it is read. Larger
+/// data is split over several files (`duck train` takes several `--data`).
+pub const MAX_FILE: u64 = 8 << 30;
+
+/// Why a data file could not be read from the disk.
+#[derive(Debug, Error)]
+pub enum ReadError {
+    /// Reading failed, or the file is not a regular file, or it is over [`MAX_FILE`].
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// The bytes are not a data file.
+    #[error("{0}")]
+    Data(#[from] DataError),
+}
 
 /// The game's result for the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -317,6 +337,29 @@ pub struct DataFile {
 }
 
 impl DataFile {
+    /// Reads the data file at `path` (see [`read_from`](DataFile::read_from)).
+    pub fn load(path: &Path) -> Result<DataFile, ReadError> {
+        let (mut file, metadata) = arbiter_duck_engine::file::open(path)?;
+        DataFile::read_from(&mut file, metadata.len())
+    }
+
+    /// Reads the data file `file`, a regular file of `length` bytes, from where it stands (its
+    /// start): its header first, so that what is not a data file is refused from its first
+    /// bytes, then the rest, refused unread over [`MAX_FILE`].
+    pub fn read_from(file: &mut File, length: u64) -> Result<DataFile, ReadError> {
+        if length > MAX_FILE {
+            return Err(arbiter_duck_engine::file::too_large(length, MAX_FILE).into());
+        }
+        let mut bytes = Vec::new();
+        file.take(Header::SIZE_1 as u64 + 8).read_to_end(&mut bytes)?;
+        // Either the longest header, or the whole file: enough to check the header.
+        Header::decode(&bytes)?;
+        let rest = length.saturating_sub(bytes.len() as u64);
+        bytes.reserve_exact(usize::try_from(rest).unwrap_or(0));
+        file.take(rest).read_to_end(&mut bytes)?;
+        Ok(DataFile::read(&bytes)?)
+    }
+
     /// Reads a data file, up to its last complete game (what follows is an interrupted write).
     pub fn read(bytes: &[u8]) -> Result<DataFile, DataError> {
         let header = Header::decode(bytes)?;

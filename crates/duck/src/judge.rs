@@ -30,7 +30,9 @@
 //! have arrived yet, the judge asks the listener to flush, so that a program fed through a pipe
 //! sees the answer to each command before it sends the next.
 
+use std::fmt;
 use std::io::{self, Read, Write};
+use std::str::FromStr;
 
 use arbiter_scan::{Place, ScanError, Scanner, Source, Stream, Text};
 
@@ -38,12 +40,68 @@ use crate::output::INVALID;
 use crate::{Game, Invalid, Played, draw};
 
 /// One command as read: the source and destination coordinates `(x, y)`, possibly off the board.
+///
+/// Every reader of command text goes through [`Command::read`]: the judge's input, and one
+/// command alone ([`FromStr`]: the web app's and the live games' commands), so that a text is a
+/// command, and the same command, wherever it is read.
+///
+/// ```
+/// use arbiter_duck::judge::Command;
+///
+/// let command: Command = " 0 3\t1 4 ".parse().unwrap();
+/// assert_eq!((command.from, command.to), ((0, 3), (1, 4)));
+/// assert_eq!(command.to_string(), "0 3 1 4");
+/// // Any integer is read, as the judge reads it: off the board, the command is invalid.
+/// let huge: Command = "99999999999999999999 -1 0 0".parse().unwrap();
+/// assert_eq!(huge.from, (i64::MAX, -1));
+/// let error = "0 3 x 4".parse::<Command>().unwrap_err();
+/// assert_eq!(error.to_string(), "1:5: expected the destination row x2 (an integer), found `x`");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Command {
     /// Row and column of the piece to move.
     pub from: (i64, i64),
     /// Row and column to move it to.
     pub to: (i64, i64),
+}
+
+impl Command {
+    /// Reads a command's four integers with `scanner`. Integers beyond `i64` saturate (a
+    /// coordinate that far off the board is off it all the same). On a token that is not an
+    /// integer, or the end of the input, the answer is which of the four was missing (0 for
+    /// `x1`), the scanner left before that token.
+    #[inline]
+    pub fn read<S: Source>(scanner: &mut Scanner<'_, S>) -> Result<Command, usize> {
+        let mut values = [0; 4];
+        for (k, value) in values.iter_mut().enumerate() {
+            *value = scanner.try_int().ok_or(k)?;
+        }
+        Ok(Command { from: (values[0], values[1]), to: (values[2], values[3]) })
+    }
+}
+
+impl FromStr for Command {
+    type Err = ScanError;
+
+    /// One command alone, `x1 y1 x2 y2`: four integers separated by whitespace, which may also
+    /// stand around them, and nothing else.
+    fn from_str(text: &str) -> Result<Command, ScanError> {
+        let mut scanner = Scanner::new(text);
+        let command = Command::read(&mut scanner)
+            .map_err(|k| scanner.error_here(format!("{} (an integer)", COORDINATES[k])))?;
+        if !scanner.at_end() {
+            return Err(scanner.error_here("the end of the command"));
+        }
+        Ok(command)
+    }
+}
+
+impl fmt::Display for Command {
+    /// The official form, `x1 y1 x2 y2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Command { from: (x1, y1), to: (x2, y2) } = self;
+        write!(f, "{x1} {y1} {x2} {y2}")
+    }
 }
 
 /// The commands of an input, read one by one after the count.
@@ -128,20 +186,11 @@ impl<'a, S: Source> Commands<'a, S> {
     fn next_slow(&mut self) -> Result<Command, ScanError> {
         self.read += 1;
         self.start = self.scanner.mark();
-        let mut values = [0; 4];
-        for (value, name) in values.iter_mut().zip(COORDINATES) {
-            *value = match self.scanner.try_int() {
-                Some(value) => value,
-                None => {
-                    self.failed = true;
-                    let command = self.read;
-                    return Err(self
-                        .scanner
-                        .error_here(format!("{name} of command {command} (an integer)")));
-                }
-            };
-        }
-        Ok(Command { from: (values[0], values[1]), to: (values[2], values[3]) })
+        Command::read(&mut self.scanner).map_err(|k| {
+            self.failed = true;
+            let (name, command) = (COORDINATES[k], self.read);
+            self.scanner.error_here(format!("{name} of command {command} (an integer)"))
+        })
     }
 }
 

@@ -4,6 +4,7 @@
 //! action the game's state does not allow, and then leaves the game as it was.
 
 use arbiter_duck::Game;
+use arbiter_duck::judge::Command;
 use arbiter_duck::rules::{EndReason, MAX_PLIES};
 use serde::{Deserialize, Serialize};
 
@@ -53,6 +54,20 @@ pub enum Action {
     AcceptTakeback,
     /// Declines the other side's takeback request (or withdraws one's own).
     DeclineTakeback,
+    /// Once the game is over: offers a rematch, or accepts the other side's offer.
+    OfferRematch,
+    /// Accepts the other side's rematch offer.
+    AcceptRematch,
+    /// Declines the other side's rematch offer (or withdraws one's own).
+    DeclineRematch,
+}
+
+impl Action {
+    /// Whether the action answers the end of the game: a rematch's offer or answer, which only a
+    /// finished game takes (see [`LiveGame::answer_rematch`]).
+    pub fn is_rematch(&self) -> bool {
+        matches!(self, Action::OfferRematch | Action::AcceptRematch | Action::DeclineRematch)
+    }
 }
 
 /// How a game ended.
@@ -115,9 +130,9 @@ pub enum Refusal {
     /// The seat moved out of turn.
     #[error("it is {0}'s turn")]
     NotYourTurn(Seat),
-    /// The command is not four integers.
-    #[error("a command is four integers `x1 y1 x2 y2`")]
-    Malformed,
+    /// The command is not four integers: where and why.
+    #[error("a command is four integers `x1 y1 x2 y2`: {0}")]
+    Malformed(String),
     /// The rules refuse the move.
     #[error("invalid move: {0}")]
     Invalid(String),
@@ -133,6 +148,12 @@ pub enum Refusal {
     /// The seat is already taken up.
     #[error("the seat is already taken")]
     Joined,
+    /// A rematch is offered once the game is over.
+    #[error("the game is not over")]
+    NotOver,
+    /// The rematch is agreed already: it is the game named.
+    #[error("the rematch is agreed already: game {0}")]
+    Rematched(GameId),
 }
 
 /// A live game: its seats, moves, clocks, offers and end.
@@ -156,6 +177,11 @@ pub struct LiveGame {
     pub takeback: Option<Seat>,
     /// How it ended, once it has.
     pub end: Option<End>,
+    /// The seat whose rematch offer stands, once the game is over.
+    pub rematch_offer: Option<Seat>,
+    /// The rematch, once both seats agreed to one: its game, where each token holds the other
+    /// seat.
+    pub rematch: Option<GameId>,
     /// When it was created (ms since the epoch).
     pub created_at: u64,
     /// When its last turn began (ms since the epoch).
@@ -195,6 +221,10 @@ pub struct View {
     pub status: &'static str,
     /// How the game ended, once it has.
     pub end: Option<EndView>,
+    /// The seat whose rematch offer stands.
+    pub rematch_offer: Option<Seat>,
+    /// The rematch's game, once agreed: the same two seat tokens, the colours swapped.
+    pub rematch: Option<GameId>,
     /// The position as FEN.
     pub fen: String,
     /// When it was created (ms since the epoch).
@@ -223,20 +253,10 @@ pub struct EndView {
     pub text: String,
 }
 
-/// A point of a command, as the judge reads it: any integers.
-type Coords = (i64, i64);
-
-/// A command's four integers, as the judge reads them.
-fn parse_command(text: &str) -> Result<(Coords, Coords), Refusal> {
-    let mut values = [0i64; 4];
-    let mut words = text.split_ascii_whitespace();
-    for value in &mut values {
-        *value = words.next().and_then(|w| w.parse().ok()).ok_or(Refusal::Malformed)?;
-    }
-    if words.next().is_some() {
-        return Err(Refusal::Malformed);
-    }
-    Ok(((values[0], values[1]), (values[2], values[3])))
+/// A command's four integers, read as the judge reads them ([`Command`]'s one reader): any
+/// integers, a huge one being an ordinary move off the board, which the rules then refuse.
+fn parse_command(text: &str) -> Result<Command, Refusal> {
+    text.parse::<Command>().map_err(|error| Refusal::Malformed(error.to_string()))
 }
 
 /// A name as typed, trimmed, without control characters, cut to [`NAME_LEN`] characters.
@@ -272,10 +292,25 @@ impl LiveGame {
             draw_offer: None,
             takeback: None,
             end: None,
+            rematch_offer: None,
+            rematch: None,
             created_at: now,
             turn_since: now,
             version: 0,
             game: Game::new(),
+        }
+    }
+
+    /// The rematch of this game, agreed at `now`, as the game `id`: the same players and time
+    /// control, the colours swapped. Each seat's token carries over to the other colour, so that
+    /// the link each player holds leads to the new game too.
+    pub fn rematch_game(&self, id: GameId, now: u64) -> LiveGame {
+        let [red, blue] = self.tokens.clone();
+        let [red_name, blue_name] = self.names.clone();
+        LiveGame {
+            tokens: [blue, red],
+            names: [blue_name, red_name],
+            ..LiveGame::new(id, self.tokens.clone(), Seat::Red, "", self.time, now)
         }
     }
 
@@ -298,7 +333,7 @@ impl LiveGame {
     ) -> Result<LiveGame, Refusal> {
         let mut game = Game::new();
         for played in &moves {
-            let (from, to) = parse_command(&played.command)?;
+            let Command { from, to } = parse_command(&played.command)?;
             game.play_coords(from, to).map_err(|invalid| Refusal::Invalid(invalid.to_string()))?;
         }
         let clocks = time.map(|control| {
@@ -320,6 +355,8 @@ impl LiveGame {
             draw_offer: offers.0,
             takeback: offers.1,
             end,
+            rematch_offer: None,
+            rematch: None,
             created_at,
             turn_since: now,
             version,
@@ -389,6 +426,8 @@ impl LiveGame {
             self.names[seat.index()] = Some(clean_name(name));
             return Ok(());
         }
+        // A seat's first action takes it up, without a name, if it was not taken before.
+        self.names[seat.index()].get_or_insert_with(String::new);
         // A clock that has run out is for the caller to settle first, with `flag`.
         match action {
             Action::Join { .. } => unreachable!("handled above"),
@@ -431,8 +470,48 @@ impl LiveGame {
                 }
                 self.takeback = None;
             }
+            // The game goes on: a rematch is for later (see `answer_rematch`).
+            Action::OfferRematch | Action::AcceptRematch | Action::DeclineRematch => {
+                return Err(Refusal::NotOver);
+            }
         }
         Ok(())
+    }
+
+    /// Applies the rematch action `action` of `seat` to the finished game, or refuses it leaving
+    /// the game as it was; `id` names the rematch should it be agreed now. Answers whether it
+    /// was: the caller then creates [`LiveGame::rematch_game`] under `id`.
+    pub fn answer_rematch(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        id: &GameId,
+    ) -> Result<bool, Refusal> {
+        if self.end.is_none() {
+            return Err(Refusal::NotOver);
+        }
+        if let Some(agreed) = &self.rematch {
+            return Err(Refusal::Rematched(agreed.clone()));
+        }
+        let from_other = self.rematch_offer == Some(seat.other());
+        match action {
+            Action::OfferRematch | Action::AcceptRematch if from_other => {
+                self.rematch_offer = None;
+                self.rematch = Some(id.clone());
+                Ok(true)
+            }
+            Action::OfferRematch => {
+                self.rematch_offer = Some(seat);
+                Ok(false)
+            }
+            Action::AcceptRematch => Err(Refusal::NothingToAnswer("rematch offer")),
+            Action::DeclineRematch if self.rematch_offer.is_some() => {
+                self.rematch_offer = None;
+                Ok(false)
+            }
+            Action::DeclineRematch => Err(Refusal::NothingToAnswer("rematch offer")),
+            _ => Err(Refusal::Over),
+        }
     }
 
     /// The plies a takeback by `seat` removes: its last move and any reply to it.
@@ -473,7 +552,7 @@ impl LiveGame {
         if seat != turn {
             return Err(Refusal::NotYourTurn(turn));
         }
-        let (from, to) = parse_command(command)?;
+        let Command { from, to } = parse_command(command)?;
         let mut game = self.game.clone();
         game.play_coords(from, to).map_err(|invalid| Refusal::Invalid(invalid.to_string()))?;
         let mut clocks = self.clocks;
@@ -483,9 +562,8 @@ impl LiveGame {
                 return Err(Refusal::TimeUp(seat));
             }
         }
-        let command = format!("{} {} {} {}", from.0, from.1, to.0, to.1);
         self.moves.push(Played {
-            command,
+            command: Command { from, to }.to_string(),
             took_ms: now.saturating_sub(self.turn_since),
             at: now,
             clocks: clocks.map(|c| (c.red_ms, c.blue_ms)),
@@ -533,6 +611,8 @@ impl LiveGame {
                 reason: end.reason,
                 text: end.text(),
             }),
+            rematch_offer: self.rematch_offer,
+            rematch: self.rematch.clone(),
             fen: self.game.position().to_string(),
             created_at: self.created_at,
         }
@@ -546,5 +626,41 @@ impl LiveGame {
             text.push('\n');
         }
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game() -> (LiveGame, [Token; 2]) {
+        let tokens = [Token::from_stored("r".into()), Token::from_stored("b".into())];
+        let id = GameId::parse("abcdefghij").unwrap();
+        (LiveGame::new(id, tokens.clone(), Seat::Red, "", None, 0), tokens)
+    }
+
+    #[test]
+    fn a_seats_first_action_takes_it_up_without_a_name() {
+        let (mut game, _) = game();
+        assert_eq!(game.names, [Some(String::new()), None]);
+        game.apply(Seat::Red, Action::Move { command: "0 3 1 4".into() }, 1).unwrap();
+        // A refused action takes nothing up: the caller keeps the game as it was.
+        let mut refused = game.clone();
+        assert!(refused.apply(Seat::Blue, Action::AcceptDraw, 2).is_err());
+        game.apply(Seat::Blue, Action::Move { command: "9 4 8 4".into() }, 2).unwrap();
+        assert_eq!(game.names, [Some(String::new()), Some(String::new())]);
+        assert_eq!(
+            game.apply(Seat::Blue, Action::Join { name: "Bob".into() }, 3),
+            Err(Refusal::Joined)
+        );
+    }
+
+    #[test]
+    fn a_huge_coordinate_is_an_invalid_move_not_a_malformed_command() {
+        let (mut game, _) = game();
+        let huge = Action::Move { command: "99999999999999999999 0 0 0".into() };
+        assert!(matches!(game.apply(Seat::Red, huge, 1), Err(Refusal::Invalid(_))));
+        let garbage = Action::Move { command: "0 3 x 4".into() };
+        assert!(matches!(game.apply(Seat::Red, garbage, 1), Err(Refusal::Malformed(_))));
     }
 }

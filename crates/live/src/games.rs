@@ -2,7 +2,8 @@
 //! a time, commits the result to the [`Store`] and only then makes it the game everyone sees.
 //!
 //! Each game has a lock of its own, so actions on one game are serialised while other games go
-//! on; the store has one lock too, held only while a change is written. Games are read from the
+//! on, and are committed at once as far as the store allows (SQLite has one writer; PostgreSQL
+//! a pool of connections). Games are read from the
 //! store on first use and kept in memory while they go on; a finished game, which no action can
 //! change any more, is read from the store each time it is asked for. A game left alone for long
 //! (no action, no look-up) is dropped from memory by [`Games::forget_idle`] and read back from the
@@ -58,7 +59,7 @@ const RETRIES: usize = 8;
 
 /// Every game served, over a store `S`.
 pub struct Games<S: Store> {
-    store: Mutex<S>,
+    store: S,
     games: Mutex<HashMap<GameId, Kept>>,
     /// Whether other servers change the store's games too.
     shared: bool,
@@ -86,13 +87,13 @@ impl<S: Store> Games<S> {
     /// The games kept in `store`.
     pub fn new(store: S) -> Games<S> {
         let shared = store.shared();
-        Games { store: Mutex::new(store), games: Mutex::new(HashMap::new()), shared }
+        Games { store, games: Mutex::new(HashMap::new()), shared }
     }
 
     /// Brings `game` up to date with the store when another server may have changed it.
     fn refresh(&self, game: &mut LiveGame, now: u64) -> Result<(), LiveError> {
         if self.shared {
-            let stored = lock(&self.store).version(&game.id)?;
+            let stored = self.store.version(&game.id)?;
             if stored != Some(game.version) {
                 self.reload(game, now)?;
             }
@@ -102,7 +103,7 @@ impl<S: Store> Games<S> {
 
     /// Reads `game` again from the store.
     fn reload(&self, game: &mut LiveGame, now: u64) -> Result<(), LiveError> {
-        *game = lock(&self.store).load(&game.id, now)?.ok_or(LiveError::NotFound)?;
+        *game = self.store.load(&game.id, now)?.ok_or(LiveError::NotFound)?;
         Ok(())
     }
 
@@ -112,7 +113,7 @@ impl<S: Store> Games<S> {
             kept.used = kept.used.max(now);
             return Ok(Arc::clone(&kept.game));
         }
-        let loaded = lock(&self.store).load(id, now)?.ok_or(LiveError::NotFound)?;
+        let loaded = self.store.load(id, now)?.ok_or(LiveError::NotFound)?;
         // Another request may have loaded it meanwhile: the first one kept wins.
         let mut games = lock(&self.games);
         Ok(Arc::clone(&games.entry(id.clone()).or_insert_with(|| Kept::new(loaded, now)).game))
@@ -135,7 +136,7 @@ impl<S: Store> Games<S> {
         };
         let mut game = LiveGame::new(id.clone(), tokens, seat, &new.name, new.time, now);
         game.version = 1;
-        lock(&self.store).save(&game)?;
+        self.store.save(&game)?;
         let created = Created {
             id: id.clone(),
             seat,
@@ -161,9 +162,7 @@ impl<S: Store> Games<S> {
                 return Ok(());
             }
             next.version = game.version + 1;
-            // The store's lock is let go before a stale game is read again.
-            let saved = lock(&self.store).save(&next);
-            match saved {
+            match self.store.save(&next) {
                 Ok(()) => {
                     *game = next;
                     return Ok(());
@@ -215,11 +214,34 @@ impl<S: Store> Games<S> {
         let seat = game.seat_of(token).ok_or(LiveError::NotASeat)?;
         self.refresh(&mut game, now)?;
         self.commit(&mut game, now, |g| Ok(g.flag(now)))?;
-        let applied =
-            self.commit(&mut game, now, |g| g.apply(seat, action.clone(), now).map(|()| true));
+        let applied = if action.is_rematch() {
+            self.rematch(&mut game, seat, &action, now)
+        } else {
+            self.commit(&mut game, now, |g| g.apply(seat, action.clone(), now).map(|()| true))
+        };
         self.settle(id, &game);
         applied?;
         Ok(game.view(now))
+    }
+
+    /// Applies a rematch action of `seat` to the finished `game`. When it agrees the rematch,
+    /// the new game is committed first, and only then the link to it: a link never names a game
+    /// the store lacks.
+    fn rematch(
+        &self,
+        game: &mut LiveGame,
+        seat: Seat,
+        action: &Action,
+        now: u64,
+    ) -> Result<(), LiveError> {
+        let id = GameId::random().map_err(LiveError::Random)?;
+        if game.clone().answer_rematch(seat, action, &id)? {
+            let mut rematch = game.rematch_game(id.clone(), now);
+            rematch.version = 1;
+            self.store.save(&rematch)?;
+            lock(&self.games).insert(id.clone(), Kept::new(rematch, now));
+        }
+        self.commit(game, now, |g| g.answer_rematch(seat, action, &id).map(|_| true))
     }
 
     /// When the game `id`'s running clock runs out, if one runs.
@@ -264,6 +286,11 @@ impl<S: Store> Games<S> {
         before - games.len()
     }
 
+    /// Whether the store answers now ([`Store::ready`]).
+    pub fn ready(&self) -> Result<(), LiveError> {
+        Ok(self.store.ready()?)
+    }
+
     /// The games kept in memory now.
     pub fn kept(&self) -> usize {
         lock(&self.games).len()
@@ -271,6 +298,6 @@ impl<S: Store> Games<S> {
 
     /// One page of the games matching `filter`, newest first, and how many match.
     pub fn list(&self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), LiveError> {
-        Ok(lock(&self.store).list(filter, page)?)
+        Ok(self.store.list(filter, page)?)
     }
 }

@@ -26,9 +26,10 @@
 //! Modules, from the bottom up: [`seat`] (the two seats, game ids and seat tokens), [`clock`]
 //! (time controls and the clocks), [`game`] (the game's state machine: moves, offers, the end),
 //! [`store`] (what is kept and the [`Store`] trait), [`sqlite`] (the store in SQLite, with its
-//! migrations), [`postgres`] (the store in PostgreSQL, shared by several servers, and the
-//! [`Listener`](postgres::Listener) that hears their changes) and [`games`] (the authority: every game served, each action serialised per game
-//! and committed before it is answered).
+//! migrations), [`postgres`] (the store in PostgreSQL, shared by several servers, through a pool
+//! of connections, and the [`Listener`](postgres::Listener) that hears their changes) and
+//! [`games`] (the authority: every game served, each action serialised per game and committed
+//! before it is answered).
 
 #![warn(missing_docs)]
 

@@ -4,102 +4,206 @@
 //! (else [`StoreError::Stale`]), and announced in the same transaction by
 //! `NOTIFY game_changed, 'ID:VERSION'`, which a [`Listener`] hears in every server.
 //!
-//! The client is the synchronous `postgres` crate, which runs a small runtime of its own: call
-//! the store from a thread of its own (a blocking task), never from an async one.
+//! The store keeps a pool of connections ([`deadpool_postgres`] over [`tokio_postgres`]), so
+//! that games are committed at once on several connections, made as they are needed, up to
+//! `pool_max_size` (see [`address`]). They are driven by a small runtime of the store's own:
+//! the store's methods block, and are called from threads that may block (a blocking task),
+//! never from an async one. A connection found closed is dropped and another made at the next
+//! request, so the store outlives a restart of the database; while the database is away every
+//! request fails at once as [`StoreError::Unavailable`] and nothing is acknowledged.
 
-use std::str::FromStr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
+pub mod address;
+mod listener;
+
 use std::time::Duration;
 
-use postgres::fallible_iterator::FallibleIterator;
-use postgres::types::ToSql;
-use postgres::{Client, Config, IsolationLevel, NoTls};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, PoolError, RecyclingMethod, Runtime};
+use tokio_postgres::IsolationLevel;
+use tokio_postgres::types::ToSql;
 
+pub use self::address::Address;
+pub use self::listener::{Change, Listener};
 use crate::clock::TimeControl;
 use crate::game::{End, LiveGame, Played};
 use crate::seat::{GameId, Token};
-use crate::store::{Filter, Page, Store, StoreError, Summary, int, seat, seat_name, uint};
+use crate::store::{Filter, Page, Store, StoreError, Summary, game_id, int, seat, seat_name, uint};
 
 /// The channel on which every committed change is announced, as `ID:VERSION`.
 pub const CHANNEL: &str = "game_changed";
 
 /// The schema's migrations, oldest first: the same schema as SQLite's, in PostgreSQL's types.
-const MIGRATIONS: [&str; 2] = [
+const MIGRATIONS: [&str; 3] = [
     include_str!("../migrations/postgres/01-games/up.sql"),
     include_str!("../migrations/postgres/02-clocks/up.sql"),
+    include_str!("../migrations/postgres/03-rematch/up.sql"),
 ];
 
 /// The advisory lock held while the schema is migrated, so that servers starting at once take
 /// turns ("arbiter" in ASCII).
 const MIGRATION_LOCK: i64 = 0x0061_7262_6974_6572;
 
-/// How long a connection may take unless the URL says (`connect_timeout`).
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a request waits for a connection of the pool, or for a new one to be made, before
+/// it is refused: a move is answered (refused) within this even while the database is away.
+const WAIT: Duration = Duration::from_secs(5);
 
 /// The games in one PostgreSQL database.
 pub struct PostgresStore {
-    config: Config,
-    client: Client,
+    // Dropped before the runtime that drives its connections.
+    pool: Pool,
+    runtime: Driver,
 }
 
-/// The connection settings in `url` (`postgres://` or `postgresql://`; a host that is a path is
-/// a Unix socket's directory). The error never repeats the address, which may hold a password.
-pub fn config(url: &str) -> Result<Config, StoreError> {
-    if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
-        return Err(StoreError::Address("it must begin with postgres:// or postgresql://".into()));
+/// The runtime that drives the pool's connections; shut down without waiting when dropped, so
+/// that a store may be dropped anywhere (a blocking wait on an async thread would panic).
+struct Driver(Option<tokio::runtime::Runtime>);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.0.take() {
+            runtime.shutdown_background();
+        }
     }
-    let mut config =
-        Config::from_str(url).map_err(|error| StoreError::Address(error.to_string()))?;
-    // An unreachable server fails a start, or a reconnection, rather than hanging it.
-    if config.get_connect_timeout().is_none() {
-        config.connect_timeout(CONNECT_TIMEOUT);
+}
+
+/// An error of the database, told with its causes; one that means the database cannot be
+/// reached (the connection lost or refused, the server shutting down or starting) is
+/// [`StoreError::Unavailable`].
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(error: tokio_postgres::Error) -> StoreError {
+        let told = describe(&error);
+        if unreachable(&error) { StoreError::Unavailable(told) } else { StoreError::Postgres(told) }
     }
-    Ok(config)
+}
+
+impl From<PoolError> for StoreError {
+    fn from(error: PoolError) -> StoreError {
+        match error {
+            PoolError::Backend(error) => error.into(),
+            PoolError::Timeout(_) => {
+                StoreError::Unavailable(format!("no connection within {} s", WAIT.as_secs()))
+            }
+            other => StoreError::Unavailable(other.to_string()),
+        }
+    }
+}
+
+/// `error` and its causes, in one line: tokio-postgres's own text says only "db error".
+pub(crate) fn describe(error: &tokio_postgres::Error) -> String {
+    if let Some(db) = error.as_db_error() {
+        return format!("{}: {}", db.severity(), db.message());
+    }
+    let mut told = error.to_string();
+    let mut cause = std::error::Error::source(error);
+    while let Some(error) = cause {
+        let text = error.to_string();
+        if !told.contains(&text) {
+            told = format!("{told}: {text}");
+        }
+        cause = error.source();
+    }
+    told
+}
+
+/// Whether `error` means the database cannot be reached now.
+fn unreachable(error: &tokio_postgres::Error) -> bool {
+    if error.is_closed() {
+        return true;
+    }
+    if let Some(code) = error.code() {
+        let code = code.code();
+        // Class 08, connection exceptions; 57P01-57P03, the server shutting down or starting;
+        // 53300, too many connections.
+        return code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03" | "53300");
+    }
+    // No answer of the server's: the connection failed underneath (refused, reset, timed out),
+    // unless TLS refused it (a certificate not trusted): that is no passing state.
+    let mut cause = std::error::Error::source(error);
+    while let Some(error) = cause {
+        if let Some(io) = error.downcast_ref::<std::io::Error>() {
+            return !io.get_ref().is_some_and(|inner| inner.is::<rustls::Error>());
+        }
+        cause = error.source();
+    }
+    false
 }
 
 /// Brings the schema up to date: each migration not yet recorded runs, all in one transaction
 /// under the advisory lock.
-fn migrate(client: &mut Client) -> Result<(), StoreError> {
-    let mut transaction = client.transaction()?;
-    transaction.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
-    transaction.batch_execute(
-        "CREATE TABLE IF NOT EXISTS arbiter_migrations (
-             version    INTEGER PRIMARY KEY,
-             applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
-         )",
-    )?;
+async fn migrate(client: &mut deadpool_postgres::Client) -> Result<(), StoreError> {
+    let transaction = client.transaction().await?;
+    transaction.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).await?;
+    transaction
+        .batch_execute(
+            "CREATE TABLE IF NOT EXISTS arbiter_migrations (
+                 version    INTEGER PRIMARY KEY,
+                 applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+             )",
+        )
+        .await?;
     let done: i32 = transaction
-        .query_one("SELECT COALESCE(MAX(version), 0) FROM arbiter_migrations", &[])?
+        .query_one("SELECT COALESCE(MAX(version), 0) FROM arbiter_migrations", &[])
+        .await?
         .get(0);
+    if usize::try_from(done).unwrap_or(0) > MIGRATIONS.len() {
+        return Err(StoreError::Newer);
+    }
     for (index, migration) in MIGRATIONS.iter().enumerate() {
         let version = i32::try_from(index + 1).unwrap_or(i32::MAX);
         if version > done {
-            transaction.batch_execute(migration)?;
+            transaction.batch_execute(migration).await?;
             transaction
-                .execute("INSERT INTO arbiter_migrations (version) VALUES ($1)", &[&version])?;
+                .execute("INSERT INTO arbiter_migrations (version) VALUES ($1)", &[&version])
+                .await?;
         }
     }
-    transaction.commit()?;
+    transaction.commit().await?;
     Ok(())
 }
 
 impl PostgresStore {
-    /// The store in the database at `url`, its schema brought up to date.
+    /// The store in the database at `url` (see [`Address`]), its schema brought up to date.
+    /// Fails if the database cannot be reached now.
     pub fn open(url: &str) -> Result<PostgresStore, StoreError> {
-        let config = config(url)?;
-        let mut client = config.connect(NoTls)?;
-        migrate(&mut client)?;
-        Ok(PostgresStore { config, client })
+        let address = Address::parse(url)?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("postgres")
+            .enable_all()
+            .build()?;
+        let manager = Manager::from_config(
+            address.config,
+            address.tls,
+            // A connection the database closed is seen closed, dropped and replaced.
+            ManagerConfig { recycling_method: RecyclingMethod::Fast },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(address.pool_max_size)
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(WAIT))
+            .create_timeout(Some(WAIT))
+            .recycle_timeout(Some(WAIT))
+            .build()
+            .map_err(|error| StoreError::Postgres(error.to_string()))?;
+        let store = PostgresStore { pool, runtime: Driver(Some(runtime)) };
+        store.run(async |pool| migrate(&mut pool.get().await?).await)?;
+        Ok(store)
     }
 
-    /// The client, connected again if the connection was lost (the server restarted, say).
-    fn client(&mut self) -> Result<&mut Client, StoreError> {
-        if self.client.is_closed() {
-            self.client = self.config.connect(NoTls)?;
+    /// The pool of connections, for queries of other tables (run them through
+    /// [`PostgresStore::run`]).
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
+    /// Runs `job` on the pool, on the store's runtime, and waits for it.
+    pub fn run<T>(
+        &self,
+        job: impl AsyncFnOnce(&Pool) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        match &self.runtime.0 {
+            Some(runtime) => runtime.block_on(job(&self.pool)),
+            None => Err(StoreError::Unavailable("the store is closed".into())),
         }
-        Ok(&mut self.client)
     }
 }
 
@@ -114,7 +218,7 @@ fn control(initial: Option<i64>, increment: Option<i64>) -> Option<TimeControl> 
 }
 
 impl Store for PostgresStore {
-    fn save(&mut self, game: &LiveGame) -> Result<(), StoreError> {
+    fn save(&self, game: &LiveGame) -> Result<(), StoreError> {
         let key = game.id.as_str();
         let (status, winner, reason) = match game.end {
             Some(end) => ("over", seat_name(end.winner), Some(end.reason)),
@@ -142,78 +246,114 @@ impl Store for PostgresStore {
             &game.clocks.map(|c| int(c.red_ms)),
             &game.clocks.map(|c| int(c.blue_ms)),
         ];
-        let mut transaction = self.client()?.transaction()?;
-        let written = transaction.execute(
-            "INSERT INTO games (id, red_token, blue_token, red_name, blue_name, initial_ms,
-                 increment_ms, status, winner, reason, draw_offer, takeback, plies, version,
-                 created_at, updated_at, red_ms, blue_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                 $18)
-             ON CONFLICT (id) DO UPDATE SET red_name = $4, blue_name = $5, status = $8,
-                 winner = $9, reason = $10, draw_offer = $11, takeback = $12, plies = $13,
-                 version = $14, updated_at = $16, red_ms = $17, blue_ms = $18
-             WHERE games.version = $14 - 1",
-            &values,
-        )?;
-        if written == 0 {
-            // Dropped, the transaction rolls back.
-            return Err(StoreError::Stale(key.to_owned()));
-        }
-        transaction
-            .execute("DELETE FROM moves WHERE game_id = $1 AND ply >= $2", &[&key, &plies])?;
-        let stored: i64 =
-            transaction.query_one("SELECT COUNT(*) FROM moves WHERE game_id = $1", &[&key])?.get(0);
-        let insert = transaction.prepare(
-            "INSERT INTO moves (game_id, ply, command, took_ms, played_at, red_ms, blue_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )?;
-        for (ply, played) in game.moves.iter().enumerate().skip(uint(stored) as usize) {
-            transaction.execute(
-                &insert,
-                &[
-                    &key,
-                    &int(ply as u64),
-                    &played.command,
-                    &int(played.took_ms),
-                    &int(played.at),
-                    &played.clocks.map(|c| int(c.0)),
-                    &played.clocks.map(|c| int(c.1)),
-                ],
-            )?;
-        }
-        // Delivered to every listening server once, and only if, the transaction commits.
-        let change = format!("{key}:{}", game.version);
-        transaction.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &change])?;
-        transaction.commit()?;
-        Ok(())
+        self.run(async |pool| {
+            let mut client = pool.get().await?;
+            let transaction = client.transaction().await?;
+            let upsert = transaction
+                .prepare_cached(
+                    "INSERT INTO games (id, red_token, blue_token, red_name, blue_name, initial_ms,
+                         increment_ms, status, winner, reason, draw_offer, takeback, plies,
+                         version, created_at, updated_at, red_ms, blue_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+                         $16, $17, $18)
+                     ON CONFLICT (id) DO UPDATE SET red_name = $4, blue_name = $5, status = $8,
+                         winner = $9, reason = $10, draw_offer = $11, takeback = $12,
+                         plies = $13, version = $14, updated_at = $16, red_ms = $17,
+                         blue_ms = $18
+                     WHERE games.version = $14 - 1",
+                )
+                .await?;
+            if transaction.execute(&upsert, &values).await? == 0 {
+                // Dropped, the transaction rolls back.
+                return Err(StoreError::Stale(key.to_owned()));
+            }
+            transaction
+                .execute(
+                    "UPDATE games SET rematch_offer = $2, rematch = $3 WHERE id = $1",
+                    &[
+                        &key,
+                        &seat_name(game.rematch_offer),
+                        &game.rematch.as_ref().map(GameId::as_str),
+                    ],
+                )
+                .await?;
+            transaction
+                .execute("DELETE FROM moves WHERE game_id = $1 AND ply >= $2", &[&key, &plies])
+                .await?;
+            let stored: i64 = transaction
+                .query_one("SELECT COUNT(*) FROM moves WHERE game_id = $1", &[&key])
+                .await?
+                .get(0);
+            let insert = transaction
+                .prepare_cached(
+                    "INSERT INTO moves (game_id, ply, command, took_ms, played_at, red_ms,
+                         blue_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                )
+                .await?;
+            for (ply, played) in game.moves.iter().enumerate().skip(uint(stored) as usize) {
+                transaction
+                    .execute(
+                        &insert,
+                        &[
+                            &key,
+                            &int(ply as u64),
+                            &played.command,
+                            &int(played.took_ms),
+                            &int(played.at),
+                            &played.clocks.map(|c| int(c.0)),
+                            &played.clocks.map(|c| int(c.1)),
+                        ],
+                    )
+                    .await?;
+            }
+            // Delivered to every listening server once, and only if, the transaction commits.
+            let change = format!("{key}:{}", game.version);
+            transaction.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &change]).await?;
+            transaction.commit().await?;
+            Ok(())
+        })
     }
 
-    fn load(&mut self, id: &GameId, _now: u64) -> Result<Option<LiveGame>, StoreError> {
+    fn load(&self, id: &GameId, _now: u64) -> Result<Option<LiveGame>, StoreError> {
         let key = id.as_str();
-        // One snapshot for the row and its moves: a change committed between the two reads
-        // must not mix two versions.
-        let mut transaction = self
-            .client()?
-            .build_transaction()
-            .isolation_level(IsolationLevel::RepeatableRead)
-            .read_only(true)
-            .start()?;
-        let Some(row) = transaction.query_opt(
-            "SELECT red_token, blue_token, red_name, blue_name, initial_ms, increment_ms,
-                    winner, reason, draw_offer, takeback, version, created_at, red_ms, blue_ms,
-                    updated_at
-             FROM games WHERE id = $1",
-            &[&key],
-        )?
-        else {
-            return Ok(None);
-        };
-        let moves = transaction
-            .query(
-                "SELECT command, took_ms, played_at, red_ms, blue_ms FROM moves
-                 WHERE game_id = $1 ORDER BY ply",
-                &[&key],
-            )?
+        let found = self.run(async |pool| {
+            let mut client = pool.get().await?;
+            // One snapshot for the row and its moves: a change committed between the two
+            // reads must not mix two versions.
+            let transaction = client
+                .build_transaction()
+                .isolation_level(IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()
+                .await?;
+            let Some(row) = transaction
+                .query_opt(
+                    "SELECT red_token, blue_token, red_name, blue_name, initial_ms,
+                            increment_ms, winner, reason, draw_offer, takeback, version,
+                            created_at, red_ms, blue_ms, updated_at
+                     FROM games WHERE id = $1",
+                    &[&key],
+                )
+                .await?
+            else {
+                return Ok(None);
+            };
+            let rematch = transaction
+                .query_one("SELECT rematch_offer, rematch FROM games WHERE id = $1", &[&key])
+                .await?;
+            let moves = transaction
+                .query(
+                    "SELECT command, took_ms, played_at, red_ms, blue_ms FROM moves
+                     WHERE game_id = $1 ORDER BY ply",
+                    &[&key],
+                )
+                .await?;
+            transaction.commit().await?;
+            Ok(Some((row, rematch, moves)))
+        })?;
+        let Some((row, rematch, moves)) = found else { return Ok(None) };
+        let moves = moves
             .iter()
             .map(|r| Played {
                 command: r.get(0),
@@ -222,7 +362,6 @@ impl Store for PostgresStore {
                 clocks: pair(r.get(3), r.get(4)),
             })
             .collect();
-        transaction.commit()?;
         let end = match row.get::<_, Option<String>>(7) {
             Some(reason) => {
                 Some(End::from_stored(seat(key, row.get(6))?, &reason).ok_or_else(|| {
@@ -247,10 +386,13 @@ impl Store for PostgresStore {
             turn_since,
         )
         .map_err(|refusal| StoreError::Corrupt(key.to_owned(), refusal.to_string()))?;
+        let mut game = game;
+        game.rematch_offer = seat(key, rematch.get(0))?;
+        game.rematch = game_id(key, rematch.get(1))?;
         Ok(Some(game))
     }
 
-    fn list(&mut self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), StoreError> {
+    fn list(&self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), StoreError> {
         let status = filter.status.as_deref().filter(|s| matches!(*s, "ongoing" | "over"));
         // LIKE's own wildcards in a name are matched as themselves.
         let player = filter.player.as_deref().map(str::trim).filter(|p| !p.is_empty()).map(|p| {
@@ -260,22 +402,28 @@ impl Store for PostgresStore {
         let condition = "($1::TEXT IS NULL OR status = $1)
                          AND ($2::TEXT IS NULL OR red_name ILIKE $2 ESCAPE '\\'
                               OR blue_name ILIKE $2 ESCAPE '\\')";
-        let client = self.client()?;
-        let total: i64 = client
-            .query_one(
-                &format!("SELECT COUNT(*) FROM games WHERE {condition}"),
-                &[&status, &player],
-            )?
-            .get(0);
-        let rows = client.query(
-            &format!(
-                "SELECT id, red_name, blue_name, status, winner, reason, plies, initial_ms,
-                        increment_ms, created_at
-                 FROM games WHERE {condition}
-                 ORDER BY created_at DESC, id COLLATE \"C\" LIMIT $3 OFFSET $4"
-            ),
-            &[&status, &player, &int(page.limit), &int(page.offset)],
-        )?;
+        let (total, rows) = self.run(async |pool| {
+            let client = pool.get().await?;
+            let total: i64 = client
+                .query_one(
+                    &format!("SELECT COUNT(*) FROM games WHERE {condition}"),
+                    &[&status, &player],
+                )
+                .await?
+                .get(0);
+            let rows = client
+                .query(
+                    &format!(
+                        "SELECT id, red_name, blue_name, status, winner, reason, plies,
+                                initial_ms, increment_ms, created_at
+                         FROM games WHERE {condition}
+                         ORDER BY created_at DESC, id COLLATE \"C\" LIMIT $3 OFFSET $4"
+                    ),
+                    &[&status, &player, &int(page.limit), &int(page.offset)],
+                )
+                .await?;
+            Ok((total, rows))
+        })?;
         let games = rows
             .iter()
             .map(|r| Summary {
@@ -293,104 +441,18 @@ impl Store for PostgresStore {
         Ok((games, uint(total)))
     }
 
-    fn version(&mut self, id: &GameId) -> Result<Option<u64>, StoreError> {
-        let row =
-            self.client()?.query_opt("SELECT version FROM games WHERE id = $1", &[&id.as_str()])?;
-        Ok(row.map(|row| uint(row.get(0))))
+    fn version(&self, id: &GameId) -> Result<Option<u64>, StoreError> {
+        let version = self.run(async |pool| {
+            let client = pool.get().await?;
+            let row = client
+                .query_opt("SELECT version FROM games WHERE id = $1", &[&id.as_str()])
+                .await?;
+            Ok(row.map(|row| row.get::<_, i64>(0)))
+        })?;
+        Ok(version.map(uint))
     }
 
     fn shared(&self) -> bool {
         true
-    }
-}
-
-/// What a [`Listener`] heard.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Change {
-    /// The game was committed at this version by some server.
-    Game(GameId, u64),
-    /// The connection was lost and made again: changes in between may have gone unheard.
-    Missed,
-}
-
-/// How often the listening thread looks whether it is to stop.
-const POLL: Duration = Duration::from_millis(250);
-
-/// How long the listening thread waits before connecting again after losing its connection.
-const RECONNECT: Duration = Duration::from_secs(1);
-
-/// A thread that listens to every committed change of the database's games, until dropped.
-pub struct Listener {
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl Listener {
-    /// Listens on the database at `url` and calls `heard` with each change, on a thread of its
-    /// own. Fails if the first connection does.
-    pub fn start(
-        url: &str,
-        mut heard: impl FnMut(Change) + Send + 'static,
-    ) -> Result<Listener, StoreError> {
-        let config = config(url)?;
-        let mut client = listening(&config)?;
-        let stop = Arc::new(AtomicBool::new(false));
-        let stopped = Arc::clone(&stop);
-        let thread = std::thread::Builder::new().name("game_changed".into()).spawn(move || {
-            while !stopped.load(Ordering::Relaxed) {
-                match hear(&mut client, &mut heard) {
-                    Ok(()) => {}
-                    Err(_) => loop {
-                        std::thread::sleep(RECONNECT);
-                        if stopped.load(Ordering::Relaxed) {
-                            return;
-                        }
-                        if let Ok(again) = listening(&config) {
-                            client = again;
-                            heard(Change::Missed);
-                            break;
-                        }
-                    },
-                }
-            }
-        })?;
-        Ok(Listener { stop, thread: Some(thread) })
-    }
-}
-
-/// A connection listening on [`CHANNEL`].
-fn listening(config: &Config) -> Result<Client, StoreError> {
-    let mut client = config.connect(NoTls)?;
-    client.batch_execute(&format!("LISTEN {CHANNEL}"))?;
-    Ok(client)
-}
-
-/// Hands `heard` the changes that arrive within [`POLL`].
-fn hear(client: &mut Client, heard: &mut impl FnMut(Change)) -> Result<(), postgres::Error> {
-    {
-        let mut notifications = client.notifications();
-        let mut arrived = notifications.timeout_iter(POLL);
-        while let Some(notification) = arrived.next()? {
-            let parsed = notification.payload().split_once(':').and_then(|(id, version)| {
-                Some(Change::Game(GameId::parse(id)?, version.parse().ok()?))
-            });
-            if let Some(change) = parsed {
-                heard(change);
-            }
-        }
-    }
-    // A connection that died quietly ends the iteration without an error.
-    if client.is_closed() {
-        client.batch_execute("")?;
-    }
-    Ok(())
-}
-
-impl Drop for Listener {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }

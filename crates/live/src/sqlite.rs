@@ -2,46 +2,69 @@
 //! up to date at every start by the migrations in `crates/live/migrations/sqlite/`. The database
 //! runs in WAL mode with `synchronous = FULL`: a save returns only once its transaction is on
 //! disk, so a killed server (or a power cut) loses no change that was answered.
+//!
+//! One server at a time serves a data directory: the store holds the directory's [lock](lock)
+//! while it is open, and a second one is refused with the holder's process id and start time.
+//! Nor does a server start on a file it cannot use: before serving, the store reads every page
+//! (`PRAGMA quick_check`) and makes one real write, so that a damaged or read-only database is
+//! refused at the start with what to do, not answered with a server error at every move.
+
+pub mod backup;
+mod lock;
 
 use std::path::Path;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
 
+pub use self::lock::{DirLock, LOCK};
 use crate::clock::TimeControl;
 use crate::game::{End, LiveGame, Played};
 use crate::seat::{GameId, Token};
-use crate::store::{Filter, Page, Store, StoreError, Summary, int, seat, seat_name, uint};
+use crate::store::{Filter, Page, Store, StoreError, Summary, game_id, int, seat, seat_name, uint};
 
 /// The database's file name in the data directory.
 pub const FILE: &str = "arbiter.sqlite3";
 
-/// The lock file held while a store is opened (and its schema migrated).
-pub const LOCK: &str = "arbiter.lock";
+/// The database header's application id, "ARBI": says what the file is (`file(1)` shows it),
+/// and is written at every start as the store's write check.
+pub const APPLICATION_ID: i32 = 0x4152_4249;
 
 /// The schema's migrations, oldest first; each runs once, in a transaction of its own.
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../migrations/sqlite/01-games/up.sql")),
         M::up(include_str!("../migrations/sqlite/02-clocks/up.sql")),
+        M::up(include_str!("../migrations/sqlite/03-rematch/up.sql")),
     ])
 }
 
-/// The games in one SQLite database.
+/// The games in one SQLite database, through one connection: SQLite has one writer at a time
+/// anyway, and a save holds the connection only while it writes.
 pub struct SqliteStore {
-    connection: Connection,
+    connection: Mutex<Connection>,
+    /// The data directory's lock, let go only after the connection is closed.
+    _lock: Option<DirLock>,
 }
 
 impl SqliteStore {
-    /// The store in `dir` (created with its parents if missing), its schema brought up to date.
+    /// The store in `dir` (created with its parents if missing), its schema brought up to date,
+    /// held for as long as it is open. Refused if another server holds `dir`, or if the database
+    /// cannot be read whole or written.
     pub fn open(dir: &Path) -> Result<SqliteStore, StoreError> {
-        std::fs::create_dir_all(dir)?;
-        // The migrations read the schema's version before their transaction begins, so two
-        // servers starting at once on the same file would both migrate it: a lock file lets one
-        // at a time open the store.
-        let lock = std::fs::File::create(dir.join(LOCK))?;
-        lock.lock()?;
-        SqliteStore::with(Connection::open(dir.join(FILE))?)
+        std::fs::create_dir_all(dir)
+            .map_err(|error| StoreError::Unusable(dir.to_owned(), error.to_string()))?;
+        // Before the database is opened: a second server must not even migrate it.
+        let lock = DirLock::take(dir)?;
+        let path = dir.join(FILE);
+        let unusable = |reason: String| StoreError::Unusable(path.clone(), reason);
+        let connection = Connection::open(&path)
+            .map_err(|error| unusable(format!("cannot be opened ({error})")))?;
+        check(&connection).map_err(unusable)?;
+        let mut store = SqliteStore::with(connection)?;
+        store._lock = Some(lock);
+        Ok(store)
     }
 
     /// A store in memory, gone with it: for tests and for a server started without a data
@@ -57,14 +80,65 @@ impl SqliteStore {
         connection.pragma_update(None, "journal_mode", "WAL")?;
         connection.pragma_update(None, "synchronous", "FULL")?;
         connection.pragma_update(None, "foreign_keys", "ON")?;
-        migrations().to_latest(&mut connection)?;
-        Ok(SqliteStore { connection })
+        migrations().to_latest(&mut connection).map_err(|error| match error {
+            rusqlite_migration::Error::MigrationDefinition(
+                rusqlite_migration::MigrationDefinitionError::DatabaseTooFarAhead,
+            ) => StoreError::Newer,
+            other => other.into(),
+        })?;
+        Ok(SqliteStore { connection: Mutex::new(connection), _lock: None })
+    }
+
+    /// The connection, taken even if a thread panicked holding it: each save is one
+    /// transaction, rolled back if it was not committed.
+    pub fn connection(&self) -> MutexGuard<'_, Connection> {
+        self.connection.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
+/// Refuses a database that cannot be used, saying why and what to do: one that does not read
+/// whole (a damaged page, a file that is no SQLite database), one of another program, one that
+/// cannot be written (a read-only file, a full disk).
+fn check(connection: &Connection) -> Result<(), String> {
+    let restore = "stop every server and restore it from a backup (docs/deploy.md)";
+    // Reads every page; stops at the first few problems.
+    let mut problems = Vec::new();
+    connection
+        .pragma(None, "quick_check", 3, |row| {
+            problems.push(row.get::<_, String>(0)?);
+            Ok(())
+        })
+        .map_err(|error| format!("does not read as a SQLite database ({error}): {restore}"))?;
+    if problems != ["ok"] {
+        // One line: without SQLite's heading, its lines joined.
+        let told: Vec<String> = problems
+            .iter()
+            .map(|problem| {
+                let problem = problem.replace("*** in database main ***", "");
+                problem.split_whitespace().collect::<Vec<_>>().join(" ")
+            })
+            .collect();
+        return Err(format!("is damaged ({}): {restore}", told.join("; ")));
+    }
+    let id: i32 = connection
+        .pragma_query_value(None, "application_id", |row| row.get(0))
+        .map_err(|error| format!("does not read ({error}): {restore}"))?;
+    if id != 0 && id != APPLICATION_ID {
+        return Err(format!("is another program's database (application id {id:#x})"));
+    }
+    // A committed write to the header: the file, its journal and the disk all take writes.
+    connection.pragma_update(None, "application_id", APPLICATION_ID).map_err(|error| {
+        format!(
+            "cannot be written ({error}): make it and its directory writable by the server's \
+             user, with room on the disk"
+        )
+    })
+}
+
 impl Store for SqliteStore {
-    fn save(&mut self, game: &LiveGame) -> Result<(), StoreError> {
-        let transaction = self.connection.transaction()?;
+    fn save(&self, game: &LiveGame) -> Result<(), StoreError> {
+        let mut connection = self.connection();
+        let transaction = connection.transaction()?;
         let (status, winner, reason) = match game.end {
             Some(end) => ("over", seat_name(end.winner), Some(end.reason)),
             None => ("ongoing", None, None),
@@ -104,6 +178,14 @@ impl Store for SqliteStore {
             // Dropped, the transaction rolls back.
             return Err(StoreError::Stale(game.id.as_str().to_owned()));
         }
+        transaction.execute(
+            "UPDATE games SET rematch_offer = ?2, rematch = ?3 WHERE id = ?1",
+            params![
+                game.id.as_str(),
+                seat_name(game.rematch_offer),
+                game.rematch.as_ref().map(GameId::as_str)
+            ],
+        )?;
         let plies = int(game.moves.len() as u64);
         transaction.execute(
             "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
@@ -135,12 +217,12 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    fn load(&mut self, id: &GameId, now: u64) -> Result<Option<LiveGame>, StoreError> {
+    fn load(&self, id: &GameId, now: u64) -> Result<Option<LiveGame>, StoreError> {
         type Row = (String, String, Option<String>, Option<String>, Option<i64>, Option<i64>);
         type State = (Option<String>, Option<String>, Option<String>, Option<String>, i64, i64);
         type Clocks = (Option<i64>, Option<i64>);
-        let found: Option<(Row, State, Clocks)> = self
-            .connection
+        let connection = self.connection();
+        let found: Option<(Row, State, Clocks)> = connection
             .query_row(
                 "SELECT red_token, blue_token, red_name, blue_name, initial_ms, increment_ms,
                         winner, reason, draw_offer, takeback, version, created_at, red_ms, blue_ms
@@ -177,7 +259,7 @@ impl Store for SqliteStore {
             }
             None => None,
         };
-        let mut statement = self.connection.prepare_cached(
+        let mut statement = connection.prepare_cached(
             "SELECT command, took_ms, played_at, red_ms, blue_ms FROM moves
              WHERE game_id = ?1 ORDER BY ply",
         )?;
@@ -208,10 +290,18 @@ impl Store for SqliteStore {
             now,
         )
         .map_err(|refusal| StoreError::Corrupt(key.to_owned(), refusal.to_string()))?;
+        let (offer, rematch): (Option<String>, Option<String>) = connection.query_row(
+            "SELECT rematch_offer, rematch FROM games WHERE id = ?1",
+            [key],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let mut game = game;
+        game.rematch_offer = seat(key, offer)?;
+        game.rematch = game_id(key, rematch)?;
         Ok(Some(game))
     }
 
-    fn list(&mut self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), StoreError> {
+    fn list(&self, filter: &Filter, page: Page) -> Result<(Vec<Summary>, u64), StoreError> {
         let status = filter.status.as_deref().filter(|s| matches!(*s, "ongoing" | "over"));
         // LIKE's own wildcards in a name are matched as themselves.
         let player = filter.player.as_deref().map(str::trim).filter(|p| !p.is_empty()).map(|p| {
@@ -221,12 +311,13 @@ impl Store for SqliteStore {
         let condition =
             "(?1 IS NULL OR status = ?1) AND (?2 IS NULL OR red_name LIKE ?2 ESCAPE '\\'
                           OR blue_name LIKE ?2 ESCAPE '\\')";
-        let total: i64 = self.connection.query_row(
+        let connection = self.connection();
+        let total: i64 = connection.query_row(
             &format!("SELECT COUNT(*) FROM games WHERE {condition}"),
             params![status, player],
             |r| r.get(0),
         )?;
-        let mut statement = self.connection.prepare_cached(&format!(
+        let mut statement = connection.prepare_cached(&format!(
             "SELECT id, red_name, blue_name, status, winner, reason, plies, initial_ms,
                     increment_ms, created_at
              FROM games WHERE {condition} ORDER BY created_at DESC, id LIMIT ?3 OFFSET ?4"
@@ -256,9 +347,9 @@ impl Store for SqliteStore {
         Ok((games, uint(total)))
     }
 
-    fn version(&mut self, id: &GameId) -> Result<Option<u64>, StoreError> {
+    fn version(&self, id: &GameId) -> Result<Option<u64>, StoreError> {
         let version: Option<i64> = self
-            .connection
+            .connection()
             .query_row("SELECT version FROM games WHERE id = ?1", [id.as_str()], |r| r.get(0))
             .optional()?;
         Ok(version.map(uint))
@@ -298,7 +389,7 @@ mod tests {
                 [],
             )
             .unwrap();
-        let mut store = SqliteStore::with(connection).unwrap();
+        let store = SqliteStore::with(connection).unwrap();
         let game = store.load(&GameId::parse("abcdefghij").unwrap(), 10).unwrap().unwrap();
         assert_eq!(game.names[0].as_deref(), Some("Ann"));
         assert!(game.clocks.is_none());

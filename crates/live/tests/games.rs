@@ -25,7 +25,8 @@ struct TempDir(std::path::PathBuf);
 
 impl TempDir {
     fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("arbiter-live-{name}-{}", std::process::id()));
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("arbiter-live-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         TempDir(dir)
     }
@@ -43,6 +44,11 @@ trait Place: Sync {
     type Kept: Store;
 
     fn open(&self) -> Self::Kept;
+
+    /// Whether its store is shared by several servers.
+    fn shared(&self) -> bool {
+        false
+    }
 }
 
 /// A SQLite database in a directory.
@@ -75,6 +81,10 @@ impl Place for Postgres {
 
     fn open(&self) -> PostgresStore {
         PostgresStore::open(&self.0).unwrap()
+    }
+
+    fn shared(&self) -> bool {
+        true
     }
 }
 
@@ -130,10 +140,17 @@ fn refused_actions_change_nothing(place: &impl Place) {
         games.act(&id, &red, Action::RequestTakeback, 1),
         games.act(&id, "not a token", mv("0 3 1 4"), 1),
         games.act(&id, &red, Action::Join { name: "again".into() }, 1),
+        // Read as the judge reads it: a move off the board, not a malformed command.
+        games.act(&id, &red, mv("99999999999999999999 0 0 0"), 1),
     ];
     assert!(matches!(refusals[0], Err(LiveError::Refused(Refusal::NotYourTurn(Seat::Red)))));
     assert!(matches!(refusals[1], Err(LiveError::Refused(Refusal::Invalid(_)))));
-    assert!(matches!(refusals[2], Err(LiveError::Refused(Refusal::Malformed))));
+    assert!(matches!(refusals[2], Err(LiveError::Refused(Refusal::Malformed(_)))));
+    assert!(
+        matches!(&refusals[7], Err(LiveError::Refused(Refusal::Invalid(why))) if why.contains("off")),
+        "{:?}",
+        refusals[7]
+    );
     assert!(matches!(refusals[5], Err(LiveError::NotASeat)));
     assert!(refusals.iter().all(Result::is_err));
     let after = games.view(&id, 0).unwrap();
@@ -179,7 +196,7 @@ fn a_clock_that_runs_out_ends_the_game_and_restarts_resume_it(place: &impl Place
         (id, red, blue)
     };
     let games = Games::new(place.open());
-    if place.open().shared() {
+    if place.shared() {
         // Another server may have served the game all along: the turn that began at 50 s has
         // run on, and red's 62 s ran out at 112 s.
         let view = games.view(&id, 1_000_000).unwrap();
@@ -202,12 +219,62 @@ fn a_clock_that_runs_out_ends_the_game_and_restarts_resume_it(place: &impl Place
     assert_eq!(view.commands.len(), 2);
     // The fallen clock stays at zero, in memory and on disk.
     assert_eq!(view.clocks.unwrap().red_ms, 0);
-    let reloaded = Games::new(place.open());
-    assert_eq!(reloaded.view(&id, 2_000_000).unwrap().clocks.unwrap().red_ms, 0);
+    drop(games);
+    let games = Games::new(place.open());
+    assert_eq!(games.view(&id, 2_000_000).unwrap().clocks.unwrap().red_ms, 0);
     drop(blue);
     let (listed, total) = games.list(&Filter::default(), Page { offset: 0, limit: 10 }).unwrap();
     assert_eq!(total, 1);
     assert_eq!(listed[0].reason.as_deref(), Some("time"));
+}
+
+/// A rematch is offered once the game is over, and agreed by the other seat: a new game with
+/// the colours swapped, where each player's token holds the other colour, named by the old one
+/// even after a restart.
+fn a_rematch_swaps_the_colours_and_keeps_the_tokens(place: &impl Place) {
+    let (old, new, red, blue) = {
+        let games = Games::new(place.open());
+        let time = Some(TimeControl { initial_ms: 60_000, increment_ms: 1_000 });
+        let (id, red, blue) = red_game(&games, time);
+        games.act(&id, &blue, Action::Join { name: "Bob".into() }, 1_100).unwrap();
+        assert!(matches!(
+            games.act(&id, &red, Action::OfferRematch, 1_200),
+            Err(LiveError::Refused(Refusal::NotOver))
+        ));
+        games.act(&id, &red, mv("0 3 1 4"), 1_300).unwrap();
+        games.act(&id, &blue, Action::Resign, 1_400).unwrap();
+        assert!(matches!(
+            games.act(&id, &blue, Action::AcceptRematch, 1_500),
+            Err(LiveError::Refused(Refusal::NothingToAnswer(_)))
+        ));
+        let offered = games.act(&id, &blue, Action::OfferRematch, 1_600).unwrap();
+        assert_eq!((offered.rematch_offer, offered.rematch.as_ref()), (Some(Seat::Blue), None));
+        let agreed = games.act(&id, &red, Action::AcceptRematch, 1_700).unwrap();
+        let new = agreed.rematch.clone().expect("the rematch is agreed");
+        assert_eq!(agreed.rematch_offer, None);
+        assert!(matches!(
+            games.act(&id, &blue, Action::OfferRematch, 1_800),
+            Err(LiveError::Refused(Refusal::Rematched(again))) if again == new
+        ));
+        (id, new, red, blue)
+    };
+    // Read back from the store, as after a restart.
+    let games = Games::new(place.open());
+    assert_eq!(games.view(&old, 2_000).unwrap().rematch, Some(new.clone()));
+    let view = games.view(&new, 2_000).unwrap();
+    assert_eq!((view.red.as_deref(), view.blue.as_deref()), (Some("Bob"), Some("Ann")));
+    assert_eq!(
+        (view.time.as_deref(), view.status, view.commands.len()),
+        (Some("1+1"), "ongoing", 0)
+    );
+    // Each token now holds the other colour: Bob (blue before) moves first.
+    assert_eq!(games.seat(&new, &blue, 2_000).unwrap(), Seat::Red);
+    assert_eq!(games.seat(&new, &red, 2_000).unwrap(), Seat::Blue);
+    assert!(matches!(
+        games.act(&new, &red, mv("0 3 1 4"), 2_100),
+        Err(LiveError::Refused(Refusal::NotYourTurn(Seat::Red)))
+    ));
+    games.act(&new, &blue, mv("0 3 1 4"), 2_100).unwrap();
 }
 
 fn concurrent_moves_on_one_game_are_serialised(place: &impl Place) {
@@ -279,6 +346,11 @@ fn a_clock_that_runs_out_ends_the_game_and_restarts_resume_it_in_sqlite() {
 }
 
 #[test]
+fn a_rematch_swaps_the_colours_and_keeps_the_tokens_in_sqlite() {
+    a_rematch_swaps_the_colours_and_keeps_the_tokens(&SqliteDir(TempDir::new("rematch")));
+}
+
+#[test]
 fn concurrent_moves_on_one_game_are_serialised_in_sqlite() {
     concurrent_moves_on_one_game_are_serialised(&SqliteDir(TempDir::new("concurrent")));
 }
@@ -286,11 +358,6 @@ fn concurrent_moves_on_one_game_are_serialised_in_sqlite() {
 #[test]
 fn the_listing_pages_and_filters_in_sqlite() {
     the_listing_pages_and_filters(&Memory);
-}
-
-#[test]
-fn stores_opened_at_once_on_a_new_directory_all_open_it() {
-    stores_opened_at_once_all_open_it(&SqliteDir(TempDir::new("at-once")));
 }
 
 /// Two authorities on one database, as two servers: each sees the other's moves, a stale copy
@@ -359,11 +426,12 @@ fn changes_are_heard(place: &Postgres) {
 fn every_store_test_on_postgres() {
     let Some(server) = Server::start("live") else { return };
     type Body = fn(&Postgres);
-    let bodies: [(&str, Body); 9] = [
+    let bodies: [(&str, Body); 10] = [
         ("reload", a_game_is_played_and_reloads_as_it_stood),
         ("refused", refused_actions_change_nothing),
         ("takeback", a_takeback_removes_the_askers_last_move_and_the_reply),
         ("clock", a_clock_that_runs_out_ends_the_game_and_restarts_resume_it),
+        ("rematch", a_rematch_swaps_the_colours_and_keeps_the_tokens),
         ("concurrent", concurrent_moves_on_one_game_are_serialised),
         ("listing", the_listing_pages_and_filters),
         ("at_once", stores_opened_at_once_all_open_it),

@@ -3,6 +3,8 @@
 // those states and animates the events; it knows no rule of the game.
 
 import { $, api, h, readFile, s, show, typing } from './common.js';
+import { createZoom } from './arena-zoom.js';
+import { eventItems, pieceRows } from './arena-events.js';
 
 const CELL = 40;
 const MARGIN = 26;
@@ -210,12 +212,6 @@ function drawStatic() {
   const width = MARGIN + cols * CELL + 6;
   const height = MARGIN + rows * CELL + 6;
   board.setAttribute('viewBox', `0 0 ${width} ${height}`);
-  // A new game is seen whole.
-  zoom.width = width;
-  zoom.height = height;
-  zoom.scale = 1;
-  zoom.cx = width / 2;
-  zoom.cy = height / 2;
   // The piece layer is drawn anew below, so the nodes of the last drawing are gone.
   view.pieceNodes = new Map();
   board.parentElement.style.setProperty('--aspect', String(width / height));
@@ -248,7 +244,9 @@ function drawStatic() {
     s('g', { id: 'fx-under' }),
     s('g', { id: 'pieces' }),
     s('g', { id: 'fx-over', 'pointer-events': 'none' }),
-  );  applyZoom();
+  );
+  // A new game is seen whole.
+  zoom.reset(width, height);
 }
 
 function pieceNode(id) {
@@ -328,116 +326,19 @@ function render() {
   drawEffects();
   renderControls();
   renderEvents();
-  showLabels();
+  zoom.showLabels();
   showTip();
 }
 
-// ---------------------------------------------------------------------------------------------
-// Zoom and pan: the board's viewBox is a window on the grid, `scale` times smaller than the
-// whole, centred on (cx, cy). The wheel and a pinch zoom about the pointer, a drag on the grid
-// pans, and the buttons zoom about the centre or fit the whole grid. A piece's number is drawn
-// only once it is large enough on the screen to be read; a tap still gives its details.
-
-const zoom = { width: 400, height: 400, scale: 1, cx: 200, cy: 200 };
-const MAX_ZOOM = 24;
-/** The smallest radius, in screen pixels, at which a piece's number is drawn. */
-const READABLE = 9;
-
-/** Sets the zoom to `scale`, keeping the grid point (x, y) where it is on the screen. */
-function zoomAbout(scale, x = zoom.cx, y = zoom.cy) {
-  const next = Math.max(1, Math.min(MAX_ZOOM, scale));
-  const ratio = zoom.scale / next;
-  zoom.cx = x + (zoom.cx - x) * ratio;
-  zoom.cy = y + (zoom.cy - y) * ratio;
-  zoom.scale = next;
-  applyZoom();
-}
-
-/** Draws the window the zoom says, kept inside the grid. */
-function applyZoom() {
-  const width = zoom.width / zoom.scale;
-  const height = zoom.height / zoom.scale;
-  zoom.cx = Math.max(width / 2, Math.min(zoom.width - width / 2, zoom.cx));
-  zoom.cy = Math.max(height / 2, Math.min(zoom.height - height / 2, zoom.cy));
-  board.setAttribute('viewBox', `${zoom.cx - width / 2} ${zoom.cy - height / 2} ${width} ${height}`);
-  board.dataset.zoom = zoom.scale.toFixed(2);
-  $('[data-zoom-out]').disabled = zoom.scale <= 1;
-  $('[data-zoom-fit]').disabled = zoom.scale <= 1;
-  $('[data-zoom-in]').disabled = zoom.scale >= MAX_ZOOM;
-  showLabels();
-  if (view.pinned) tipBeside(view.pieceNodes.get(view.pinned));
-}
-
-/** Screen pixels per grid unit. */
-const pixelsPerUnit = () => (board.clientWidth || 1) / (zoom.width / zoom.scale);
-
-/** Each piece's number, shown when the piece is large enough on the screen to read it. */
-function showLabels() {
-  const unit = pixelsPerUnit();
-  let shown = 0;
-  for (const node of view.pieceNodes.values()) {
-    const readable = 15 * Number(node.dataset.scale ?? 1) * unit >= READABLE;
-    node.querySelector('.piece-id').setAttribute('visibility', readable ? 'visible' : 'hidden');
-    if (readable) shown += 1;
-  }
-  board.dataset.labels = shown === 0 ? 'hidden' : shown === view.pieceNodes.size ? 'shown' : 'some';
-}
-
-/** The grid point under the screen point (clientX, clientY). */
-function gridPoint(clientX, clientY) {
-  const matrix = board.getScreenCTM();
-  if (!matrix) return [zoom.cx, zoom.cy];
-  const p = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
-  return [p.x, p.y];
-}
-
-board.addEventListener('wheel', (event) => {
-  if (!view.start) return;
-  event.preventDefault();
-  const [x, y] = gridPoint(event.clientX, event.clientY);
-  zoomAbout(zoom.scale * Math.exp(-event.deltaY / 300), x, y);
-}, { passive: false });
-
-/** The pointers down on the board: one pans, two pinch. */
-const pointers = new Map();
-let pinch = null;
-board.addEventListener('pointerdown', (event) => {
-  if (!view.start || (event.pointerType === 'mouse' && event.button !== 0)) return;
-  // A press on a piece is a tap on it (its details), unless a second finger joins.
-  if (event.target.closest('[data-piece-id]') && pointers.size === 0) return;
-  pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
-  board.setPointerCapture(event.pointerId);
-  if (pointers.size === 2) {
-    const [a, b] = [...pointers.values()];
-    pinch = { distance: Math.hypot(a.x - b.x, a.y - b.y), scale: zoom.scale };
-  }
+// Zoom and pan (arena-zoom.js): a piece's number is drawn only once the piece is large enough
+// on the screen to be read.
+const zoom = createZoom(board, {
+  active: () => Boolean(view.start),
+  pieces: () => view.pieceNodes.values(),
+  moved: () => {
+    if (view.pinned) tipBeside(view.pieceNodes.get(view.pinned));
+  },
 });
-board.addEventListener('pointermove', (event) => {
-  const last = pointers.get(event.pointerId);
-  if (!last) return;
-  const now = { x: event.clientX, y: event.clientY };
-  pointers.set(event.pointerId, now);
-  if (pointers.size >= 2 && pinch) {
-    const [a, b] = [...pointers.values()];
-    const [x, y] = gridPoint((a.x + b.x) / 2, (a.y + b.y) / 2);
-    zoomAbout(pinch.scale * Math.hypot(a.x - b.x, a.y - b.y) / Math.max(1, pinch.distance), x, y);
-  } else if (zoom.scale > 1) {
-    const unit = pixelsPerUnit();
-    zoom.cx -= (now.x - last.x) / unit;
-    zoom.cy -= (now.y - last.y) / unit;
-    applyZoom();
-  }
-});
-for (const type of ['pointerup', 'pointercancel']) {
-  board.addEventListener(type, (event) => {
-    pointers.delete(event.pointerId);
-    if (pointers.size < 2) pinch = null;
-  });
-}
-$('[data-zoom-in]').addEventListener('click', () => zoomAbout(zoom.scale * 1.6));
-$('[data-zoom-out]').addEventListener('click', () => zoomAbout(zoom.scale / 1.6));
-$('[data-zoom-fit]').addEventListener('click', () => zoomAbout(1));
-window.addEventListener('resize', showLabels);
 
 function drawEffects() {
   const under = board.querySelector('#fx-under');
@@ -522,73 +423,19 @@ function renderControls() {
   $('#play').textContent = view.playing ? 'Pause' : 'Play';
 }
 
-const P = (id) => `P${id}`;
-const cell = (pos) => `(${pos.row},${pos.col})`;
-const strength = ([a, b]) => `C(${a}, ${b})`;
-
-function describe(event) {
-  switch (event.kind) {
-    case 'respawn':
-      return [event.by ? `${P(event.piece)} revived by ${P(event.by)} (viuganda) at ${cell(event.pos)}` : `${P(event.piece)} respawns at ${cell(event.pos)}`, `a = ${event.a}, b = ${event.b}`];
-    case 'cast': return [`${P(event.piece)} casts ${event.skill}`];
-    case 'skip': return [`${event.team} pieces after ${P(event.by)} skip casting (gugugugu)`];
-    case 'boost': return [`${P(event.piece)} boosted (onepunch)`, `a = ${event.a}, b = ${event.b}`];
-    case 'boost_end': return [`${P(event.piece)}'s boost ends`, `a = ${event.a}, b = ${event.b}`];
-    case 'sector': return [`${P(event.piece)}'s sector covers ${event.cells.length} cell${event.cells.length === 1 ? '' : 's'}`];
-    case 'knockback': return [`${P(event.piece)} knocked back ${cell(event.from)} → ${cell(event.to)} by ${P(event.by)}`];
-    case 'freeze': return [`${P(event.piece)} frozen by ${P(event.by)}'s firework`, `${event.rounds} round${event.rounds === 1 ? '' : 's'} left`];
-    case 'wave': return [`${P(event.piece)}'s wave blows at ${cell(event.blast)}`, `${event.path.length - 1} steps`];
-    case 'silence': return [`${P(event.piece)} silenced by ${P(event.by)}'s blast`, `${event.rounds} round${event.rounds === 1 ? '' : 's'} left`];
-    case 'backward':
-      return [`${P(event.piece)} goes back to round ${event.to_round}`, `${cell(event.pos)} facing ${event.dir}, a = ${event.a}, b = ${event.b}${event.alive ? '' : `, dead until round ${event.respawn_round}`}`];
-    case 'matching': return [`${P(event.piece)} hupraise: ${event.pairs} pair${event.pairs === 1 ? '' : 's'}`];
-    case 'fight': {
-      const fighters = `red ${P(event.red)} ${strength(event.red_strength)} vs blue ${P(event.blue)} ${strength(event.blue_strength)}`;
-      if (event.loser === null) return [`Fight at ${cell(event.pos)}: ${fighters}`, 'equal: both die'];
-      const winner = event.loser === event.red ? event.blue : event.red;
-      return [`Fight at ${cell(event.pos)}: ${fighters}`, `${P(event.loser)} loses; ${P(winner)} now ${strength(event.winner_after)}`];
-    }
-    case 'death': return [`${P(event.piece)} dies at ${cell(event.pos)}`, `respawns at round ${event.respawn_round}`];
-    case 'end': return ['The game ends: final positions as the judge prints them'];
-    default: return null;
-  }
-}
-
 function renderEvents() {
-  const list = $('#events');
   if (view.round === 0) {
-    list.replaceChildren(h('li', { class: 'quiet' }, `The set-up: ${view.start.pieces.length} pieces. Step forward to play the first round.`));
+    $('#events').replaceChildren(h('li', { class: 'quiet' }, `The set-up: ${view.start.pieces.length} pieces. Step forward to play the first round.`));
     $('#event-count').textContent = '';
     return;
   }
   const events = view.events.get(view.round) ?? [];
-  const moves = events.filter((e) => e.kind === 'move').length;
-  const blocked = events.filter((e) => e.kind === 'turn' && e.cause === 'blocked').length;
-  const turned = events.filter((e) => e.kind === 'turn' && e.cause === 'faceking').length;
-  const items = [];
-  const quiet = [];
-  if (moves) quiet.push(`${moves} step${moves === 1 ? '' : 's'} forward`);
-  if (blocked) quiet.push(`${blocked} turn${blocked === 1 ? '' : 's'} about at an edge or obstacle`);
-  if (turned) quiet.push(`${turned} turn${turned === 1 ? '' : 's'} by faceking`);
-  if (quiet.length) items.push(h('li', { class: 'quiet' }, quiet.join(', ')));
-  for (const event of events) {
-    const text = describe(event);
-    if (!text) continue;
-    items.push(h('li', {}, h('span', { class: `k ${event.kind}` }, event.kind.replace('_', ' ')), ' ', text[0],
-      text[1] ? h('span', { class: 'hint' }, ` · ${text[1]}`) : null));
-  }
-  list.replaceChildren(...items);
+  $('#events').replaceChildren(...eventItems(events));
   $('#event-count').textContent = `${events.length} event${events.length === 1 ? '' : 's'}`;
 }
 
 // ---------------------------------------------------------------------------------------------
 // The tooltip of the piece under the pointer
-
-function skillText(skill) {
-  const { name, ...parameters } = skill;
-  const shown = Object.entries(parameters).map(([key, value]) => `${key} ${value}`).join(', ');
-  return shown ? `${name} (${shown})` : name;
-}
 
 function showTip() {
   const id = view.hovered;
@@ -606,19 +453,8 @@ function showTip() {
     showTip();
     return;
   }
-  const rows = [
-    ['cell', `${cell(state.pos)}, facing ${state.dir}`],
-    ['a, b', `${state.a}, ${state.b}`],
-    ['strength', strength([state.a, state.b])],
-    ['skill', skillText(spec.skill)],
-    ['cooldown', state.cooldown === 0 ? 'ready' : `${state.cooldown} round${state.cooldown === 1 ? '' : 's'}`],
-    ['frozen', state.freeze === 0 ? 'no' : `${state.freeze} round${state.freeze === 1 ? '' : 's'}`],
-    ['silenced', state.silence === 0 ? 'no' : `${state.silence} round${state.silence === 1 ? '' : 's'}`],
-    ['alive', state.alive ? 'yes' : `no, respawns at round ${state.respawn_round}`],
-    ['f, z, r', `${spec.first_cooldown}, ${spec.cooldown}, ${spec.respawn}`],
-  ];
   tip.replaceChildren(h('b', {}, `Piece ${id} · ${spec.team}`),
-    h('table', {}, rows.map(([key, value]) => h('tr', {}, h('td', {}, key), h('td', {}, value)))));
+    h('table', {}, pieceRows(spec, state).map(([key, value]) => h('tr', {}, h('td', {}, key), h('td', {}, value)))));
   tip.classList.remove('hidden');
   view.pieceNodes.forEach((node, key) => node.classList.toggle('hovered', key === id));
 }
@@ -686,7 +522,7 @@ function navigate(where) {
   goTo(targets[where]);
 }
 
-for (const button of document.querySelectorAll('[data-nav]')) {
+for (const button of document.querySelectorAll('button[data-nav]')) {
   button.addEventListener('click', () => navigate(button.dataset.nav));
 }
 $('#play').addEventListener('click', togglePlay);

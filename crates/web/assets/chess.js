@@ -317,7 +317,7 @@ $('#upload').addEventListener('change', async (event) => {
   event.target.value = '';
   check();
 });
-for (const button of document.querySelectorAll('[data-nav]')) {
+for (const button of document.querySelectorAll('button[data-nav]')) {
   button.addEventListener('click', () => {
     if (!state.record) return;
     const last = state.record.boards.length - 1;

@@ -126,6 +126,50 @@ export function typing(event) {
     && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 }
 
+/**
+ * Keeps `element` before `anchor` while the window is narrow (a phone: one column), so that it is
+ * seen with the board, and where the page put it otherwise.
+ */
+export function nearOnNarrow(element, anchor) {
+  const narrow = matchMedia('(max-width: 960px)');
+  const home = { parent: element.parentElement, next: element.nextElementSibling };
+  const place = () => {
+    if (narrow.matches) anchor.parentElement.insertBefore(element, anchor);
+    else home.parent.insertBefore(element, home.next);
+  };
+  narrow.addEventListener('change', place);
+  place();
+}
+
+/**
+ * The keys that step through a game on a board page, outside the fields: ← → Home End call
+ * `step` with `prev`, `next`, `first` or `last`, f flips the board, Escape drops the selection.
+ */
+export function stepKeys({ step, flip, escape }) {
+  const keys = {
+    ArrowLeft: () => step('prev'),
+    ArrowRight: () => step('next'),
+    Home: () => step('first'),
+    End: () => step('last'),
+    f: flip,
+    F: flip,
+    Escape: escape,
+  };
+  document.addEventListener('keydown', (event) => {
+    if (typing(event) || event.altKey || event.ctrlKey || event.metaKey) return;
+    const action = keys[event.key];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
+  });
+}
+
+/** `text` with its first letter in capitals. */
+export function capitalised(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** Shows `message` in `element` (hidden when empty). */
 export function show(element, message) {
   element.textContent = message ?? '';
@@ -217,4 +261,31 @@ export function soundSwitch(button) {
     moveSound();
   });
   label();
+}
+
+/**
+ * Makes `button` ask before it acts, as a resignation should: a first click turns it into
+ * `question` (with `data-confirm` set), a second one within four seconds calls `act`; otherwise
+ * it turns back.
+ */
+export function confirming(button, question, act) {
+  const label = button.textContent;
+  let timer = null;
+  const back = () => {
+    clearTimeout(timer);
+    timer = null;
+    button.textContent = label;
+    button.removeAttribute('data-confirm');
+  };
+  button.addEventListener('click', () => {
+    if (button.hasAttribute('data-confirm')) {
+      back();
+      act();
+      return;
+    }
+    button.textContent = question;
+    button.setAttribute('data-confirm', '');
+    timer = setTimeout(back, 4000);
+  });
+  return back;
 }

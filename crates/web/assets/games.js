@@ -1,8 +1,11 @@
 // The live games' page: "Play a friend" creates a game on the server and shows the links that
 // give the other seat and the spectators' view; the archive lists every game kept, newest
-// first, with a filter and pages. The seat tokens live in this browser's localStorage only.
+// first, with a filter and pages, and shows the board of the game under the pointer (or
+// focused; the newest at first) with the board every page uses. The seat tokens live in this
+// browser's localStorage only.
 
 import { $, api, h, show } from './common.js';
+import { createBoard } from './board.js';
 
 const NAME_KEY = 'arbiter.live.name';
 
@@ -11,6 +14,33 @@ const tokenKey = (id) => `arbiter.live.${id}`;
 const inviteKey = (id) => `arbiter.live.${id}.invite`;
 
 const state = { page: 1, pages: 1 };
+
+const preview = createBoard($('#preview-board'), {
+  coordinates: false,
+  still: true,
+  style: localStorage.getItem('arbiter.duck.style') === 'western' ? 'western' : 'chinese',
+});
+/** The game previewed, and the views fetched (a finished game's never changes). */
+let previewed = null;
+const views = new Map();
+
+/** Shows the board of the game `id`, as it stands. */
+async function showPreview(id) {
+  if (previewed === id) return;
+  previewed = id;
+  try {
+    const view = views.get(id) ?? await api(`/api/live/games/${id}`);
+    if (view.status === 'over') views.set(id, view);
+    if (previewed !== id) return;
+    preview.set({ position: view.position });
+    preview.element.dataset.previewGame = id;
+    const players = `${view.red || 'Anonymous'} – ${view.blue === null ? '…' : view.blue || 'Anonymous'}`;
+    $('#preview-text').textContent = `${players} · ${view.end?.text ?? `${view.commands.length} moves, going on`}`;
+    $('#preview').classList.remove('hidden');
+  } catch {
+    $('#preview').classList.add('hidden');
+  }
+}
 
 async function create() {
   const name = $('[data-player-name]').value;
@@ -51,7 +81,8 @@ async function list() {
     state.pages = reply.pages;
     const rows = reply.games.map((game) => {
       const link = (text) => h('a', { href: `/duck/game/${game.id}`, 'data-archived-game': game.id }, text);
-      return h('tr', { 'data-status': game.status },
+      const look = () => showPreview(game.id);
+      return h('tr', { 'data-status': game.status, onmouseenter: look, onfocusin: look },
         h('td', {}, link(game.red ?? '…')),
         h('td', {}, game.blue ?? '…'),
         h('td', {}, result(game)),
@@ -60,7 +91,10 @@ async function list() {
         h('td', {}, date(game.created_at)));
     });
     $('#archive').replaceChildren(...rows);
-    $('[data-page-info]').textContent = `${reply.total} games · page ${reply.page} of ${reply.pages}`;
+    previewed = null;
+    if (reply.games.length > 0) showPreview(reply.games[0].id);
+    else $('#preview').classList.add('hidden');
+    $('[data-page-info]').textContent = `${reply.total} game${reply.total === 1 ? '' : 's'} · page ${reply.page} of ${reply.pages}`;
     $('[data-page="prev"]').disabled = state.page <= 1;
     $('[data-page="next"]').disabled = state.page >= state.pages;
     show($('#archive-error'), '');

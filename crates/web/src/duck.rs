@@ -10,7 +10,7 @@
 use arbiter_duck::fen::Fen;
 use arbiter_duck::judge::{Command, Commands};
 use arbiter_duck::{Color, Game, Invalid, Move, Piece, Played, Position, Square, movement};
-use arbiter_scan::{Scanner, Shown};
+use arbiter_scan::{ScanError, Shown};
 use axum::Json;
 use axum::routing::post;
 use serde::{Deserialize, Serialize};
@@ -134,14 +134,14 @@ struct CheckView {
 
 /// The points one piece of the side to move can reach.
 #[derive(Serialize)]
-struct Destinations {
+pub(crate) struct Destinations {
     from: Point,
     to: Vec<Point>,
 }
 
 /// A position as the page draws it.
 #[derive(Serialize)]
-struct PositionView {
+pub(crate) struct PositionView {
     /// How many commands were replayed to reach it.
     ply: usize,
     /// The side to move.
@@ -157,7 +157,7 @@ struct PositionView {
     checks: Vec<CheckView>,
     /// For each piece of the side to move that can move, the points it can reach (empty once the
     /// game is over); a piece hemmed in on every side is not listed.
-    moves: Vec<Destinations>,
+    pub(crate) moves: Vec<Destinations>,
     /// The position as FEN, as [`arbiter_duck::Position`] writes it.
     fen: String,
 }
@@ -182,30 +182,17 @@ struct MoveReply {
     position: Option<PositionView>,
 }
 
-/// A command read from its text: four integers, any size (huge ones are read as the extremes of
-/// `i64`, as the judge reads them).
+/// A command read from its text by the judge's own reader ([`Command`]'s `FromStr`): four
+/// integers, any size (huge ones are read as the extremes of `i64`, as the judge reads them).
 fn parse_command(text: &str, number: usize) -> Result<Command, ApiError> {
-    let mut scanner = Scanner::new(text);
-    let mut values = [0i64; 4];
-    for value in &mut values {
-        *value = scanner.try_int().ok_or_else(|| bad_command(text, number))?;
-    }
-    if !scanner.at_end() {
-        return Err(bad_command(text, number));
-    }
-    Ok(Command { from: (values[0], values[1]), to: (values[2], values[3]) })
-}
-
-fn bad_command(text: &str, number: usize) -> ApiError {
-    ApiError::bad_request(format!(
-        "command {number}, `{}`: expected four integers `x1 y1 x2 y2`",
-        Shown(text)
-    ))
-}
-
-/// The command as the official format writes it.
-fn command_text(Command { from, to }: Command) -> String {
-    format!("{} {} {} {}", from.0, from.1, to.0, to.1)
+    text.parse().map_err(|error: ScanError| {
+        ApiError::bad_request(format!(
+            "command {number}, `{}`: expected {}, found {}",
+            Shown(text),
+            error.expected,
+            error.found
+        ))
+    })
 }
 
 /// Judges one command in `game`, playing it when valid.
@@ -213,7 +200,7 @@ fn judge(game: &mut Game, command: Command) -> (Entry, Result<Played, Invalid>) 
     let outcome = game.play_coords(command.from, command.to);
     let entry = match &outcome {
         Ok(played) => Entry {
-            command: command_text(command),
+            command: command.to_string(),
             result: played.to_string(),
             valid: true,
             reason: None,
@@ -222,7 +209,7 @@ fn judge(game: &mut Game, command: Command) -> (Entry, Result<Played, Invalid>) 
                 .map(|(from, to)| notation::written(Move::new(from, to), played)),
         },
         Err(invalid) => Entry {
-            command: command_text(command),
+            command: command.to_string(),
             result: "Invalid command".to_owned(),
             valid: false,
             reason: Some(invalid.to_string()),
@@ -233,14 +220,14 @@ fn judge(game: &mut Game, command: Command) -> (Entry, Result<Played, Invalid>) 
 }
 
 /// A game replayed: its entries and the position after `at` of them.
-struct Replay {
-    entries: Vec<Entry>,
-    position: PositionView,
+pub(crate) struct Replay {
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) position: PositionView,
 }
 
 /// Replays `commands` from `start`, keeping every entry, and describes the position after `at`
 /// commands.
-fn replay(start: Position, commands: &[Command], at: usize) -> Replay {
+pub(crate) fn replay(start: Position, commands: &[Command], at: usize) -> Replay {
     let mut game = Game::from_position(start);
     let mut last = None;
     let mut entries = Vec::with_capacity(commands.len());

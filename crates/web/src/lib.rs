@@ -31,8 +31,13 @@
 //! runs rule work off the async threads), `searches` (the engine's own pool, with its queue and
 //! the searches' stop flags), [`guard`] (the cross-site rules: which `Host` and `Origin` are
 //! served), `admission` (a request's body read within its deadline before it takes one of the
-//! places in progress) and `connection` (the sockets: per-address cap, header timeout,
-//! shutdown).
+//! places in progress), `connection` (the sockets: caps in all and per client, header timeout,
+//! shutdown), [`proxy`] (who the client is, behind a trusted reverse proxy too), `websocket`
+//! (a WebSocket's bounds), `health` (`/healthz`, `/readyz`, `/metrics` for the operator) and
+//! `metrics` (the figures).
+//!
+//! A server is configured by a [`Config`]: the names it answers to, the [`limits::Limits`] an
+//! operator may set, the proxies it trusts and its public address.
 
 #![warn(missing_docs)]
 
@@ -46,21 +51,26 @@ mod connection;
 mod duck;
 mod engine;
 pub mod guard;
+mod health;
 pub mod limits;
 mod live;
+mod metrics;
 mod notation;
+pub mod proxy;
 mod routes;
 mod searches;
+mod websocket;
 mod work;
 
 use std::io;
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use axum::extract::{DefaultBodyLimit, Request};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
 use axum::http::HeaderMap;
 use axum::middleware::{self, Next};
+use axum::response::Response;
 use axum::routing::get;
 use axum::{Extension, Router};
 use tokio::net::TcpListener;
@@ -68,8 +78,67 @@ use tokio::sync::{Semaphore, watch};
 use tower_http::compression::CompressionLayer;
 use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 
-pub use guard::Hosts;
+pub use guard::{Hosts, PublicUrl};
+pub use limits::Limits;
 pub use live::Storage;
+pub use proxy::Proxies;
+
+use connection::{Held, Hold, PerClient};
+use limits::Limit;
+use proxy::Client;
+
+/// How a server runs: the names it answers to, its limits, the reverse proxies it trusts to say
+/// who their clients are, its public address, and who may read its health and metrics.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// The names requests may give in `Host` (the port is the listener's).
+    pub hosts: Hosts,
+    /// The limits on connections, sockets and games created.
+    pub limits: Limits,
+    /// The proxies whose forwarding headers are believed (`crate::proxy`).
+    pub proxies: Proxies,
+    /// The site's address from outside, through its proxy: its name is accepted in `Host`, its
+    /// origin in `Origin`, and it begins the links the server gives.
+    pub public_url: Option<PublicUrl>,
+    /// Serve `/healthz`, `/readyz` and `/metrics` to every client, not only to loopback and the
+    /// trusted proxies.
+    pub metrics_public: bool,
+}
+
+/// What every part of one server shares: its limits, the proxies it trusts, what each client
+/// holds open, its metrics.
+pub(crate) struct Context {
+    pub(crate) limits: Limits,
+    pub(crate) proxies: Proxies,
+    pub(crate) per_client: Arc<PerClient>,
+    pub(crate) metrics: Arc<metrics::Metrics>,
+    pub(crate) public_url: Option<PublicUrl>,
+    pub(crate) metrics_public: bool,
+}
+
+impl Context {
+    /// The site's address as `client` reached it, for the links the server gives: the public
+    /// URL, else the scheme (as a trusted proxy says) and the `Host` of the request.
+    pub(crate) fn site(&self, client: &Client, headers: &HeaderMap) -> Option<String> {
+        if let Some(url) = &self.public_url {
+            return Some(url.origin());
+        }
+        let host = headers.get(axum::http::header::HOST)?.to_str().ok()?;
+        let scheme = if client.https { "https" } else { "http" };
+        Some(format!("{scheme}://{host}"))
+    }
+
+    fn new(config: &Config, metrics: Arc<metrics::Metrics>) -> Arc<Context> {
+        Arc::new(Context {
+            limits: config.limits,
+            proxies: config.proxies.clone(),
+            per_client: Arc::default(),
+            metrics,
+            public_url: config.public_url.clone(),
+            metrics_public: config.metrics_public,
+        })
+    }
+}
 
 /// The pages, each an embedded HTML file.
 const PAGES: [(&str, &str); 4] = [
@@ -84,13 +153,17 @@ const PAGES: [(&str, &str); 4] = [
 pub fn app() -> Router {
     // Never shut down: the sender is dropped at once.
     let (_, closing) = watch::channel(false);
-    build(Hosts::loopback(), limits::BODY_TIME, closing, in_memory()).0
+    let config = Config::default();
+    let context = Context::new(&config, metrics::Metrics::new());
+    let games = in_memory(&context);
+    build(config.hosts, limits::BODY_TIME, closing, games, context).0
 }
 
 /// Live games kept in memory only, for an app served without a data directory.
-fn in_memory() -> Arc<live::Live> {
+fn in_memory(context: &Context) -> Arc<live::Live> {
     // An in-memory SQLite database has no file to fail on.
-    live::Live::open(&Storage::Memory).expect("an in-memory SQLite database")
+    live::Live::open(&Storage::Memory, context.limits, Arc::clone(&context.metrics))
+        .expect("an in-memory SQLite database")
 }
 
 /// The app answering to `hosts`, with `body_time` for a request's body to arrive and bodies given
@@ -100,6 +173,7 @@ fn build(
     body_time: Duration,
     closing: watch::Receiver<bool>,
     games: Arc<live::Live>,
+    context: Arc<Context>,
 ) -> (Router, Arc<searches::Searches>) {
     let mut router = Router::new();
     for (path, file) in PAGES {
@@ -115,10 +189,12 @@ fn build(
         .route("/assets/{*path}", get(assets::file))
         .merge(routes::router())
         .merge(live::pages())
+        .merge(health::router())
         .fallback(|| async { assets::not_found() })
         .layer(compression())
         .layer(Extension(Arc::clone(&searches)))
         .layer(Extension(games))
+        .layer(Extension(Arc::clone(&context)))
         .layer(DefaultBodyLimit::max(limits::BODY))
         .layer(middleware::from_fn(move |request: Request, next: Next| {
             let (room, places, closing) = (Arc::clone(&room), Arc::clone(&places), closing.clone());
@@ -127,8 +203,49 @@ fn build(
         .layer(middleware::from_fn(move |request: Request, next: Next| {
             let hosts = hosts.clone();
             async move { guard::check(&hosts, request, next).await }
+        }))
+        .layer(middleware::from_fn(move |request: Request, next: Next| {
+            let context = Arc::clone(&context);
+            async move { identify(&context, request, next).await }
         }));
     (router, searches)
+}
+
+/// Finds the request's client (`crate::proxy`) for the handlers, the limits and the logs; counts
+/// a client a trusted proxy forwards against its connections while the request lasts (a
+/// WebSocket takes the count over); and times the request.
+async fn identify(context: &Context, mut request: Request, next: Next) -> Response {
+    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip());
+    let client = match peer {
+        Some(peer) => context.proxies.client_of(peer, request.headers()),
+        None => Client::direct(IpAddr::V4(Ipv4Addr::UNSPECIFIED)),
+    };
+    if client.forwarded {
+        let most = context.limits.connections_per_client;
+        let Some(counted) = PerClient::enter(&context.per_client, client.key, most) else {
+            context.metrics.refused(Limit::ConnectionsPerClient);
+            tracing::info!(client = %client.addr, limit = Limit::ConnectionsPerClient.name(),
+                "request refused");
+            return connection::refused(Limit::ConnectionsPerClient, &context.limits);
+        };
+        request.extensions_mut().insert(Held::new(Hold::client(counted)));
+    }
+    request.extensions_mut().insert(client);
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let started = Instant::now();
+    let response = next.run(request).await;
+    let took = started.elapsed();
+    context.metrics.request(method.as_str(), took);
+    tracing::debug!(
+        client = %client.addr,
+        %method,
+        path,
+        status = response.status().as_u16(),
+        ms = took.as_secs_f64() * 1e3,
+        "request"
+    );
+    response
 }
 
 /// Replies compressed (gzip or brotli) as the request's `Accept-Encoding` allows, but for the
@@ -165,7 +282,20 @@ pub async fn serve_with(
     body_time: Duration,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
-    serve_games(listener, hosts, body_time, in_memory(), shutdown).await
+    let context = Context::new(&Config::default(), metrics::Metrics::new());
+    let games = in_memory(&context);
+    serve_games(listener, hosts, body_time, games, context, shutdown).await
+}
+
+/// [`serve_until`] with `config`: its names, limits, proxies and public address.
+pub async fn serve_config(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()>,
+) -> io::Result<()> {
+    let context = Context::new(&config, metrics::Metrics::new());
+    let games = in_memory(&context);
+    serve_games(listener, config.hosts, limits::BODY_TIME, games, context, shutdown).await
 }
 
 /// [`serve_with`] with the live games `games`.
@@ -174,16 +304,21 @@ async fn serve_games(
     hosts: Hosts,
     body_time: Duration,
     games: Arc<live::Live>,
+    context: Arc<Context>,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
-    let hosts = hosts.on_port(listener.local_addr()?.port());
+    let mut hosts = hosts.on_port(listener.local_addr()?.port());
+    if let Some(url) = &context.public_url {
+        hosts.public(url.clone());
+    }
+    context.metrics.keep_up();
     let (closing_sender, closing) = watch::channel(false);
-    let (router, searches) = build(hosts, body_time, closing, games);
+    let (router, searches) = build(hosts, body_time, closing, games, Arc::clone(&context));
     let stop = move || {
         searches.stop_all();
         closing_sender.send_replace(true);
     };
-    connection::serve(listener, router, shutdown, stop, connection::signal()).await
+    connection::serve(listener, router, context, shutdown, stop, connection::signal()).await
 }
 
 /// Binds `host:port`, calls `ready` with the address bound (the port chosen by the system when
@@ -206,7 +341,39 @@ pub fn run_games(
     storage: &Storage,
     ready: impl FnOnce(SocketAddr),
 ) -> io::Result<()> {
-    let games = live::Live::open(storage).map_err(|error| {
+    let mut config = Config::default();
+    for name in allowed {
+        config.hosts.allow(name);
+    }
+    run_config(host, port, config, storage, ready)
+}
+
+/// [`run_games`] with `config`, which gives the names allowed besides `host` and the loopback
+/// ones. The soft limit on open files is raised to the hard one first, and the connections
+/// allowed are cut to what it leaves room for (with a warning).
+pub fn run_config(
+    host: &str,
+    port: u16,
+    mut config: Config,
+    storage: &Storage,
+    ready: impl FnOnce(SocketAddr),
+) -> io::Result<()> {
+    if let Some(files) = raise_file_limit() {
+        let room = files.saturating_sub(limits::SPARE_FILES).max(1);
+        if config.limits.connections > room {
+            tracing::warn!(
+                asked = config.limits.connections,
+                allowed = room,
+                open_files = files,
+                "--max-connections is more than the limit on open files leaves room for \
+                 (raise it with ulimit -n or LimitNOFILE=): connections capped"
+            );
+            config.limits.connections = room;
+        }
+    }
+    let context = Context::new(&config, metrics::Metrics::new());
+    let games = live::Live::open(storage, context.limits, Arc::clone(&context.metrics));
+    let games = games.map_err(|error| {
         let place = match storage {
             Storage::Memory => "memory".to_owned(),
             Storage::Directory(dir) => dir.display().to_string(),
@@ -230,21 +397,51 @@ pub fn run_games(
     let listener = games.listen(runtime.handle().clone()).map_err(|error| {
         io::Error::other(format!("cannot listen to the games' changes: {error}"))
     })?;
-    let mut hosts = Hosts::loopback();
+    let mut hosts = config.hosts;
     hosts.allow(&host_name(host));
-    for name in allowed {
-        hosts.allow(name);
-    }
     let served = runtime.block_on(async {
         let listener = TcpListener::bind((host, port)).await?;
-        ready(listener.local_addr()?);
-        serve_games(listener, hosts, limits::BODY_TIME, games, connection::signal()).await
+        let bound = listener.local_addr()?;
+        tracing::info!(
+            address = %bound,
+            public_url = context.public_url.as_ref().map(ToString::to_string),
+            max_connections = context.limits.connections,
+            "listening"
+        );
+        ready(bound);
+        let body_time = limits::BODY_TIME;
+        serve_games(listener, hosts, body_time, games, context, connection::signal()).await
     });
     // Rule work and stopped searches still on blocking threads are not waited for.
     runtime.shutdown_timeout(Duration::from_millis(200));
     drop(listener);
     drop(kept);
     served
+}
+
+/// Raises the soft limit on open files to the hard one: the new soft limit, if it can be read.
+fn raise_file_limit() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        // SAFETY: `getrlimit` and `setrlimit` read and write the struct given, nothing else.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+                return None;
+            }
+            if limit.rlim_cur < limit.rlim_max {
+                let raised = libc::rlimit { rlim_cur: limit.rlim_max, rlim_max: limit.rlim_max };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                    limit = raised;
+                }
+            }
+        }
+        Some(usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 /// `host` as it appears in a `Host` header: an IPv6 address in brackets.

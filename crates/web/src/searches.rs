@@ -94,6 +94,11 @@ impl Searches {
         self.flags().get(id).map(StopFlag::stop).is_some()
     }
 
+    /// The searches running now (not those waiting).
+    pub(crate) fn running(&self) -> usize {
+        limits::search_slots().saturating_sub(self.running.available_permits())
+    }
+
     /// Raises the stop flag of every search admitted, running or waiting (the server is
     /// shutting down).
     pub(crate) fn stop_all(&self) {

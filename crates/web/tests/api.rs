@@ -165,7 +165,10 @@ async fn malformed_requests_get_a_4xx_with_a_message() {
     assert!(message.contains("unknown field `extra`"), "{message}");
     let message =
         error("/api/duck/game", json!({"commands": ["0 3 1"]}), StatusCode::BAD_REQUEST).await;
-    assert_eq!(message, "command 1, `0 3 1`: expected four integers `x1 y1 x2 y2`");
+    assert_eq!(
+        message,
+        "command 1, `0 3 1`: expected the destination column y2 (an integer), found end of input"
+    );
     let (status, _, _) = send(Method::GET, "/api/duck/game", Body::empty()).await;
     assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
     let (status, _, _) = send(Method::DELETE, "/api/", Body::empty()).await;
@@ -670,7 +673,7 @@ async fn engine_requests_are_checked() {
         (json!({"commands": "0 3 1 4"}), "malformed JSON body"),
         (json!({"moves": []}), "malformed JSON body"),
         (json!({"commands": [], "movetime": -5}), "malformed JSON body"),
-        (json!({"commands": ["0 3 1"]}), "command 1, `0 3 1`: expected four integers"),
+        (json!({"commands": ["0 3 1"]}), "command 1, `0 3 1`: expected the destination column y2"),
         (json!({"commands": [], "depth": 0}), "depth 0: expected 1 to 64 plies"),
         (json!({"commands": [], "nodes": 0}), "nodes 0: expected at least 1 node"),
         // The time cap: 10 s per move at most.

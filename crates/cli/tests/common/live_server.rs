@@ -127,3 +127,137 @@ impl Client {
         &self.addr
     }
 }
+
+/// A page's WebSocket on a game, which keeps the game as a page does: the whole game it is sent
+/// first (and again whenever the server finds it behind), each change applied over it.
+pub struct Watcher {
+    socket: tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>,
+    /// Who watches, for messages.
+    pub who: &'static str,
+    /// The game as rebuilt from the messages so far.
+    pub game: Value,
+    /// The spectators last counted.
+    pub spectators: Option<u64>,
+    /// The bytes of every message received, in order.
+    pub received: Vec<usize>,
+    /// How many times the whole game was received.
+    pub wholes: usize,
+}
+
+/// The lists of a view a change keeps the start of and adds to.
+const LISTS: [&str; 3] = ["commands", "moves", "entries"];
+
+impl Watcher {
+    /// Opens the socket of the game `id` on `server`, saying hello with `token` (a spectator's
+    /// `null` without one), and reads the game as it stands, its first message.
+    pub fn open(server: &Client, id: &str, token: Option<&str>, who: &'static str) -> Watcher {
+        let url = format!("ws://{}/api/live/games/{id}/socket", server.addr());
+        let (mut socket, _) = tungstenite::connect(url).expect("the socket opens");
+        Watcher::timeout(&mut socket, Duration::from_secs(10));
+        let hello = json!({ "hello": token }).to_string();
+        socket.send(tungstenite::Message::Text(hello.into())).unwrap();
+        let mut watcher = Watcher {
+            socket,
+            who,
+            game: Value::Null,
+            spectators: None,
+            received: Vec::new(),
+            wholes: 0,
+        };
+        watcher.next("the whole game");
+        watcher
+    }
+
+    fn timeout(
+        socket: &mut tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>,
+        wait: Duration,
+    ) {
+        if let tungstenite::stream::MaybeTlsStream::Plain(stream) = socket.get_mut() {
+            stream.set_read_timeout(Some(wait)).unwrap();
+        }
+    }
+
+    /// Reads one message and applies it; `None` when none came within the read timeout.
+    pub fn read(&mut self) -> Option<Value> {
+        let message = match self.socket.read() {
+            Ok(message) => message,
+            Err(tungstenite::Error::Io(error))
+                if matches!(
+                    error.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return None;
+            }
+            Err(error) => panic!("{}: the socket failed: {error}", self.who),
+        };
+        let tungstenite::Message::Text(text) = message else { return Some(Value::Null) };
+        self.received.push(text.len());
+        let message: Value = serde_json::from_str(&text).unwrap();
+        if let Some(count) = message["spectators"].as_u64() {
+            self.spectators = Some(count);
+        }
+        if message["game"].is_object() {
+            self.game = message["game"].clone();
+            self.wholes += 1;
+        } else if let Some(change) = message["delta"].as_object() {
+            assert_eq!(
+                change["base"], self.game["version"],
+                "{}: a change over another version",
+                self.who
+            );
+            let keep = change["keep"].as_u64().unwrap() as usize;
+            let mut game = self.game.as_object().unwrap().clone();
+            for list in LISTS {
+                let mut items: Vec<Value> = game[list].as_array().unwrap()[..keep].to_vec();
+                items.extend(
+                    change.get(list).and_then(Value::as_array).into_iter().flatten().cloned(),
+                );
+                game.insert(list.to_owned(), Value::from(items));
+            }
+            for (key, value) in change {
+                if !LISTS.contains(&key.as_str()) && key != "base" && key != "keep" {
+                    game.insert(key.clone(), value.clone());
+                }
+            }
+            self.game = Value::Object(game);
+        }
+        Some(message)
+    }
+
+    /// Reads messages until the game rebuilt is one `done` holds for (within 10 s); returns it.
+    pub fn until(&mut self, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+        while self.game.is_null() || !done(&self.game) {
+            if self.read().is_none() {
+                panic!("{} never saw {what}", self.who);
+            }
+        }
+        self.game.clone()
+    }
+
+    /// Reads one more message (within 10 s).
+    pub fn next(&mut self, what: &str) {
+        if self.read().is_none() {
+            panic!("{} never saw {what}", self.who);
+        }
+    }
+
+    /// Waits for the game's `plies`-th move; returns the game then.
+    pub fn sees(&mut self, plies: usize) -> Value {
+        let what = format!("ply {plies}");
+        self.until(&what, |game| game["commands"].as_array().is_some_and(|c| c.len() == plies))
+    }
+
+    /// Reads every message that comes until none has come for `quiet`.
+    pub fn drain(&mut self, quiet: Duration) {
+        Watcher::timeout(&mut self.socket, quiet);
+        while self.read().is_some() {}
+        Watcher::timeout(&mut self.socket, Duration::from_secs(10));
+    }
+
+    /// Closes the socket.
+    pub fn close(mut self) {
+        let _ = self.socket.close(None);
+        let _ = self.socket.flush();
+    }
+}

@@ -13,8 +13,8 @@ pub mod features;
 pub mod model;
 pub mod network;
 
-use std::io;
-use std::path::PathBuf;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 pub use accumulator::Accumulators;
@@ -62,6 +62,10 @@ pub enum LoadError {
 
 /// The network `name` names, laid out for the search: the file at that path, or the embedded
 /// network for [`EMBEDDED`].
+///
+/// The file must be a regular file (a FIFO or a device is refused without waiting on it), and
+/// its header is read first: a file whose length is not the one its header declares is refused
+/// before the rest is read.
 pub fn load(name: &str) -> Result<Model, LoadError> {
     let read = |bytes: &[u8], path: PathBuf| {
         Network::read(bytes)
@@ -72,8 +76,30 @@ pub fn load(name: &str) -> Result<Model, LoadError> {
         return read(embedded(), PathBuf::from(EMBEDDED));
     }
     let path = PathBuf::from(name);
-    match std::fs::read(&path) {
+    match read_file(&path) {
         Ok(bytes) => read(&bytes, path),
-        Err(source) => Err(LoadError::Read { path, source }),
+        Err(Failed::Io(source)) => Err(LoadError::Read { path, source }),
+        Err(Failed::Network(source)) => Err(LoadError::Network { path, source }),
     }
+}
+
+/// Why a network file's bytes could not be had.
+enum Failed {
+    Io(io::Error),
+    Network(NetworkError),
+}
+
+/// The bytes of the network file at `path`, its length checked against its header's first.
+fn read_file(path: &Path) -> Result<Vec<u8>, Failed> {
+    let (mut file, metadata) = crate::file::open(path).map_err(Failed::Io)?;
+    let mut header = Vec::with_capacity(network::HEADER_LEN);
+    (&mut file).take(network::HEADER_LEN as u64).read_to_end(&mut header).map_err(Failed::Io)?;
+    let declared = Network::declared_len(&header).map_err(Failed::Network)?;
+    if metadata.len() != declared {
+        return Err(Failed::Network(NetworkError::Length { found: metadata.len(), declared }));
+    }
+    let rest = crate::file::read_opened(file, declared - header.len() as u64, declared)
+        .map_err(Failed::Io)?;
+    header.extend_from_slice(&rest);
+    Ok(header)
 }

@@ -18,9 +18,16 @@
 //! (accumulators as `i16`, the output sum as `i32`), the same way on every path, so the value of a
 //! position never depends on how it was reached.
 //!
-//! The file, little-endian: the magic [`MAGIC`]; `u32` inputs (1260); `u32` H; `i32` SCALE;
-//! `i32` QA (255); `i32` QB (64); `i16 × 1260·H` feature weights; `i16 × H` feature bias;
-//! `i16 × 2H` output weights; `i32` output bias; `u32` n, then n bytes of UTF-8 provenance text.
+//! The file ([`VERSION`] 2), little-endian: a header of [`HEADER_LEN`] bytes, the magic
+//! [`MAGIC`], `u32` inputs (1260), `u32` H, `i32` SCALE, `i32` QA (255), `i32` QB (64), `u32` n
+//! the length of the provenance text (at most [`MAX_PROVENANCE`]), `u32` the CRC-32 (IEEE, as
+//! zlib computes it) of the payload; then the payload: `i16 × 1260·H` feature weights,
+//! `i16 × H` feature bias, `i16 × 2H` output weights, `i32` output bias, n bytes of UTF-8
+//! provenance text. The header alone gives the file's length ([`Network::declared_len`]), so a
+//! reader checks it before reading the rest; the checksum catches a payload damaged since it
+//! was written. A file of the first version ([`MAGIC_V1`]: the same fields without the
+//! checksum, the provenance length after the output bias) is refused with the command that
+//! converts it ([`NetworkError::OldFormat`]); [`Network::read_v1`] reads it for that command.
 //!
 //! ```
 //! use arbiter_duck::Position;
@@ -44,8 +51,26 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use super::features::{self, INPUTS};
 use crate::value::Value;
 
-/// The first bytes of a network file.
-pub const MAGIC: [u8; 8] = *b"ARBNNUE1";
+/// The first bytes of a network file of the current version.
+pub const MAGIC: [u8; 8] = *b"ARBNNUE2";
+
+/// The first bytes of a network file of the first version, which had no checksum.
+pub const MAGIC_V1: [u8; 8] = *b"ARBNNUE1";
+
+/// The format's version, the last character of [`MAGIC`].
+pub const VERSION: u32 = 2;
+
+/// The length of the header: the magic and seven 32-bit fields.
+pub const HEADER_LEN: usize = MAGIC.len() + 7 * 4;
+
+/// The longest provenance text a file may hold: a few lines are all it needs, and the bound
+/// keeps the length a header declares within a network's own size.
+pub const MAX_PROVENANCE: usize = 1 << 20;
+
+/// The longest network file: the largest network with the longest provenance text (a file of
+/// the first format, whose header did not bound the text, may be 4 bytes longer).
+pub const MAX_FILE_LEN: u64 =
+    (HEADER_LEN + 2 * (INPUTS + 3) * MAX_HIDDEN + 4 + MAX_PROVENANCE + 4) as u64;
 
 /// The feature transformer's quantisation: its float weights and bias times this, and the top of
 /// the activation.
@@ -83,9 +108,16 @@ pub struct Network {
 /// Why bytes are not a network, or a network cannot be written.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NetworkError {
-    /// The file does not start with [`MAGIC`].
-    #[error("not a network file: it does not start with `ARBNNUE1`")]
+    /// The file does not start with [`MAGIC`] (nor [`MAGIC_V1`]).
+    #[error("not a network file: it does not start with `ARBNNUE2`")]
     Magic,
+    /// The file is a network of the first format, which has no checksum.
+    #[error(
+        "a network of the first format (`ARBNNUE1`, without a checksum), which this engine no \
+         longer loads: `arbiter duck network upgrade FILE --out NEW` writes it in the current \
+         format"
+    )]
+    OldFormat,
     /// The file ends inside a field.
     #[error("the file ends in the {field}: {needed} bytes needed from byte {offset}, {left} left")]
     Truncated {
@@ -98,6 +130,24 @@ pub enum NetworkError {
         /// The bytes left from `offset`.
         left: usize,
     },
+    /// The file's length is not the one its header declares.
+    #[error("the file has {found} bytes, but its header declares {declared}")]
+    Length {
+        /// The file's length.
+        found: u64,
+        /// The length the header declares.
+        declared: u64,
+    },
+    /// The payload's checksum is not the one the header holds.
+    #[error(
+        "the network is damaged: its CRC-32 is {found:08x}, but its header says {expected:08x}"
+    )]
+    Checksum {
+        /// The checksum in the header.
+        expected: u32,
+        /// The checksum of the payload read.
+        found: u32,
+    },
     /// A header field has a value this engine does not read.
     #[error("the {field} is {found}, expected {expected}")]
     Header {
@@ -108,7 +158,7 @@ pub enum NetworkError {
         /// What it must be.
         expected: &'static str,
     },
-    /// Bytes follow the provenance text.
+    /// Bytes follow the provenance text (a file of the first format).
     #[error("{extra} bytes after the end of the network")]
     TrailingBytes {
         /// How many.
@@ -162,6 +212,39 @@ impl<'a> Reader<'a> {
         let bytes = self.take(field, needed)?;
         Ok(bytes.chunks_exact(2).map(|pair| i16::from_le_bytes([pair[0], pair[1]])).collect())
     }
+
+    /// The fields both versions share after the magic: inputs, hidden size, scale, QA and QB.
+    fn shape(&mut self) -> Result<(usize, i32), NetworkError> {
+        let inputs = self.u32("input count")?;
+        expect("input count", inputs.into(), inputs as usize == INPUTS, "1260")?;
+        let hidden = self.u32("hidden size")? as usize;
+        expect("hidden size", hidden as i64, (1..=MAX_HIDDEN).contains(&hidden), "1..=16384")?;
+        let scale = self.i32("scale")?;
+        expect("scale", scale.into(), scale > 0, "positive")?;
+        let qa = self.i32("QA")?;
+        expect("QA", qa.into(), qa == QA, "255")?;
+        let qb = self.i32("QB")?;
+        expect("QB", qb.into(), qb == QB, "64")?;
+        Ok((hidden, scale))
+    }
+
+    /// The weights, in the order both versions store them.
+    fn weights(&mut self, hidden: usize) -> Result<Weights, NetworkError> {
+        Ok(Weights {
+            feature_weights: self.i16s("feature weights", INPUTS * hidden)?,
+            feature_bias: self.i16s("feature bias", hidden)?,
+            output_weights: self.i16s("output weights", 2 * hidden)?,
+            output_bias: self.i32("output bias")?,
+        })
+    }
+}
+
+/// The weights of a network as a file holds them.
+struct Weights {
+    feature_weights: Vec<i16>,
+    feature_bias: Vec<i16>,
+    output_weights: Vec<i16>,
+    output_bias: i32,
 }
 
 /// A header field's value, if it is `expected`.
@@ -174,28 +257,79 @@ fn expect(
     if ok { Ok(()) } else { Err(NetworkError::Header { field, found, expected }) }
 }
 
-impl Network {
-    /// The network in `bytes`, a whole `.nnue` file: every field is checked, and the length must
-    /// be exactly what the header declares.
-    pub fn read(bytes: &[u8]) -> Result<Network, NetworkError> {
+/// The length of the payload (weights and provenance) of a network of `hidden` units with a
+/// provenance text of `provenance` bytes.
+fn payload_len(hidden: usize, provenance: usize) -> usize {
+    2 * (INPUTS + 3) * hidden + 4 + provenance
+}
+
+/// What a file's header declares.
+struct Header {
+    hidden: usize,
+    scale: i32,
+    provenance: usize,
+    checksum: u32,
+}
+
+impl Header {
+    /// The header at the start of `bytes` (which may hold the header alone).
+    fn read(bytes: &[u8]) -> Result<Header, NetworkError> {
         let mut reader = Reader { bytes, offset: 0 };
-        if reader.take("magic", MAGIC.len())? != MAGIC {
+        match reader.take("magic", MAGIC.len())? {
+            magic if magic == MAGIC => {}
+            magic if magic == MAGIC_V1 => return Err(NetworkError::OldFormat),
+            _ => return Err(NetworkError::Magic),
+        }
+        let (hidden, scale) = reader.shape()?;
+        let provenance = reader.u32("provenance length")? as usize;
+        let ok = provenance <= MAX_PROVENANCE;
+        expect("provenance length", provenance as i64, ok, "at most 1048576")?;
+        let checksum = reader.u32("checksum")?;
+        Ok(Header { hidden, scale, provenance, checksum })
+    }
+
+    fn file_len(&self) -> usize {
+        HEADER_LEN + payload_len(self.hidden, self.provenance)
+    }
+}
+
+impl Network {
+    /// The length of the file whose first bytes are `header` (at least [`HEADER_LEN`] of
+    /// them), as its header declares it: what a reader checks before reading the rest.
+    pub fn declared_len(header: &[u8]) -> Result<u64, NetworkError> {
+        Header::read(header).map(|header| header.file_len() as u64)
+    }
+
+    /// The network in `bytes`, a whole `.nnue` file: every field is checked, the length must be
+    /// exactly what the header declares, and the payload's checksum the one the header holds.
+    pub fn read(bytes: &[u8]) -> Result<Network, NetworkError> {
+        let header = Header::read(bytes)?;
+        let declared = header.file_len();
+        if bytes.len() != declared {
+            let found = bytes.len() as u64;
+            return Err(NetworkError::Length { found, declared: declared as u64 });
+        }
+        let payload = &bytes[HEADER_LEN..];
+        let found = crc32fast::hash(payload);
+        if found != header.checksum {
+            return Err(NetworkError::Checksum { expected: header.checksum, found });
+        }
+        let mut reader = Reader { bytes, offset: HEADER_LEN };
+        let weights = reader.weights(header.hidden)?;
+        let text = reader.take("provenance", header.provenance)?;
+        let provenance = std::str::from_utf8(text).map_err(|_| NetworkError::Provenance)?;
+        Ok(Network::from_parts(header.hidden, header.scale, weights, provenance))
+    }
+
+    /// The network in `bytes`, a whole file of the first format ([`MAGIC_V1`], no checksum),
+    /// for `arbiter duck network upgrade`: the engine loads only the current format.
+    pub fn read_v1(bytes: &[u8]) -> Result<Network, NetworkError> {
+        let mut reader = Reader { bytes, offset: 0 };
+        if reader.take("magic", MAGIC_V1.len())? != MAGIC_V1 {
             return Err(NetworkError::Magic);
         }
-        let inputs = reader.u32("input count")?;
-        expect("input count", inputs.into(), inputs as usize == INPUTS, "1260")?;
-        let hidden = reader.u32("hidden size")? as usize;
-        expect("hidden size", hidden as i64, (1..=MAX_HIDDEN).contains(&hidden), "1..=16384")?;
-        let scale = reader.i32("scale")?;
-        expect("scale", scale.into(), scale > 0, "positive")?;
-        let qa = reader.i32("QA")?;
-        expect("QA", qa.into(), qa == QA, "255")?;
-        let qb = reader.i32("QB")?;
-        expect("QB", qb.into(), qb == QB, "64")?;
-        let feature_weights = reader.i16s("feature weights", INPUTS * hidden)?;
-        let feature_bias = reader.i16s("feature bias", hidden)?;
-        let output_weights = reader.i16s("output weights", 2 * hidden)?;
-        let output_bias = reader.i32("output bias")?;
+        let (hidden, scale) = reader.shape()?;
+        let weights = reader.weights(hidden)?;
         let length = reader.u32("provenance length")? as usize;
         let text = reader.take("provenance", length)?;
         let provenance = std::str::from_utf8(text).map_err(|_| NetworkError::Provenance)?;
@@ -203,15 +337,47 @@ impl Network {
         if extra != 0 {
             return Err(NetworkError::TrailingBytes { extra });
         }
-        Ok(Network {
+        Ok(Network::from_parts(hidden, scale, weights, provenance))
+    }
+
+    fn from_parts(hidden: usize, scale: i32, weights: Weights, provenance: &str) -> Network {
+        Network {
             hidden,
             scale,
-            feature_weights,
-            feature_bias,
-            output_weights,
-            output_bias,
+            feature_weights: weights.feature_weights,
+            feature_bias: weights.feature_bias,
+            output_weights: weights.output_weights,
+            output_bias: weights.output_bias,
             provenance: provenance.to_owned(),
-        })
+        }
+    }
+
+    /// The weights and the provenance as the payload holds them; the first format had the
+    /// provenance's length before its text, the current one has it in the header.
+    fn payload(&self, length_inside: bool) -> Vec<u8> {
+        let length = payload_len(self.hidden, self.provenance.len()) + 4 * length_inside as usize;
+        let mut bytes = Vec::with_capacity(length);
+        for array in [&self.feature_weights, &self.feature_bias, &self.output_weights] {
+            bytes.extend(array.iter().flat_map(|value| value.to_le_bytes()));
+        }
+        bytes.extend_from_slice(&self.output_bias.to_le_bytes());
+        if length_inside {
+            bytes.extend_from_slice(&(self.provenance.len() as u32).to_le_bytes());
+        }
+        bytes.extend_from_slice(self.provenance.as_bytes());
+        bytes
+    }
+
+    /// The magic's and the shape's fields, the start of a header in both formats.
+    fn shape_fields(&self, magic: [u8; 8]) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(HEADER_LEN);
+        bytes.extend_from_slice(&magic);
+        bytes.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        for word in [self.scale, QA, QB] {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
+        bytes
     }
 
     /// Writes the network as a `.nnue` file (see the [module docs](self)). A network whose
@@ -219,37 +385,34 @@ impl Network {
     /// error of kind [`InvalidInput`](io::ErrorKind::InvalidInput) and writes nothing.
     pub fn write(&self, out: &mut impl Write) -> io::Result<()> {
         self.check().map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error))?;
-        let mut bytes = Vec::with_capacity(self.file_len());
-        bytes.extend_from_slice(&MAGIC);
-        bytes.extend_from_slice(&(INPUTS as u32).to_le_bytes());
-        bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
-        for word in [self.scale, QA, QB] {
-            bytes.extend_from_slice(&word.to_le_bytes());
-        }
-        for array in [&self.feature_weights, &self.feature_bias, &self.output_weights] {
-            bytes.extend(array.iter().flat_map(|value| value.to_le_bytes()));
-        }
-        bytes.extend_from_slice(&self.output_bias.to_le_bytes());
+        let payload = self.payload(false);
+        let mut bytes = self.shape_fields(MAGIC);
         bytes.extend_from_slice(&(self.provenance.len() as u32).to_le_bytes());
-        bytes.extend_from_slice(self.provenance.as_bytes());
+        bytes.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        bytes.extend_from_slice(&payload);
         out.write_all(&bytes)
     }
 
-    /// The network's fingerprint: the 64-bit FNV-1a hash of its file's bytes. It names the
-    /// network that played a self-play data file's games, in the file's header and in the
-    /// provenance of a network trained on them (`arbiter duck train` prints it too).
+    /// The network's fingerprint: the 64-bit FNV-1a hash of its file's bytes in the first
+    /// format (without a checksum), so that a network keeps its fingerprint when its file is
+    /// converted. It names the network that played a self-play data file's games, in the file's
+    /// header and in the provenance of a network trained on them (`arbiter duck train` prints
+    /// it too).
     pub fn fingerprint(&self) -> u64 {
-        let mut bytes = Vec::with_capacity(self.file_len());
         // A network that cannot be written has no file; its fingerprint is that of no bytes.
-        let _ = self.write(&mut bytes);
+        let bytes = match self.check() {
+            Ok(()) => [self.shape_fields(MAGIC_V1), self.payload(true)].concat(),
+            Err(_) => Vec::new(),
+        };
         bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
             (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
         })
     }
 
     /// The length of the network's file.
+    #[cfg(test)]
     fn file_len(&self) -> usize {
-        MAGIC.len() + 5 * 4 + 2 * (INPUTS + 3) * self.hidden + 4 + 4 + self.provenance.len()
+        HEADER_LEN + payload_len(self.hidden, self.provenance.len())
     }
 
     /// Whether the network can be written and read back: its arrays fit its hidden size, which
@@ -268,7 +431,8 @@ impl Network {
             }
         }
         let length = self.provenance.len();
-        expect("provenance length", length as i64, u32::try_from(length).is_ok(), "a u32")
+        let ok = length <= MAX_PROVENANCE;
+        expect("provenance length", length as i64, ok, "at most 1048576")
     }
 
     /// A network with weights drawn from `seed`, small enough that no sum wraps: for tests and
@@ -349,8 +513,24 @@ mod tests {
         }
     }
 
+    /// The network's file in the first format, as the engine wrote it before files carried a
+    /// checksum.
+    fn file_v1(network: &Network) -> Vec<u8> {
+        let mut bytes = b"ARBNNUE1".to_vec();
+        for word in [1260, network.hidden as i32, network.scale, 255, 64] {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
+        for array in [&network.feature_weights, &network.feature_bias, &network.output_weights] {
+            bytes.extend(array.iter().flat_map(|value| value.to_le_bytes()));
+        }
+        bytes.extend_from_slice(&network.output_bias.to_le_bytes());
+        bytes.extend_from_slice(&(network.provenance.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(network.provenance.as_bytes());
+        bytes
+    }
+
     #[test]
-    fn a_fingerprint_is_the_fnv_1a_hash_of_the_file() {
+    fn a_fingerprint_is_the_fnv_1a_hash_of_the_first_format() {
         // FNV-1a by its definition: one multiplication per byte, on the XOR.
         let fnv = |bytes: &[u8]| {
             let mut hash: u64 = 14_695_981_039_346_656_037;
@@ -360,13 +540,14 @@ mod tests {
             }
             hash
         };
-        let embedded = crate::nnue::embedded();
-        assert_eq!(Network::read(embedded).unwrap().fingerprint(), fnv(embedded));
         let network = Network::random(4, 2);
-        assert_eq!(network.fingerprint(), fnv(&file(&network)));
+        assert_eq!(network.fingerprint(), fnv(&file_v1(&network)));
         let mut other = network.clone();
         other.provenance.push('.');
         assert_ne!(other.fingerprint(), network.fingerprint());
+        // The built-in network kept the fingerprint its provenance and data files name.
+        let embedded = Network::read(crate::nnue::embedded()).unwrap();
+        assert_eq!(format!("{:016x}", embedded.fingerprint()), "1201aa1b91763553");
     }
 
     #[test]
@@ -374,42 +555,88 @@ mod tests {
         let mut network = Network::random(2, 1);
         network.provenance = "x".to_owned();
         let bytes = file(&network);
-        assert_eq!(&bytes[..8], b"ARBNNUE1");
+        assert_eq!(&bytes[..8], b"ARBNNUE2");
         assert_eq!(bytes[8..12], 1260u32.to_le_bytes());
         assert_eq!(bytes[12..16], 2u32.to_le_bytes());
         assert_eq!(bytes[16..20], 400i32.to_le_bytes());
         assert_eq!(bytes[20..24], 255i32.to_le_bytes());
         assert_eq!(bytes[24..28], 64i32.to_le_bytes());
-        assert_eq!(bytes[28..30], network.feature_weights[0].to_le_bytes());
-        let bias = 28 + 2 * 1260 * 2;
+        assert_eq!(bytes[28..32], 1u32.to_le_bytes());
+        assert_eq!(bytes[32..36], crc32fast::hash(&bytes[36..]).to_le_bytes());
+        assert_eq!(HEADER_LEN, 36);
+        assert_eq!(bytes[36..38], network.feature_weights[0].to_le_bytes());
+        let bias = 36 + 2 * 1260 * 2;
         assert_eq!(bytes[bias..bias + 2], network.feature_bias[0].to_le_bytes());
         let output = bias + 2 * 2;
         assert_eq!(bytes[output + 6..output + 8], network.output_weights[3].to_le_bytes());
         assert_eq!(bytes[output + 8..output + 12], network.output_bias.to_le_bytes());
-        assert_eq!(bytes[output + 12..output + 16], 1u32.to_le_bytes());
-        assert_eq!(&bytes[output + 16..], b"x");
+        assert_eq!(&bytes[output + 12..], b"x");
+        assert_eq!(Network::declared_len(&bytes[..HEADER_LEN]), Ok(bytes.len() as u64));
+        // The CRC-32 of zlib and PNG: the check value of its catalogue.
+        assert_eq!(crc32fast::hash(b"123456789"), 0xcbf4_3926);
     }
 
     #[test]
-    fn a_truncated_file_names_the_field_cut_short() {
+    fn a_file_of_the_first_format_is_refused_and_converts() {
+        let network = Network::random(4, 3);
+        let old = file_v1(&network);
+        let error = Network::read(&old).unwrap_err();
+        assert_eq!(error, NetworkError::OldFormat);
+        assert!(error.to_string().contains("arbiter duck network upgrade"), "{error}");
+        assert_eq!(Network::read_v1(&old), Ok(network.clone()));
+        assert_eq!(Network::read(&file(&Network::read_v1(&old).unwrap())), Ok(network));
+        assert!(Network::read_v1(&old[..old.len() - 1]).is_err());
+        let mut longer = old.clone();
+        longer.extend_from_slice(b"more");
+        assert_eq!(Network::read_v1(&longer), Err(NetworkError::TrailingBytes { extra: 4 }));
+    }
+
+    #[test]
+    fn a_file_not_of_its_declared_length_is_refused() {
         let bytes = file(&Network::random(4, 3));
-        for cut in 0..bytes.len() {
+        for cut in 0..HEADER_LEN {
             let error = Network::read(&bytes[..cut]).unwrap_err();
             assert!(matches!(error, NetworkError::Truncated { .. }), "cut at {cut}: {error}");
         }
-        assert!(matches!(
-            Network::read(&bytes[..40]),
-            Err(NetworkError::Truncated {
-                field: "feature weights",
-                offset: 28,
-                needed: 10_080,
-                left: 12
-            })
-        ));
+        let declared = bytes.len() as u64;
+        for cut in [HEADER_LEN, 40, bytes.len() - 1] {
+            let found = cut as u64;
+            assert_eq!(Network::read(&bytes[..cut]), Err(NetworkError::Length { found, declared }));
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(
+            Network::read(&longer).unwrap_err().to_string(),
+            format!("the file has {} bytes, but its header declares {declared}", declared + 1)
+        );
         assert_eq!(
             Network::read(&[]).unwrap_err().to_string(),
             "the file ends in the magic: 8 bytes needed from byte 0, 0 left"
         );
+    }
+
+    #[test]
+    fn a_damaged_payload_is_refused() {
+        let mut network = Network::random(4, 3);
+        network.provenance = "ab".to_owned();
+        let bytes = file(&network);
+        // Every single bit flipped in the payload is caught, the provenance's included.
+        for at in HEADER_LEN..bytes.len() {
+            for bit in 0..8 {
+                let mut damaged = bytes.clone();
+                damaged[at] ^= 1 << bit;
+                let error = Network::read(&damaged).unwrap_err();
+                assert!(matches!(error, NetworkError::Checksum { .. }), "{at}.{bit}: {error}");
+            }
+        }
+        let mut damaged = bytes.clone();
+        damaged[100] ^= 0xFF;
+        let message = Network::read(&damaged).unwrap_err().to_string();
+        assert!(message.starts_with("the network is damaged: its CRC-32 is "), "{message}");
+        // A damaged checksum is refused as well.
+        let mut damaged = bytes;
+        damaged[33] ^= 1;
+        assert!(matches!(Network::read(&damaged), Err(NetworkError::Checksum { .. })));
     }
 
     #[test]
@@ -430,31 +657,34 @@ mod tests {
         assert_eq!(header(with(16, 0i32.to_le_bytes())), "scale");
         assert_eq!(header(with(20, 127i32.to_le_bytes())), "QA");
         assert_eq!(header(with(24, 128i32.to_le_bytes())), "QB");
+        assert_eq!(header(with(28, (1u32 << 20 | 1).to_le_bytes())), "provenance length");
         assert_eq!(with(20, 127i32.to_le_bytes()).to_string(), "the QA is 127, expected 255");
-        // A larger hidden size than the weights that follow: the file is too short for it.
-        assert!(matches!(with(12, 5u32.to_le_bytes()), NetworkError::Truncated { .. }));
-        // A smaller one: bytes are left over, or the provenance length read is garbage.
-        assert!(matches!(
-            with(12, 3u32.to_le_bytes()),
-            NetworkError::Truncated { .. } | NetworkError::TrailingBytes { .. }
-        ));
+        // Another hidden size or provenance length than the payload has: another length.
+        for (offset, word) in [(12, 5u32), (12, 3), (28, 2)] {
+            let error = with(offset, word.to_le_bytes());
+            assert!(matches!(error, NetworkError::Length { .. }), "{error}");
+        }
+        // The largest file a header can declare: the largest network, with the longest text.
+        let mut largest = bytes[..HEADER_LEN].to_vec();
+        largest[12..16].copy_from_slice(&(MAX_HIDDEN as u32).to_le_bytes());
+        largest[28..32].copy_from_slice(&(MAX_PROVENANCE as u32).to_le_bytes());
+        assert_eq!(Network::declared_len(&largest), Ok(42_434_600));
     }
 
     #[test]
     fn garbage_is_refused() {
         let bytes = file(&Network::random(4, 3));
         let mut wrong_magic = bytes.clone();
-        wrong_magic[7] = b'2';
+        wrong_magic[7] = b'3';
         assert_eq!(Network::read(&wrong_magic), Err(NetworkError::Magic));
         assert_eq!(Network::read(b"#!/bin/sh\necho not a network\n"), Err(NetworkError::Magic));
-        let mut longer = bytes.clone();
-        longer.extend_from_slice(b"more");
-        assert_eq!(Network::read(&longer), Err(NetworkError::TrailingBytes { extra: 4 }));
         let mut network = Network::random(4, 3);
         network.provenance = "ab".to_owned();
         let mut not_utf8 = file(&network);
         let last = not_utf8.len() - 1;
         not_utf8[last] = 0xFF;
+        let checksum = crc32fast::hash(&not_utf8[HEADER_LEN..]);
+        not_utf8[32..36].copy_from_slice(&checksum.to_le_bytes());
         assert_eq!(Network::read(&not_utf8), Err(NetworkError::Provenance));
         // Random bytes behind a good magic never panic.
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
@@ -462,6 +692,7 @@ mod tests {
             let mut noise: Vec<u8> = (0..length).map(|_| rng.next_u64() as u8).collect();
             noise[..8].copy_from_slice(&MAGIC);
             assert!(Network::read(&noise).is_err());
+            assert!(Network::read_v1(&noise).is_err());
         }
     }
 

@@ -5,6 +5,11 @@
 //! `ARBITER_POSTGRES_BIN`). PostgreSQL refuses to run as root: as root, the server runs as the
 //! `postgres` user (by `runuser`), which owns the scratch directory.
 //!
+//! A server may also listen on TCP, on a free port of 127.0.0.1, with TLS only ([`Server::start_tls`]:
+//! certificates made by the `openssl` program, which Debian's `postgresql` package brings), and may
+//! be stopped and started again under the servers of games that use it ([`Server::stop`],
+//! [`Server::resume`]).
+//!
 //! Without the programs a test is skipped with the reason printed, except under CI (`CI` set),
 //! where it fails: CI installs them.
 
@@ -13,8 +18,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The port, which only names the socket: nothing listens on TCP.
-const PORT: &str = "5432";
+/// The port of a server without TCP, which only names the socket.
+const PORT: u16 = 5432;
 
 /// A running private server.
 pub struct Server {
@@ -22,6 +27,18 @@ pub struct Server {
     bin: PathBuf,
     /// The user the server runs as when the tests run as root.
     user: Option<&'static str>,
+    /// The port: of the socket, and of TCP when the server listens there.
+    port: u16,
+    /// The options `pg_ctl start` passes on, kept to start it again.
+    options: String,
+}
+
+/// The certificates of a server started with TLS, as PEM files.
+pub struct Tls {
+    /// The authority that signed the server's certificate (for `localhost` only).
+    pub authority: PathBuf,
+    /// Another authority, which signed nothing of the server's.
+    pub stranger: PathBuf,
 }
 
 /// The directory of the PostgreSQL programs: `ARBITER_POSTGRES_BIN`, else the newest version
@@ -61,6 +78,37 @@ impl Server {
     /// Starts a server of its own for the test `name`, or `None` (the reason printed) where
     /// PostgreSQL is not installed.
     pub fn start(name: &str) -> Option<Server> {
+        let server = Server::make(name, PORT)?;
+        // No TCP, the socket in the scratch directory; nothing to make durable for a test
+        // that kills servers of games, never the database.
+        let options =
+            format!("-k {} -p {PORT} -c listen_addresses='' -c fsync=off", server.dir.display());
+        server.launch(options)
+    }
+
+    /// Starts a server of its own for the test `name` that also listens on TCP, on a free port
+    /// of 127.0.0.1, and takes only TLS connections there (and any on its Unix socket).
+    pub fn start_tls(name: &str) -> Option<(Server, Tls)> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").ok()?.local_addr().ok()?.port();
+        let server = Server::make(name, port)?;
+        let tls = server.certificates();
+        std::fs::write(
+            server.dir.join("data/pg_hba.conf"),
+            "local all all trust\n\
+             hostssl all all 127.0.0.1/32 trust\n\
+             hostnossl all all 127.0.0.1/32 reject\n",
+        )
+        .unwrap();
+        let dir = server.dir.display().to_string();
+        let server = server.launch(format!(
+            "-k {dir} -p {port} -c listen_addresses=127.0.0.1 -c fsync=off -c ssl=on \
+             -c ssl_cert_file={dir}/tls/server.crt -c ssl_key_file={dir}/tls/server.key"
+        ))?;
+        Some((server, tls))
+    }
+
+    /// A new server's scratch directory and database cluster, not yet started.
+    fn make(name: &str, port: u16) -> Option<Server> {
         let Some(bin) = programs() else {
             return unavailable("no PostgreSQL programs (apt-get install postgresql)");
         };
@@ -68,13 +116,14 @@ impl Server {
         // Short: a Unix socket's path has room for about 100 bytes.
         let scratch = format!("pg-{name}-{}", std::process::id());
         let mut server =
-            Server::scratch(Path::new(env!("CARGO_TARGET_TMPDIR")), &scratch, bin, user);
+            Server::scratch(Path::new(env!("CARGO_TARGET_TMPDIR")), &scratch, bin, user, port);
         if !server.writable() {
             // The clone lies where the `postgres` user cannot reach (under /root, say).
             eprintln!("{} is out of the postgres user's reach: /tmp instead", server.dir.display());
             let bin = server.bin.clone();
             drop(server);
-            server = Server::scratch(Path::new("/tmp"), &format!("arbiter-{scratch}"), bin, user);
+            server =
+                Server::scratch(Path::new("/tmp"), &format!("arbiter-{scratch}"), bin, user, port);
             assert!(server.writable(), "the postgres user cannot write {}", server.dir.display());
         }
         let data = server.dir.join("data");
@@ -84,28 +133,106 @@ impl Server {
             .arg(&data)
             .output();
         server.check(initdb, "initdb");
-        // No TCP, the socket in the scratch directory; nothing to make durable for a test
-        // that kills servers of games, never the database.
-        let options =
-            format!("-k {} -p {PORT} -c listen_addresses='' -c fsync=off", server.dir.display());
-        let started = server
-            .command("pg_ctl")
-            .args(["-w", "-D"])
-            .arg(&data)
-            .args(["-l"])
-            .arg(server.dir.join("log"))
-            .args(["-o", &options, "start"])
-            .output();
-        server.check(started, "pg_ctl start");
         Some(server)
     }
 
+    /// Starts the server with `options`.
+    fn launch(mut self, options: String) -> Option<Server> {
+        self.options = options;
+        self.resume();
+        Some(self)
+    }
+
+    /// Starts the server again after [`Server::stop`], on the same port and data.
+    pub fn resume(&self) {
+        let started = self
+            .command("pg_ctl")
+            .args(["-w", "-D"])
+            .arg(self.dir.join("data"))
+            .args(["-l"])
+            .arg(self.dir.join("log"))
+            .args(["-o", &self.options, "start"])
+            .output();
+        self.check(started, "pg_ctl start");
+    }
+
+    /// Stops the server as an operator restarting it does (`pg_ctl stop -m fast`: every
+    /// connection is ended, what was committed is kept).
+    pub fn stop(&self) {
+        let stopped = self
+            .command("pg_ctl")
+            .args(["-w", "-D"])
+            .arg(self.dir.join("data"))
+            .args(["-m", "fast", "stop"])
+            .output();
+        self.check(stopped, "pg_ctl stop");
+    }
+
+    /// Makes, by `openssl`, an authority and the server's certificate it signs (for the name
+    /// `localhost` only), and another authority; the key is the server user's, readable by it
+    /// alone, as PostgreSQL requires.
+    fn certificates(&self) -> Tls {
+        let tls = self.dir.join("tls");
+        std::fs::create_dir_all(&tls).unwrap();
+        let openssl = |args: &[&str]| {
+            let output = Command::new("openssl").args(args).current_dir(&tls).output();
+            self.check(output, &format!("openssl {}", args[0]));
+        };
+        let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"];
+        for authority in ["authority", "stranger"] {
+            let subject = format!("/CN=arbiter test {authority}");
+            let (keyfile, certificate) = (format!("{authority}.key"), format!("{authority}.crt"));
+            let mut args = vec!["req", "-x509", "-days", "2", "-subj", &subject];
+            args.extend(key);
+            args.extend(["-keyout", &keyfile, "-out", &certificate]);
+            openssl(&args);
+        }
+        let mut args = vec!["req", "-subj", "/CN=localhost", "-keyout", "server.key"];
+        args.extend(key);
+        args.extend(["-out", "server.csr"]);
+        openssl(&args);
+        std::fs::write(
+            tls.join("server.ext"),
+            "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\n\
+             keyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n",
+        )
+        .unwrap();
+        openssl(&[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "authority.crt",
+            "-CAkey",
+            "authority.key",
+            "-CAcreateserial",
+            "-days",
+            "2",
+            "-extfile",
+            "server.ext",
+            "-out",
+            "server.crt",
+        ]);
+        if let Some(user) = self.user {
+            self.check(Command::new("chown").args(["-R", user]).arg(&tls).output(), "chown");
+        }
+        self.check(Command::new("chmod").arg("600").arg(tls.join("server.key")).output(), "chmod");
+        Tls { authority: tls.join("authority.crt"), stranger: tls.join("stranger.crt") }
+    }
+
     /// A new scratch directory `name` in `parent`, owned by the server's user.
-    fn scratch(parent: &Path, name: &str, bin: PathBuf, user: Option<&'static str>) -> Server {
+    fn scratch(
+        parent: &Path,
+        name: &str,
+        bin: PathBuf,
+        user: Option<&'static str>,
+        port: u16,
+    ) -> Server {
         let dir = parent.join(name);
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("a scratch directory");
-        let server = Server { dir, bin, user };
+        let server = Server { dir, bin, user, port, options: String::new() };
         if let Some(user) = user {
             server.check(Command::new("chown").arg(user).arg(&server.dir).output(), "chown");
         }
@@ -155,7 +282,7 @@ impl Server {
             .command("createdb")
             .args(["-h"])
             .arg(&self.dir)
-            .args(["-p", PORT, "-U", "postgres", name])
+            .args(["-p", &self.port.to_string(), "-U", "postgres", name])
             .output();
         self.check(created, "createdb");
         self.url(name)
@@ -163,7 +290,13 @@ impl Server {
 
     /// The URL of the database `name`, by the Unix socket.
     pub fn url(&self, name: &str) -> String {
-        format!("postgresql:///{name}?host={}&port={PORT}&user=postgres", self.dir.display())
+        format!("postgresql:///{name}?host={}&port={}&user=postgres", self.dir.display(), self.port)
+    }
+
+    /// The URL of the database `name` by TCP to `host` (`localhost` or `127.0.0.1`), with the
+    /// settings `query` (`sslmode=...`).
+    pub fn tcp_url(&self, name: &str, host: &str, query: &str) -> String {
+        format!("postgresql://postgres@{host}:{}/{name}?{query}", self.port)
     }
 }
 

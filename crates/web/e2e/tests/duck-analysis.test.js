@@ -55,14 +55,14 @@ for (const [name, size] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     const threat = await page.getAttribute('[data-threat-line]', 'data-commands');
     assert.match(threat, /^\d \d \d \d/);
     assert.match(await page.textContent('[data-threat-line]'), /^Blue threatens /);
-    assert.equal(await page.locator('.threat .engine-arrow').count(), 1);
+    assert.equal(await page.locator('.engine-arrow.threat').count(), 1);
 
     // Switched off: no lines, no bar.
     await page.click('[data-analysis]');
     assert.equal(await page.locator('[data-analysis-line]').count(), 0);
     assert.ok(!(await page.isVisible('[data-eval-bar]')));
     await page.click('[data-threat]');
-    assert.equal(await page.locator('.threat .engine-arrow').count(), 0);
+    assert.equal(await page.locator('.engine-arrow.threat').count(), 0);
     if (name === 'desktop') {
       await page.click('[data-analysis]');
       await page.waitForFunction(() => document.querySelectorAll('[data-analysis-line]').length >= 3);

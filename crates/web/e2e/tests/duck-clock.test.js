@@ -75,7 +75,11 @@ for (const [name, size] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     const page = await against(size, '5+3');
     assert.ok(await ms(page, 'red') >= 299000);
     assert.ok(!(await page.isDisabled('[data-resign]')));
+    // Resigning asks first.
     await page.click('[data-resign]');
+    await page.waitForSelector('[data-resign][data-confirm]');
+    assert.equal(await page.getAttribute('[data-turn]', 'data-turn'), 'red');
+    await page.click('[data-resign][data-confirm]');
     await page.waitForFunction(() => document.querySelector('[data-turn]').dataset.turn === 'over');
     assert.equal(await page.textContent('#banner'), 'Blue wins: red resigned');
     assert.equal(await page.getAttribute('#banner', 'data-reason'), 'resign');

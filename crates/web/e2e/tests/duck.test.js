@@ -295,7 +295,7 @@ test('plays against the engine, which shows its search live and can be hurried',
   await waitForDepth(page, 4);
   // The board takes no move while the engine is to move.
   assert.equal(await page.locator('.movable').count(), 0);
-  await page.waitForSelector('.guess .engine-arrow');
+  await page.waitForSelector('.engine-arrow.guess', { state: 'attached' });
   // A second more of thinking, for a screenshot of a search well under way.
   await page.waitForTimeout(1000);
   await screenshot(page, 'duck-engine');
@@ -303,7 +303,7 @@ test('plays against the engine, which shows its search live and can be hurried',
   await waitForCommands(page, 8);
   await waitForEngine(page, 'waiting');
   assert.match((await commands(page))[7][1], /^blue [a-z]+;/);
-  assert.equal(await page.locator('.guess path').count(), 0);
+  assert.equal(await page.locator('path.guess').count(), 0);
 
   // Undo takes back the engine's reply and the player's move: red is to move again.
   await page.click('[data-undo]');
@@ -427,7 +427,7 @@ test('the engine does not play a finished game, and stops when an earlier positi
   await page.keyboard.press('Home');
   await waitForEngine(page, 'waiting');
   assert.equal(await page.locator('[data-command]').count(), 15);
-  assert.equal(await page.locator('.guess path').count(), 0);
+  assert.equal(await page.locator('path.guess').count(), 0);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -57,7 +57,10 @@ export function launch() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run'],
+      '--disable-component-update', '--disable-sync', '--no-first-run',
+      // Pages served from the working tree ($ASSETS) are answered by the test, not the server:
+      // Chromium would take them for public pages and refuse their sockets to the loopback.
+      '--disable-features=LocalNetworkAccessChecks'],
   });
 }
 

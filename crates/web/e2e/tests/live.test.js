@@ -109,9 +109,13 @@ test('two browsers play a whole game by link while a third watches', async () =>
   const archive = await app.open('/duck/games');
   await archive.fill('[data-filter-player]', 'bob');
   await archive.waitForSelector(`a[data-archived-game="${id}"][href="/duck/game/${id}"]`);
+  // The board of the game listed, drawn by the board every page uses: the position it ended in.
+  await archive.hover(`a[data-archived-game="${id}"]`);
+  await archive.waitForSelector(`#preview-board[data-preview-game="${id}"]`);
+  assert.equal(await archive.getAttribute('#preview-board [data-point="9,4"] [data-piece]', 'data-piece'), 'red soldier');
+  await screenshot(archive, 'live-games');
   await archive.selectOption('[data-filter-status]', 'ongoing');
   await archive.waitForFunction((game) => !document.querySelector(`[data-archived-game="${game}"]`), id);
-  await screenshot(archive, 'live-games');
 
   // An address that names no game says so, and does not knock on the server again.
   const missing = await app.open('/duck/game/0000000000', { allowed: [/status of 404/] });
@@ -191,7 +195,7 @@ test('a takeback and a draw are offered and answered, and a clock runs out for e
   await watcher.waitForSelector('[data-clock="red"].running');
   await watcher.waitForSelector('[data-game-over="time"]', { timeout: 10000 });
   assert.match(await watcher.textContent('[data-game-over]'), /blue wins: red ran out of time/);
-  assert.equal(await watcher.textContent('[data-clock="red"]'), '0.0');
+  assert.equal(await watcher.textContent('[data-clock="red"]'), '0:00.0');
 
   for (const page of [red, blue, watcher]) {
     assert.deepEqual(page.errors, []);

@@ -12,11 +12,13 @@
 
 mod quota;
 mod socket;
+mod view;
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use arbiter_live::postgres::Listener;
 use arbiter_live::{
@@ -24,8 +26,8 @@ use arbiter_live::{
     Store, StoreError, TimeControl,
 };
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{ConnectInfo, Path as UrlPath, Query};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{Path as UrlPath, Query};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
@@ -33,6 +35,12 @@ use serde::Deserialize;
 
 use crate::api::{Body, Endpoint};
 use crate::assets;
+use crate::connection::{ConnectionHeld, Held, Hold};
+use crate::limits::{Limit, Limits};
+use crate::metrics::Metrics;
+use crate::proxy::Client;
+use crate::websocket;
+use view::Shown;
 
 /// Games listed per page of the archive.
 const PER_PAGE: u64 = 20;
@@ -64,16 +72,23 @@ pub(crate) struct Live {
     /// The URL of the database shared with other servers, if it is.
     shared: Option<String>,
     hub: socket::Hub,
+    limits: Limits,
+    metrics: Arc<Metrics>,
     created: quota::Buckets,
     acted: quota::Buckets,
-    sockets: Arc<quota::Sockets>,
+    opened: quota::Buckets,
+    sockets: quota::Sockets,
     /// When the games in memory were last looked over for idle ones (ms since the epoch).
     tidied: AtomicU64,
 }
 
 impl Live {
-    /// The games kept in `storage`.
-    pub(crate) fn open(storage: &Storage) -> Result<Arc<Live>, StoreError> {
+    /// The games kept in `storage`, within `limits`, counted in `metrics`.
+    pub(crate) fn open(
+        storage: &Storage,
+        limits: Limits,
+        metrics: Arc<Metrics>,
+    ) -> Result<Arc<Live>, StoreError> {
         let store: AnyStore = match storage {
             Storage::Memory => Box::new(SqliteStore::memory()?),
             Storage::Directory(dir) => Box::new(SqliteStore::open(dir)?),
@@ -87,9 +102,12 @@ impl Live {
             games: Arc::new(Games::new(store)),
             shared,
             hub: socket::Hub::default(),
-            created: quota::Buckets::default(),
-            acted: quota::Buckets::default(),
-            sockets: Arc::new(quota::Sockets::default()),
+            limits,
+            created: quota::Buckets::new(quota::Rate::create(&limits)),
+            acted: quota::Buckets::new(quota::Rate::act()),
+            opened: quota::Buckets::new(quota::Rate::open()),
+            sockets: quota::Sockets::new(&limits, Arc::clone(&metrics)),
+            metrics,
             tidied: AtomicU64::new(now_ms()),
         }))
     }
@@ -114,13 +132,26 @@ impl Live {
         });
     }
 
-    /// Hears every change committed to a shared database, by this server or another, and sends
-    /// it to this server's sockets of the game, on `runtime`; `None` when the games are not
-    /// shared. Drop the listener before the last handle on the games: it holds only a weak one.
+    /// Whether the store answers now.
+    pub(crate) fn ready(&self) -> Result<(), LiveError> {
+        self.games.ready()
+    }
+
+    /// The games held in memory, and those a socket here watches.
+    pub(crate) fn counts(&self) -> (usize, usize) {
+        (self.games.kept(), self.hub.watched().len())
+    }
+
+    /// Sets, on `runtime`, the timer of every ongoing game whose clock runs, as the server
+    /// starts ([`Live::resume`]), and hears every change committed to a shared database, by this
+    /// server or another, and sends it to this server's sockets of the game; the listener is
+    /// `None` when the games are not shared. Drop it before the last handle on the games: it
+    /// holds only a weak one.
     pub(crate) fn listen(
         self: &Arc<Live>,
         runtime: tokio::runtime::Handle,
     ) -> Result<Option<Listener>, StoreError> {
+        runtime.spawn(Arc::clone(self).resume());
         let Some(url) = &self.shared else { return Ok(None) };
         let live = Arc::downgrade(self);
         let listener = Listener::start(url, move |change| {
@@ -131,6 +162,38 @@ impl Live {
         Ok(Some(listener))
     }
 }
+
+impl Live {
+    /// Takes up every ongoing game with a time control, as the server starts: each is read back
+    /// (a clock found run out ends its game at once) and the timer of its running clock is set,
+    /// so that a game ends on time though no page opens it after a restart. The games are
+    /// listed first and taken up after, since those that end leave the listing of ongoing ones.
+    async fn resume(self: Arc<Live>) {
+        let mut timed = Vec::new();
+        for page in 0.. {
+            let filter = Filter { status: Some("ongoing".to_owned()), player: None };
+            let window = Page { offset: page * RESUME_PAGE, limit: RESUME_PAGE };
+            let Ok((games, total)) = blocking(&self, move |g| g.list(&filter, window)).await else {
+                return;
+            };
+            timed.extend(
+                games
+                    .iter()
+                    .filter(|game| game.time.is_some())
+                    .filter_map(|g| GameId::parse(&g.id)),
+            );
+            if (page + 1) * RESUME_PAGE >= total {
+                break;
+            }
+        }
+        for id in timed {
+            socket::publish(Arc::clone(&self), id).await;
+        }
+    }
+}
+
+/// Games listed at a time when the server takes up the ongoing ones.
+const RESUME_PAGE: u64 = 200;
 
 /// Milliseconds since the Unix epoch: the clocks' time.
 pub(crate) fn now_ms() -> u64 {
@@ -172,7 +235,9 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
             method: "GET",
             path: "/api/live/games/{id}",
             about: "a game as everyone sees it: players, clocks, commands with their times, \
-                    offers, the end and the FEN",
+                    offers, the end, the rematch and the FEN; each move judged (`entries`, as \
+                    /api/duck/game) and the board with the points each piece can reach \
+                    (`position`)",
             route: get(view),
         },
         Endpoint {
@@ -185,7 +250,8 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
             method: "POST",
             path: "/api/live/games/{id}/act",
             about: "{token, action: join|move|resign|offer-draw|accept-draw|decline-draw|\
-                    request-takeback|accept-takeback|decline-takeback, command?, name?}: \
+                    request-takeback|accept-takeback|decline-takeback|offer-rematch|\
+                    accept-rematch|decline-rematch, command?, name?}: \
                     answered with the game once committed; 403 without the seat's token, 409 \
                     when the game refuses",
             route: post(act),
@@ -200,48 +266,70 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
         Endpoint {
             method: "GET",
             path: "/api/live/games/{id}/socket",
-            about: "WebSocket: the game at once and at every change, with the spectators",
+            about: "WebSocket: the whole game at once, then each change as a delta from the \
+                    version sent before, and the spectators",
             route: get(socket),
         },
     ]
 }
 
-/// A failed live request: its status, a reason code for programs and a message for people.
+/// A failed live request: its status, a reason code for programs and a message for people; for
+/// a client refused by a limit, the limit and when to try again.
 struct Failure {
     status: StatusCode,
     reason: &'static str,
     message: String,
+    limit: Option<Limit>,
+    retry: Option<Duration>,
 }
 
 impl Failure {
     fn new(status: StatusCode, reason: &'static str, message: impl Into<String>) -> Failure {
-        Failure { status, reason, message: message.into() }
+        Failure { status, reason, message: message.into(), limit: None, retry: None }
     }
 
-    fn busy(what: &str) -> Failure {
-        Failure::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "slow-down",
-            format!("too many {what}: wait a little"),
-        )
+    /// A 429: `client` hit `limit`, and may try again after `retry`, if waiting helps.
+    fn busy(live: &Live, client: &Client, limit: Limit, retry: Option<Duration>) -> Failure {
+        live.metrics.refused(limit);
+        tracing::info!(client = %client.addr, limit = limit.name(), "request refused");
+        Failure {
+            limit: Some(limit),
+            retry,
+            ..Failure::new(StatusCode::TOO_MANY_REQUESTS, "slow-down", limit.message(&live.limits))
+        }
     }
 }
 
 impl IntoResponse for Failure {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.message, "reason": self.reason });
-        (self.status, Json(body)).into_response()
+        let mut body = serde_json::json!({ "error": self.message, "reason": self.reason });
+        if let Some(limit) = self.limit {
+            body["limit"] = limit.name().into();
+        }
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(retry) = self.retry {
+            // Whole seconds, rounded up: a client that waits that long finds a token.
+            let seconds = retry.as_secs() + u64::from(retry.subsec_nanos() > 0);
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds.max(1)));
+        }
+        response
     }
 }
 
 impl From<LiveError> for Failure {
     fn from(error: LiveError) -> Failure {
+        if let LiveError::Store(StoreError::Unavailable(_)) = error {
+            // The database is away (restarting, say): nothing was recorded, and a retry in a
+            // moment may succeed.
+            let message = format!("{error}: nothing was recorded; try again in a moment");
+            return Failure::new(StatusCode::SERVICE_UNAVAILABLE, "store-unavailable", message);
+        }
         let message = error.to_string();
         let (status, reason) = match &error {
             LiveError::NotFound => (StatusCode::NOT_FOUND, "no-game"),
             LiveError::NotASeat => (StatusCode::FORBIDDEN, "not-a-seat"),
             LiveError::Refused(refusal) => match refusal {
-                Refusal::Malformed => (StatusCode::BAD_REQUEST, "malformed"),
+                Refusal::Malformed(_) => (StatusCode::BAD_REQUEST, "malformed"),
                 Refusal::NotYourTurn(_) => (StatusCode::CONFLICT, "not-your-turn"),
                 Refusal::Over => (StatusCode::CONFLICT, "over"),
                 Refusal::Invalid(_) => (StatusCode::CONFLICT, "invalid-move"),
@@ -249,6 +337,8 @@ impl From<LiveError> for Failure {
                 Refusal::NothingToAnswer(_) => (StatusCode::CONFLICT, "nothing-to-answer"),
                 Refusal::NothingToTakeBack => (StatusCode::CONFLICT, "nothing-to-take-back"),
                 Refusal::Joined => (StatusCode::CONFLICT, "joined"),
+                Refusal::NotOver => (StatusCode::CONFLICT, "not-over"),
+                Refusal::Rematched(_) => (StatusCode::CONFLICT, "rematched"),
             },
             LiveError::Store(_) | LiveError::Random(_) => {
                 (StatusCode::INTERNAL_SERVER_ERROR, "server")
@@ -258,9 +348,10 @@ impl From<LiveError> for Failure {
     }
 }
 
-/// The client's address, or the unspecified one where none is known (in-process tests).
-fn client(connected: Option<Extension<ConnectInfo<SocketAddr>>>) -> IpAddr {
-    connected.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |Extension(ConnectInfo(addr))| addr.ip())
+/// The client, as the proxy in front says or its connection's peer (`crate::proxy`); the
+/// unspecified address where none is known (in-process tests).
+fn client(found: Option<Extension<Client>>) -> Client {
+    found.map_or(Client::direct(IpAddr::V4(Ipv4Addr::UNSPECIFIED)), |Extension(client)| client)
 }
 
 /// The id in a path; a 400 if it cannot be one (an id that can be, but names no game, is a 404
@@ -298,7 +389,9 @@ struct CreateRequest {
 
 async fn create(
     Extension(live): Extension<Arc<Live>>,
-    connected: Option<Extension<ConnectInfo<SocketAddr>>>,
+    context: Option<Extension<Arc<crate::Context>>>,
+    found: Option<Extension<Client>>,
+    headers: HeaderMap,
     Body(request): Body<CreateRequest>,
 ) -> Result<Response, Failure> {
     let bad = |message: String| Failure::new(StatusCode::BAD_REQUEST, "malformed", message);
@@ -312,17 +405,26 @@ async fn create(
         None | Some("" | "none") => None,
         Some(text) => Some(text.parse::<TimeControl>().map_err(|error| bad(error.to_string()))?),
     };
-    if !live.created.take(client(connected), quota::CREATE) {
-        return Err(Failure::busy("games created"));
+    let client = client(found);
+    if let Err(wait) = live.created.take(client.key) {
+        return Err(Failure::busy(&live, &client, Limit::Games, Some(wait)));
     }
     let new = New { name: request.name, seat, time };
+    let started = Instant::now();
     let created = blocking(&live, move |games| games.create(new, now_ms())).await?;
+    live.metrics.commits.record(started.elapsed().as_secs_f64());
+    let path = format!("/duck/game/{}", created.id);
+    // The links as the players will use them: the site's public address, else the address the
+    // creator reached it by.
+    let site = context.and_then(|Extension(context)| context.site(&client, &headers));
     let body = serde_json::json!({
         "id": created.id,
         "seat": created.seat,
         "token": created.token,
         "invite": created.invite,
-        "path": format!("/duck/game/{}", created.id),
+        "url": site.as_ref().map(|site| format!("{site}{path}")),
+        "invite_url": site.as_ref().map(|site| format!("{site}{path}#seat={}", created.invite)),
+        "path": path,
     });
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
@@ -357,9 +459,9 @@ async fn list(
 async fn view(
     Extension(live): Extension<Arc<Live>>,
     UrlPath(id): UrlPath<String>,
-) -> Result<Json<arbiter_live::View>, Failure> {
+) -> Result<Json<Shown>, Failure> {
     let id = game_id(&id)?;
-    let viewed = blocking(&live, move |games| games.view(&id, now_ms())).await?;
+    let viewed = blocking(&live, move |games| games.view(&id, now_ms()).map(Shown::of)).await?;
     Ok(Json(viewed))
 }
 
@@ -390,18 +492,28 @@ struct ActRequest {
 
 async fn act(
     Extension(live): Extension<Arc<Live>>,
-    connected: Option<Extension<ConnectInfo<SocketAddr>>>,
+    found: Option<Extension<Client>>,
     UrlPath(id): UrlPath<String>,
     Body(request): Body<ActRequest>,
-) -> Result<Json<arbiter_live::View>, Failure> {
+) -> Result<Json<Shown>, Failure> {
     let id = game_id(&id)?;
-    if !live.acted.take(client(connected), quota::ACT) {
-        return Err(Failure::busy("actions"));
+    let client = client(found);
+    if let Err(wait) = live.acted.take(client.key) {
+        return Err(Failure::busy(&live, &client, Limit::Actions, Some(wait)));
     }
     let key = id.clone();
-    let acted =
-        blocking(&live, move |games| games.act(&key, &request.token, request.action, now_ms()))
-            .await;
+    let moved = matches!(request.action, Action::Move { .. });
+    let started = Instant::now();
+    let acted = blocking(&live, move |games| {
+        games.act(&key, &request.token, request.action, now_ms()).map(Shown::of)
+    })
+    .await;
+    if acted.is_ok() {
+        live.metrics.commits.record(started.elapsed().as_secs_f64());
+        if moved {
+            live.metrics.moves.increment(1);
+        }
+    }
     // Refused or not, the game may have changed (a clock found run out): everyone is told.
     socket::publish(Arc::clone(&live), id).await;
     acted.map(Json)
@@ -416,20 +528,49 @@ async fn export(
     Ok(Json(serde_json::json!({ "official": official, "fen": fen })))
 }
 
+/// What an open WebSocket holds of the limits, let go when it closes: its place in the
+/// client's sockets, and its connection's places (among all connections and its client's), or,
+/// through a proxy, its request's place in its client's connections.
+pub(crate) struct SocketHold {
+    _socket: quota::Socket,
+    _connection: Option<Hold>,
+    _request: Option<Hold>,
+}
+
 async fn socket(
     Extension(live): Extension<Arc<Live>>,
-    connected: Option<Extension<ConnectInfo<SocketAddr>>>,
+    found: Option<Extension<Client>>,
+    connection: Option<Extension<ConnectionHeld>>,
+    request: Option<Extension<Held>>,
     UrlPath(id): UrlPath<String>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, Failure> {
     let id = game_id(&id)?;
-    let key = id.clone();
-    blocking(&live, move |games| games.view(&key, now_ms())).await?;
     let upgrade = upgrade.map_err(|rejection| {
         Failure::new(StatusCode::BAD_REQUEST, "not-a-websocket", rejection.body_text())
     })?;
-    let Some(counted) = quota::Sockets::open(&live.sockets, client(connected)) else {
-        return Err(Failure::busy("open WebSockets"));
+    let client = client(found);
+    // Counted before the game is read: a client churning sockets is refused before it costs a
+    // read of the store.
+    let counted = match live.sockets.open(client.key) {
+        Ok(counted) => counted,
+        // A socket closed elsewhere frees a place: worth trying again soon.
+        Err(Limit::Sockets) => {
+            let retry = Some(Duration::from_secs(1));
+            return Err(Failure::busy(&live, &client, Limit::Sockets, retry));
+        }
+        Err(limit) => return Err(Failure::busy(&live, &client, limit, None)),
     };
-    Ok(upgrade.max_message_size(4096).on_upgrade(move |ws| socket::serve(live, id, ws, counted)))
+    if let Err(wait) = live.opened.take(client.key) {
+        return Err(Failure::busy(&live, &client, Limit::SocketOpens, Some(wait)));
+    }
+    let key = id.clone();
+    blocking(&live, move |games| games.view(&key, now_ms())).await?;
+    let hold = SocketHold {
+        _socket: counted,
+        _connection: connection.and_then(|Extension(ConnectionHeld(held))| held.take()),
+        _request: request.and_then(|Extension(held)| held.take()),
+    };
+    Ok(websocket::bounded(upgrade)
+        .on_upgrade(move |ws| socket::serve(live, id, websocket::Bounded::new(ws), hold)))
 }

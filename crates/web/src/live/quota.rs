@@ -1,16 +1,25 @@
-//! What one client (one IP address) may do with the live games, so that no client can fill the
-//! store or flood a game: a 429 beyond it.
+//! What one client may do with the live games, so that no client can fill the store, flood a
+//! game or make its watchers be told again and again: a 429 beyond it, naming the limit, with
+//! `Retry-After` where waiting helps. A client is a [`ClientKey`] (`crate::proxy`); the values
+//! are in [`crate::limits`], some set by the operator ([`Limits`]).
 //!
-//! | limit | value |
+//! | limit | default |
 //! | --- | --- |
 //! | games created | 20 at once, then one more every 30 s |
 //! | game actions (moves, offers, ...) | 20 at once, then 10 a second |
 //! | open WebSockets | 16 |
+//! | open WebSockets, all clients | 7/8 of `--max-connections`: the rest is kept for pages and moves |
+//! | WebSockets opened | 20 at once, then one a second |
 
 use std::collections::HashMap;
-use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use crate::connection::{Counted, PerClient};
+use crate::limits::{self, Limit, Limits};
+use crate::metrics::Metrics;
+use crate::proxy::ClientKey;
 
 /// A token bucket: `burst` at once, refilled at `per_second`.
 #[derive(Debug, Clone, Copy)]
@@ -19,14 +28,30 @@ pub(crate) struct Rate {
     per_second: f64,
 }
 
-/// Games a client may create.
-pub(crate) const CREATE: Rate = Rate { burst: 20.0, per_second: 1.0 / 30.0 };
+impl Rate {
+    /// `burst` at once, then one more every `every`.
+    pub(crate) fn every(burst: u32, every: Duration) -> Rate {
+        Rate { burst: f64::from(burst), per_second: 1.0 / every.as_secs_f64().max(1e-3) }
+    }
 
-/// Actions (moves, offers, resignations) a client may send.
-pub(crate) const ACT: Rate = Rate { burst: 20.0, per_second: 10.0 };
+    /// Games a client may create.
+    pub(crate) fn create(limits: &Limits) -> Rate {
+        Rate::every(limits.games_at_once, limits.new_game_every)
+    }
 
-/// WebSockets one client may hold open.
-pub(crate) const SOCKETS: usize = 16;
+    /// Actions (moves, offers, resignations) a client may send.
+    pub(crate) fn act() -> Rate {
+        Rate {
+            burst: f64::from(limits::ACTIONS_AT_ONCE),
+            per_second: f64::from(limits::ACTIONS_PER_SECOND),
+        }
+    }
+
+    /// WebSockets a client may open.
+    pub(crate) fn open() -> Rate {
+        Rate::every(limits::SOCKET_OPENS, limits::SOCKET_OPEN_EVERY)
+    }
+}
 
 /// Clients remembered before the buckets that are full again are forgotten.
 const REMEMBERED: usize = 10_000;
@@ -38,14 +63,22 @@ struct Bucket {
 }
 
 /// The buckets of one rate, per client.
-#[derive(Debug, Default)]
-pub(crate) struct Buckets(Mutex<HashMap<IpAddr, Bucket>>);
+#[derive(Debug)]
+pub(crate) struct Buckets {
+    rate: Rate,
+    buckets: Mutex<HashMap<ClientKey, Bucket>>,
+}
 
 impl Buckets {
-    /// Takes one token for `client` at `rate`; `false` when it has none left.
-    pub(crate) fn take(&self, client: IpAddr, rate: Rate) -> bool {
-        let now = Instant::now();
-        let mut buckets = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+    /// Buckets of `rate`.
+    pub(crate) fn new(rate: Rate) -> Buckets {
+        Buckets { rate, buckets: Mutex::new(HashMap::new()) }
+    }
+
+    /// Takes one token for `client`; when it has none left, the time until it has one.
+    pub(crate) fn take(&self, client: ClientKey) -> Result<(), Duration> {
+        let (now, rate) = (Instant::now(), self.rate);
+        let mut buckets = self.buckets.lock().unwrap_or_else(PoisonError::into_inner);
         if buckets.len() >= REMEMBERED {
             buckets.retain(|_, b| {
                 b.tokens + now.duration_since(b.at).as_secs_f64() * rate.per_second < rate.burst
@@ -56,45 +89,70 @@ impl Buckets {
         bucket.tokens = (bucket.tokens + refill).min(rate.burst);
         bucket.at = now;
         if bucket.tokens < 1.0 {
-            return false;
+            return Err(Duration::from_secs_f64((1.0 - bucket.tokens) / rate.per_second));
         }
         bucket.tokens -= 1.0;
-        true
+        Ok(())
     }
 }
 
-/// The WebSockets open per client.
-#[derive(Debug, Default)]
-pub(crate) struct Sockets(Mutex<HashMap<IpAddr, usize>>);
+/// The WebSockets open, per client and in all.
+#[derive(Debug)]
+pub(crate) struct Sockets {
+    open: Arc<PerClient>,
+    most: usize,
+    all: Arc<AtomicUsize>,
+    most_in_all: usize,
+    metrics: Arc<Metrics>,
+}
 
-/// One open WebSocket, counted until dropped.
+/// One open WebSocket, counted against its client, in all and in the metrics until dropped.
+#[derive(Debug)]
 pub(crate) struct Socket {
-    sockets: Arc<Sockets>,
-    client: IpAddr,
+    _counted: Counted,
+    all: Arc<AtomicUsize>,
+    metrics: Arc<Metrics>,
+}
+
+/// The WebSockets open at once in all: 7/8 of the connections, so that when watchers fill the
+/// server its pages and moves are still served.
+pub(crate) fn sockets_in_all(limits: &Limits) -> usize {
+    (limits.connections - limits.connections / 8).max(1)
 }
 
 impl Sockets {
-    /// Counts one more socket of `client`, unless it holds [`SOCKETS`] already.
-    pub(crate) fn open(sockets: &Arc<Sockets>, client: IpAddr) -> Option<Socket> {
-        let mut open = sockets.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let count = open.entry(client).or_insert(0);
-        if *count >= SOCKETS {
-            return None;
+    /// At most [`Limits::sockets_per_client`] sockets per client, [`sockets_in_all`] in all.
+    pub(crate) fn new(limits: &Limits, metrics: Arc<Metrics>) -> Sockets {
+        Sockets {
+            open: Arc::default(),
+            most: limits.sockets_per_client,
+            all: Arc::default(),
+            most_in_all: sockets_in_all(limits),
+            metrics,
         }
-        *count += 1;
-        Some(Socket { sockets: Arc::clone(sockets), client })
+    }
+
+    /// Counts one more socket of `client`, unless it or the server holds its fill already:
+    /// then the limit hit.
+    pub(crate) fn open(&self, client: ClientKey) -> Result<Socket, Limit> {
+        let counted =
+            PerClient::enter(&self.open, client, self.most).ok_or(Limit::SocketsPerClient)?;
+        let taken = self.all.fetch_update(Ordering::AcqRel, Ordering::Acquire, |open| {
+            (open < self.most_in_all).then_some(open + 1)
+        });
+        if taken.is_err() {
+            return Err(Limit::Sockets);
+        }
+        self.metrics.sockets.increment(1.0);
+        let (all, metrics) = (Arc::clone(&self.all), Arc::clone(&self.metrics));
+        Ok(Socket { _counted: counted, all, metrics })
     }
 }
 
 impl Drop for Socket {
     fn drop(&mut self) {
-        let mut open = self.sockets.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(count) = open.get_mut(&self.client) {
-            *count -= 1;
-            if *count == 0 {
-                open.remove(&self.client);
-            }
-        }
+        self.all.fetch_sub(1, Ordering::AcqRel);
+        self.metrics.sockets.decrement(1.0);
     }
 }
 
@@ -104,16 +162,23 @@ mod tests {
 
     #[test]
     fn a_bucket_runs_dry_and_sockets_are_capped() {
-        let buckets = Buckets::default();
-        let client = IpAddr::from([127, 0, 0, 1]);
-        let rate = Rate { burst: 3.0, per_second: 0.001 };
-        assert!((0..3).all(|_| buckets.take(client, rate)));
-        assert!(!buckets.take(client, rate));
-        assert!(buckets.take(IpAddr::from([127, 0, 0, 2]), rate));
-        let sockets = Arc::new(Sockets::default());
-        let held: Vec<_> = (0..SOCKETS).map(|_| Sockets::open(&sockets, client).unwrap()).collect();
-        assert!(Sockets::open(&sockets, client).is_none());
+        let client = ClientKey::of([127, 0, 0, 1].into());
+        let buckets = Buckets::new(Rate { burst: 3.0, per_second: 0.001 });
+        assert!((0..3).all(|_| buckets.take(client).is_ok()));
+        let wait = buckets.take(client).unwrap_err();
+        assert!(wait > Duration::from_secs(900) && wait <= Duration::from_secs(1000), "{wait:?}");
+        assert!(buckets.take(ClientKey::of([127, 0, 0, 2].into())).is_ok());
+        let limits = Limits { sockets_per_client: 4, connections: 8, ..Limits::default() };
+        let sockets = Sockets::new(&limits, Metrics::new());
+        let held: Vec<_> = (0..4).map(|_| sockets.open(client).unwrap()).collect();
+        assert_eq!(sockets.open(client).err(), Some(Limit::SocketsPerClient));
         drop(held);
-        assert!(Sockets::open(&sockets, client).is_some());
+        let one = sockets.open(client).unwrap();
+        // 7 of the 8 connections may be sockets.
+        let others: Vec<_> =
+            (0..6).map(|n| sockets.open(ClientKey::of([127, 0, 1, n].into())).unwrap()).collect();
+        let over = sockets.open(ClientKey::of([127, 0, 2, 1].into()));
+        assert_eq!(over.err(), Some(Limit::Sockets));
+        drop((one, others));
     }
 }

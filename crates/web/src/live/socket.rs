@@ -1,16 +1,18 @@
-//! The live games' WebSockets: every socket on a game receives the game's view, as JSON text,
-//! each time it changes (a move, an offer, the end, a clock run out) and each time the number of
-//! spectators does. A socket that connects, or reconnects, gets the whole view at once: a client
-//! catches up from the server's state, never from messages it missed.
+//! The live games' WebSockets. A socket that connects, or reconnects, is sent the whole game at
+//! once, `{"game": VIEW, "spectators": N}` (the view of `GET /api/live/games/ID`); after that,
+//! each change of the game (a move with its clocks, an offer, the end, a clock run out) comes as
+//! `{"delta": CHANGE}`, only what changed since the version the socket was last sent
+//! ([`view::delta`]), and a spectator who comes or goes as `{"spectators": N}` alone. A socket
+//! is sent a change only over the version it holds: one that fell behind (it missed a change, or
+//! a reader too slow let changes pile up) is sent the whole game again, so a client catches up
+//! from the server's state, never from messages it missed.
 //!
 //! A page says who it is in its first message, `{"hello": TOKEN}` (or `null`): a socket whose
-//! token holds a seat is a player's, any other a spectator's, counted in `spectators`. Each
-//! message sent is `{"game": VIEW, "spectators": N}`; views carry their `version`, and clients
-//! keep the newest.
+//! token holds a seat is a player's, any other a spectator's, counted in `spectators`.
 //!
 //! Servers sharing a database each hear the changes the others commit ([`heard`]) and send them
-//! to their own sockets; each keeps the timers of the games its sockets watch, and each counts
-//! only its own spectators.
+//! to their own sockets; each keeps the timers of the ongoing games, and each counts only its
+//! own spectators.
 
 use std::collections::{HashMap, HashSet};
 use std::pin::Pin;
@@ -19,13 +21,15 @@ use std::time::Duration;
 
 use arbiter_live::GameId;
 use arbiter_live::postgres::Change;
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use axum::extract::ws::{Message, Utf8Bytes};
 use serde::Deserialize;
+use serde_json::{Value, json};
 use tokio::sync::broadcast;
 use tokio::task::AbortHandle;
 
-use super::{Live, now_ms};
-use crate::live::quota::Socket;
+use super::view::{self, Shown};
+use super::{Live, SocketHold, now_ms};
+use crate::websocket::Bounded;
 
 /// Messages a slow socket may fall behind before it is sent the whole view again.
 const BACKLOG: usize = 32;
@@ -33,13 +37,38 @@ const BACKLOG: usize = 32;
 /// The largest message a page may send: a hello.
 const HELLO_LEN: usize = 256;
 
+/// What every socket of a game is told.
+#[derive(Clone)]
+enum Update {
+    /// The game changed from version `base` (none when no view was sent before) to `version`;
+    /// `delta` is the change, for a socket that holds `base`.
+    Game { base: Option<u64>, version: u64, delta: Utf8Bytes },
+    /// The number of spectators changed: `{"spectators": N}`.
+    Spectators(Utf8Bytes),
+}
+
+/// The last view the sockets of a game were sent, whole, as JSON.
+struct Sent {
+    version: u64,
+    view: Value,
+}
+
 /// The sockets of one game.
 struct Room {
-    sender: broadcast::Sender<Utf8Bytes>,
+    sender: broadcast::Sender<Update>,
     spectators: usize,
     sockets: usize,
-    /// The version of the last view sent.
-    sent: u64,
+    /// The newest view sent, from which the next change is counted.
+    last: Option<Sent>,
+}
+
+impl Room {
+    /// Tells every socket the number of spectators.
+    fn send_spectators(&self) {
+        let text = json!({ "spectators": self.spectators }).to_string();
+        // No receiver is not a failure: the last socket has just gone.
+        let _ = self.sender.send(Update::Spectators(Utf8Bytes::from(text)));
+    }
 }
 
 /// Every game's sockets, and the timers that end a game when a clock runs out.
@@ -66,34 +95,56 @@ impl Hub {
     }
 }
 
-/// The game `id`'s view with the spectators, as the text sockets are sent; `None` if it is
-/// gone.
-async fn message(live: &Arc<Live>, id: &GameId) -> Option<(u64, Option<u64>, Utf8Bytes)> {
+/// The game `id` as it now stands: its version, the whole view as JSON, and what the side to
+/// move has left on its running clock; `None` if it is gone.
+async fn current(live: &Arc<Live>, id: &GameId) -> Option<(u64, Value, Option<u64>)> {
     let (games, key) = (Arc::clone(&live.games), id.clone());
-    let view = tokio::task::spawn_blocking(move || games.view(&key, now_ms())).await.ok()?.ok()?;
-    let spectators = live.hub.rooms().get(id).map_or(0, |room| room.spectators);
-    let left = view
-        .clocks
-        .and_then(|c| c.running.map(|seat| if seat.index() == 0 { c.red_ms } else { c.blue_ms }));
-    let text = serde_json::json!({ "game": view, "spectators": spectators }).to_string();
-    Some((view.version, left, Utf8Bytes::from(text)))
+    let shown = tokio::task::spawn_blocking(move || {
+        games.view(&key, now_ms()).map(|view| {
+            let shown = Shown::of(view);
+            (shown.version(), shown.running_left(), serde_json::to_value(&shown))
+        })
+    })
+    .await
+    .ok()?
+    .ok()?;
+    let (version, left, view) = shown;
+    Some((version, view.ok()?, left))
 }
 
-/// Sends the game `id` as it now stands to all its sockets (unless a newer view went out
-/// already), and sets the timer for its running clock.
+/// The whole game `id` as a socket is sent it, with its version; `None` if it is gone. It
+/// becomes the game's last view sent when it is the newest.
+async fn whole(live: &Arc<Live>, id: &GameId) -> Option<(u64, Utf8Bytes)> {
+    let (version, view, _) = current(live, id).await?;
+    let mut rooms = live.hub.rooms();
+    let spectators = rooms.get(id).map_or(0, |room| room.spectators);
+    let text = json!({ "game": view, "spectators": spectators }).to_string();
+    if let Some(room) = rooms.get_mut(id)
+        && room.last.as_ref().is_none_or(|last| last.version < version)
+    {
+        room.last = Some(Sent { version, view });
+    }
+    Some((version, Utf8Bytes::from(text)))
+}
+
+/// Sends the change of the game `id` to all its sockets (unless it was sent already), and sets
+/// the timer for its running clock.
 pub(crate) fn publish(live: Arc<Live>, id: GameId) -> Pin<Box<dyn Future<Output = ()> + Send>> {
     // Boxed with its type written out: the timer it sets publishes again.
     Box::pin(async move { publish_now(&live, &id).await })
 }
 
 async fn publish_now(live: &Arc<Live>, id: &GameId) {
-    let Some((version, left, text)) = message(live, id).await else { return };
+    let Some((version, view, left)) = current(live, id).await else { return };
     if let Some(room) = live.hub.rooms().get_mut(id)
-        && version >= room.sent
+        && room.last.as_ref().is_none_or(|last| last.version < version)
     {
-        room.sent = version;
+        let base = room.last.as_ref().map(|last| last.version);
+        let change = room.last.as_ref().map_or(Value::Null, |last| view::delta(&last.view, &view));
+        let delta = Utf8Bytes::from(json!({ "delta": change }).to_string());
+        room.last = Some(Sent { version, view });
         // No receiver is not a failure: the last socket has just gone.
-        let _ = room.sender.send(text);
+        let _ = room.sender.send(Update::Game { base, version, delta });
     }
     let mut timers = live.hub.timers.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(old) = timers.remove(id) {
@@ -116,10 +167,14 @@ async fn publish_now(live: &Arc<Live>, id: &GameId) {
 pub(crate) fn heard(live: &Arc<Live>, change: Change, runtime: &tokio::runtime::Handle) {
     let stale: Vec<GameId> = {
         let rooms = live.hub.rooms();
+        let behind = |room: &Room, version| room.last.as_ref().is_none_or(|l| l.version < version);
         match change {
-            Change::Game(id, version) => {
-                rooms.get(&id).filter(|room| version > room.sent).map(|_| id).into_iter().collect()
-            }
+            Change::Game(id, version) => rooms
+                .get(&id)
+                .filter(|room| behind(room, version))
+                .map(|_| id)
+                .into_iter()
+                .collect(),
             // Changes may have gone unheard: every game watched here is sent again.
             Change::Missed => rooms.keys().cloned().collect(),
         }
@@ -129,23 +184,27 @@ pub(crate) fn heard(live: &Arc<Live>, change: Change, runtime: &tokio::runtime::
     }
 }
 
-/// Serves one socket on the game `id` until it closes; `_counted` holds its place in the
-/// client's quota.
-pub(crate) async fn serve(live: Arc<Live>, id: GameId, mut socket: WebSocket, _counted: Socket) {
+/// Serves one socket on the game `id` until it closes; `_counted` holds its places in the
+/// limits.
+pub(crate) async fn serve(live: Arc<Live>, id: GameId, mut socket: Bounded, _counted: SocketHold) {
     let mut updates = {
         let mut rooms = live.hub.rooms();
         let room = rooms.entry(id.clone()).or_insert_with(|| Room {
             sender: broadcast::channel(BACKLOG).0,
             spectators: 0,
             sockets: 0,
-            sent: 0,
+            last: None,
         });
         room.sockets += 1;
         room.sender.subscribe()
     };
     let mut spectator = false;
-    if let Some((_, _, text)) = message(&live, &id).await {
-        let _ = socket.send(Message::Text(text)).await;
+    // The version this socket was last sent.
+    let mut held = None;
+    if let Some((version, text)) = whole(&live, &id).await
+        && socket.send(Message::Text(text)).await.is_ok()
+    {
+        held = Some(version);
     }
     loop {
         tokio::select! {
@@ -163,8 +222,8 @@ pub(crate) async fn serve(live: Arc<Live>, id: GameId, mut socket: WebSocket, _c
                         spectator = true;
                         if let Some(room) = live.hub.rooms().get_mut(&id) {
                             room.spectators += 1;
+                            room.send_spectators();
                         }
-                        publish(Arc::clone(&live), id.clone()).await;
                     }
                 }
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
@@ -173,10 +232,19 @@ pub(crate) async fn serve(live: Arc<Live>, id: GameId, mut socket: WebSocket, _c
             },
             update = updates.recv() => {
                 let text = match update {
-                    Ok(text) => text,
-                    Err(broadcast::error::RecvError::Lagged(_)) => {
-                        match message(&live, &id).await {
-                            Some((_, _, text)) => text,
+                    Ok(Update::Spectators(text)) => text,
+                    Ok(Update::Game { version, .. }) if held.is_some_and(|held| version <= held) => continue,
+                    Ok(Update::Game { base, version, delta }) if base.is_some() && base == held => {
+                        held = Some(version);
+                        delta
+                    }
+                    // Behind, or never sent the game: the whole game again.
+                    Ok(Update::Game { .. }) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                        match whole(&live, &id).await {
+                            Some((version, text)) => {
+                                held = Some(version);
+                                text
+                            }
                             None => break,
                         }
                     }
@@ -188,21 +256,15 @@ pub(crate) async fn serve(live: Arc<Live>, id: GameId, mut socket: WebSocket, _c
             }
         }
     }
-    let emptied = {
-        let mut rooms = live.hub.rooms();
-        let Some(room) = rooms.get_mut(&id) else { return };
-        room.sockets -= 1;
-        if spectator {
-            room.spectators -= 1;
-        }
-        if room.sockets == 0 {
-            rooms.remove(&id);
-            true
-        } else {
-            false
-        }
-    };
-    if spectator && !emptied {
-        publish(live, id).await;
+    let mut rooms = live.hub.rooms();
+    let Some(room) = rooms.get_mut(&id) else { return };
+    room.sockets -= 1;
+    if spectator {
+        room.spectators -= 1;
+    }
+    if room.sockets == 0 {
+        rooms.remove(&id);
+    } else if spectator {
+        room.send_spectators();
     }
 }
