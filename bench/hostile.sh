@@ -203,6 +203,30 @@ else
     echo "| python: Ctrl-C during check_pgn_file of an endless pipe | skipped: the arbiter package is not installed | | |"
 fi
 
+# `python -m arbiter.scale` on a database with a bad file, and broken runs resumed (skipped
+# without the package and its `scale` extra). Dask takes seconds to start: a longer limit.
+if python3 -c 'import arbiter.scale, dask.distributed' 2> /dev/null; then
+    (
+        limit=$((limit < 120 ? 120 : limit))
+        cargo build --release --quiet -p arbiter-chess-record --example gen_games || exit 2
+        target/release/examples/gen_games --pgn 3000 1 > "$work/good.pgn"
+        target/release/examples/gen_games --pgn 3000 2 > "$work/bad.pgn"
+        # A NUL byte at a line's start halfway through the file.
+        half=$(($(wc -l < "$work/bad.pgn") / 2))
+        sed -i "${half}s/^/\x00/" "$work/bad.pgn"
+        scale="python3 -m arbiter.scale $work/good.pgn $work/bad.pgn --workers 2 --shard-mib 0.2"
+        run 'scale: a file with a NUL byte among good ones' $scale --out "$work/run"
+        echo "|   told: $(grep -c 'found a NUL byte' "$work/err") NUL byte, $(grep -c Traceback "$work/err") tracebacks | | | |"
+        run 'scale --resume after that failure' $scale --out "$work/run" --resume
+        part=$(find "$work/run/games" -name 'part-*.parquet' | sort | head -n 1)
+        head -c 100 "$part" > "$work/cut" && mv "$work/cut" "$part"
+        run 'scale --resume with a part cut off' $scale --out "$work/run" --resume
+        echo "|   checked again: $(python3 -c "import json; print(json.load(open('$work/run/summary.json'))['checked_now'])") shards, $(find "$work/run/games" -name '*.tmp' | wc -l) temporary files left | | | |"
+    )
+else
+    echo "| scale: a file with a NUL byte, resumed runs | skipped: arbiter.scale or Dask is not installed | | |"
+fi
+
 if [ -z "${SKIP_SERVER:-}" ]; then
     echo
     python3 bench/hostile-server.py "$arbiter"

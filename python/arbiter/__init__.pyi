@@ -29,6 +29,7 @@ __all__ = [
     "check_pgn",
     "check_pgn_file",
     "check_record",
+    "convert_shard",
     "fix",
     "judge_arena",
     "judge_chess",
@@ -331,6 +332,21 @@ def shards(path: Union[str, "os.PathLike[str]"], target_bytes: int) -> list[Shar
 
 def shard_extent(shard: Shard) -> Tuple[int, int, int]:
     """What a shard's range holds, read through: ``(text_bytes, line_breaks, games)``."""
+
+def convert_shard(
+    shard: Shard,
+    out: Union[str, "os.PathLike[str]"],
+    file_number: int,
+    label: str,
+    mode: _Mode = "strict",
+    *,
+    max_game_bytes: int = ...,
+) -> dict[str, Any]:
+    """Converts a shard's games into the Parquet dataset in ``out``: a row per game with typed
+    columns, Hive partitions by month, one file per month named by ``file_number`` and the
+    shard's number. Returns ``games``, ``ok``, ``plies``, ``wrong``, ``kept_text`` and
+    ``parts`` (``[path, rows]``, paths relative to ``out``). Raises as ``check_pgn_file``
+    does when the shard cannot be read through, leaving no file."""
 
 def place_shards(
     shards: Sequence[Shard], extents: Optional[Iterable[Tuple[int, int, int]]] = None

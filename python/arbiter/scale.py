@@ -17,6 +17,7 @@ Needs the ``scale`` extra: ``pip install 'arbiter-referee[scale]'`` (Dask and py
 """
 
 import argparse
+import contextlib
 import glob
 import json
 import os
@@ -112,8 +113,8 @@ def check_shard(
     mode: Literal["strict", "lenient"],
 ) -> Dict[str, Any]:
     """A Dask task: checks a placed shard's games and writes them as the dataset's file for the
-    shard, atomically; returns its statistics, also kept in ``shards/`` beside the dataset."""
-    import pyarrow as pa  # type: ignore[import-untyped]
+    shard, atomically; returns its statistics, also kept in ``shards/`` beside the dataset, or
+    the failure of a shard that cannot be read through (its file removed)."""
     import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
     started, cpu = time.time(), time.process_time()
@@ -123,43 +124,20 @@ def check_shard(
     columns: Dict[str, List[Any]] = {name: [] for name in schema().names}
     stats: Dict[str, Any] = {"games": 0, "ok": 0, "plies": 0, "wrong": {}}
 
-    def flush(writer):
-        if columns["file"]:
-            writer.write_table(pa.table(columns, schema=schema()))
-            for values in columns.values():
-                values.clear()
-
-    with pq.ParquetWriter(temporary, schema(), compression="zstd") as writer:
-        for report in arbiter.check_pgn_file(shard.path, mode, shard=shard):
-            error = report.error
-            columns["file"].append(label)
-            columns["game"].append(report.index)
-            columns["offset"].append(report.offset)
-            columns["line"].append(report.line)
-            columns["game_id"].append(report.id)
-            columns["white"].append(report.white)
-            columns["black"].append(report.black)
-            columns["result"].append(report.result)
-            columns["variant"].append(report.variant)
-            columns["ok"].append(report.ok)
-            columns["plies"].append(report.plies)
-            columns["error_kind"].append(error.kind if error else None)
-            columns["error"].append(error.message if error else None)
-            columns["warnings"].append(
-                [
-                    {"kind": w.kind, "line": w.line, "column": w.column, "message": w.message}
-                    for w in report.warnings
-                ]
-            )
-            stats["games"] += 1
-            stats["ok"] += report.ok
-            stats["plies"] += report.plies
-            if error:
-                stats["wrong"][error.kind] = stats["wrong"].get(error.kind, 0) + 1
-            if len(columns["file"]) >= ROW_GROUP:
-                flush(writer)
-        flush(writer)
-        sleep_hook(file_number, shard.number)
+    try:
+        with pq.ParquetWriter(temporary, schema(), compression="zstd") as writer:
+            check_rows(shard, label, mode, writer, columns, stats, file_number)
+    except (OSError, arbiter.InputError) as error:
+        # The file cannot be read through (a NUL byte, a broken compressed stream, a file
+        # gone): the shard is told failed, with no file in the dataset, and checked again on
+        # --resume; the others go on.
+        with contextlib.suppress(FileNotFoundError):
+            temporary.unlink()
+        return {"error": failure_message(shard, error)}
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            temporary.unlink()
+        raise
     stats.update(
         file=label,
         shard=shard.number,
@@ -167,11 +145,95 @@ def check_shard(
         wall=time.time() - started,
         cpu=time.process_time() - cpu,
     )
-    # The statistics first, the rows last: the rows' file says the shard is done.
+    # The statistics first, the rows last: the statistics name the files, and are believed
+    # once every file they name is there and whole.
+    stats["parts"] = [[final.name, stats["games"]]]
     shards_dir = out_dir / "shards"
     write_atomically(shards_dir / final.with_suffix(".json").name, json.dumps(stats).encode())
     os.replace(temporary, final)
     return stats
+
+
+def convert_task(
+    shard: "arbiter.Shard",
+    file_number: int,
+    label: str,
+    out: str,
+    mode: Literal["strict", "lenient"],
+) -> Dict[str, Any]:
+    """A Dask task of a ``--games`` run: converts a placed shard's games into the dataset, a
+    row per game with typed columns, by the Rust writer (``arbiter.convert_shard``), which
+    names its files once all are whole; returns its statistics, also kept in ``shards/``, which
+    name the files and count their rows, or the failure of a shard that cannot be read
+    through (no file left)."""
+    started, cpu = time.time(), time.process_time()
+    out_dir = Path(out)
+    try:
+        result = arbiter.convert_shard(shard, out_dir / "games", file_number, label, mode)
+    except (OSError, arbiter.InputError) as error:
+        return {"error": failure_message(shard, error)}
+    sleep_hook(file_number, shard.number)
+    stats: Dict[str, Any] = dict(result)
+    stats.update(
+        file=label,
+        shard=shard.number,
+        bytes=shard.end - shard.start,
+        wall=time.time() - started,
+        cpu=time.process_time() - cpu,
+    )
+    kept = out_dir / "shards" / Path(part_name(file_number, shard.number)).with_suffix(".json").name
+    write_atomically(kept, json.dumps(stats).encode())
+    return stats
+
+
+def failure_message(shard: "arbiter.Shard", error: BaseException) -> str:
+    """What went wrong reading a shard's file, naming it: ``PATH:LINE:COL: expected ...`` as
+    ``arbiter chess pgn`` says it, or the system's error."""
+    if isinstance(error, OSError) and error.strerror:
+        return f"{shard.path}: {error.strerror}"
+    return f"{shard.path}:{error}"
+
+
+def check_rows(shard, label, mode, writer, columns, stats, file_number) -> None:
+    """Checks a shard's games into ``writer``, a row group at a time."""
+    import pyarrow as pa  # type: ignore[import-untyped]
+
+    def flush():
+        if columns["file"]:
+            writer.write_table(pa.table(columns, schema=schema()))
+            for values in columns.values():
+                values.clear()
+
+    for report in arbiter.check_pgn_file(shard.path, mode, shard=shard):
+        error = report.error
+        columns["file"].append(label)
+        columns["game"].append(report.index)
+        columns["offset"].append(report.offset)
+        columns["line"].append(report.line)
+        columns["game_id"].append(report.id)
+        columns["white"].append(report.white)
+        columns["black"].append(report.black)
+        columns["result"].append(report.result)
+        columns["variant"].append(report.variant)
+        columns["ok"].append(report.ok)
+        columns["plies"].append(report.plies)
+        columns["error_kind"].append(error.kind if error else None)
+        columns["error"].append(error.message if error else None)
+        columns["warnings"].append(
+            [
+                {"kind": w.kind, "line": w.line, "column": w.column, "message": w.message}
+                for w in report.warnings
+            ]
+        )
+        stats["games"] += 1
+        stats["ok"] += report.ok
+        stats["plies"] += report.plies
+        if error:
+            stats["wrong"][error.kind] = stats["wrong"].get(error.kind, 0) + 1
+        if len(columns["file"]) >= ROW_GROUP:
+            flush()
+    flush()
+    sleep_hook(file_number, shard.number)
 
 
 def extent(shard: "arbiter.Shard") -> Tuple[int, int, int]:
@@ -195,57 +257,81 @@ def expand(patterns: Sequence[str]) -> List[Path]:
     return files
 
 
-def plan(files: Sequence[Path], target: int) -> Dict[str, Any]:
-    """The manifest of a new run: each file, its size and its shards."""
-    entries = []
-    for path in files:
+def plan_file(path: Path, target: int) -> Dict[str, Any]:
+    """A file's entry in the manifest: its size and shards, or why it cannot be read at all."""
+    entry: Dict[str, Any] = {"path": str(path), "size": path.stat().st_size, "extents": None}
+    try:
         shards = arbiter.shards(path, target)
-        entries.append(
-            {
-                "path": str(path),
-                "size": path.stat().st_size,
-                "shards": [[s.start, s.end, s.layout, s.compression] for s in shards],
-                "extents": None,
-            }
-        )
-    return {"version": MANIFEST_VERSION, "target_bytes": target, "files": entries}
+    except OSError as error:
+        # Told in the summary, planned again by --resume: no game of it has been checked.
+        entry.update(shards=[], error=f"{path}: {error.strerror or error}")
+        return entry
+    entry["shards"] = [[s.start, s.end, s.layout, s.compression] for s in shards]
+    return entry
 
 
-def load_plan(out: Path, files: Sequence[Path], target: int, resume: bool) -> Dict[str, Any]:
+def plan(files: Sequence[Path], target: int, games: bool = False) -> Dict[str, Any]:
+    """The manifest of a new run: each file, its size and its shards, and whether the dataset
+    holds the games (``--games``) or the verdicts."""
+    entries = [plan_file(path, target) for path in files]
+    return {"version": MANIFEST_VERSION, "target_bytes": target, "games": games, "files": entries}
+
+
+def load_plan(
+    out: Path, files: Sequence[Path], target: int, resume: bool, games: bool = False
+) -> Dict[str, Any]:
     """The run's manifest: a new one, or with ``resume`` the one kept in ``out``, which must be
-    of the same files and shard size."""
+    of the same files, shard size and kind of dataset."""
     kept = out / "manifest.json"
     if not kept.exists():
-        manifest = plan(files, target)
+        manifest = plan(files, target, games)
         write_atomically(kept, json.dumps(manifest, indent=1).encode())
         return manifest
     if not resume:
         raise SystemExit(
             f"arbiter.scale: {out} holds a run already: add --resume, or choose an empty directory"
         )
-    manifest = json.loads(kept.read_text())
+    try:
+        manifest = json.loads(kept.read_text())
+        before = [(f["path"], f["size"]) for f in manifest["files"]]
+        same = manifest.get("version") == MANIFEST_VERSION and manifest["target_bytes"] == target
+    except (ValueError, KeyError, TypeError) as error:
+        raise SystemExit(f"arbiter.scale: {kept}: not a manifest of this program ({error})")
     now = [(str(p), p.stat().st_size) for p in files]
-    before = [(f["path"], f["size"]) for f in manifest["files"]]
-    same = manifest.get("version") == MANIFEST_VERSION and manifest["target_bytes"] == target
     if not same or now != before:
         raise SystemExit(
             f"arbiter.scale: {out} holds a run of other files or another shard size; "
             "resume it with the same"
         )
+    if bool(manifest.get("games")) != games:
+        held, given = ("games", "verdicts") if manifest.get("games") else ("verdicts", "games")
+        raise SystemExit(
+            f"arbiter.scale: {out} holds a dataset of {held}, not of {given}: resume it "
+            f"{'with' if held == 'games' else 'without'} --games"
+        )
+    # A file that could not be planned has had none of its games checked: planned again.
+    again = [n for n, entry in enumerate(manifest["files"]) if entry.get("error")]
+    for number in again:
+        manifest["files"][number] = plan_file(Path(manifest["files"][number]["path"]), target)
+    if again:
+        write_atomically(kept, json.dumps(manifest, indent=1).encode())
     return manifest
 
 
 def shard_objects(entry: Dict[str, Any]) -> List["arbiter.Shard"]:
-    """A manifest entry's shards, placed when their extents are known."""
+    """A manifest entry's shards, each placed when the extents of the shards before it are
+    known."""
     shards = [
         arbiter.Shard(entry["path"], number, start, end, layout, compression)
         for number, (start, end, layout, compression) in enumerate(entry["shards"])
     ]
     if len(shards) == 1:
         return arbiter.place_shards(shards, [(0, 0, 0)])
-    if entry["extents"] is None:
-        return shards
-    return arbiter.place_shards(shards, [tuple(e) for e in entry["extents"]])
+    extents = [tuple(e) for e in entry["extents"] or []]
+    placeable = min(len(shards), len(extents) + 1)
+    # The extent of the last shard placed is not needed to place it.
+    before = extents[: placeable - 1] + [(0, 0, 0)]
+    return arbiter.place_shards(shards[:placeable], before) + shards[placeable:]
 
 
 def connect(scheduler: Optional[str], workers: Optional[int]):
@@ -270,16 +356,86 @@ def by_kind(count: Dict[str, Any]) -> str:
     return str(count["values"])
 
 
-def summarize(out: Path, manifest: Dict[str, Any], wall: float) -> Dict[str, Any]:
-    """The summary of the dataset: its games counted from the rows themselves, the bytes and
-    CPU time of every shard's task, and this run's wall time."""
+def shard_parts(out: Path, number: int, shard: int) -> Optional[List[Tuple[Path, int]]]:
+    """The files of the dataset a shard's statistics say it wrote, with their rows; None when
+    the shard has no statistics (it was never done)."""
+    kept = out / "shards" / Path(part_name(number, shard)).with_suffix(".json").name
+    try:
+        stats = json.loads(kept.read_text())
+        parts = stats.get("parts") or [[part_name(number, shard), stats["games"]]]
+        return [(out / "games" / name, int(rows)) for name, rows in parts]
+    except FileNotFoundError:
+        return None
+    except (ValueError, KeyError, TypeError):
+        return []
+
+
+def verified(parts: Optional[List[Tuple[Path, int]]]) -> bool:
+    """Whether a shard's files are all there and whole: each a Parquet file whose footer
+    reads and holds the rows its shard's statistics count."""
+    import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+    if not parts:
+        return False
+    for path, rows in parts:
+        try:
+            if pq.ParquetFile(path).metadata.num_rows != rows:
+                return False
+        except (OSError, ValueError):
+            # Absent, cut off, or no Parquet at all (pyarrow raises ArrowInvalid, a ValueError).
+            return False
+    return True
+
+
+def forget(out: Path, number: int, shard: int) -> None:
+    """Removes what a shard wrote, to do it again: its statistics, then its files, and the
+    temporary files of its tasks that died."""
+    kept = out / "shards" / Path(part_name(number, shard)).with_suffix(".json").name
+    parts = shard_parts(out, number, shard) or []
+    with contextlib.suppress(FileNotFoundError):
+        kept.unlink()
+    stem = Path(part_name(number, shard)).stem
+    stale = [path for path, _ in parts]
+    stale += (out / "games").glob(f"{stem}.parquet")
+    stale += (out / "games").glob(f"*/{stem}.parquet")
+    stale += (out / "games").glob(f"*/{stem}-*.parquet")
+    stale += (out / "games").glob(f".{stem}.*.tmp")
+    stale += (out / "games").glob(f"*/.{stem}.*.tmp")
+    for path in stale:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+def summarize(
+    out: Path,
+    manifest: Dict[str, Any],
+    wall: float,
+    parts: Sequence[Path],
+    failures: Sequence[Dict[str, Any]],
+) -> Dict[str, Any]:
+    """The summary of the dataset: its games counted from the rows of its files (`parts`, each
+    verified), the bytes and CPU time of every shard's task, this run's wall time, and the
+    shards that failed."""
     import pyarrow.compute as pc  # type: ignore[import-untyped]
     import pyarrow.dataset as ds  # type: ignore[import-untyped]
 
-    games = ds.dataset(out / "games", format="parquet")
-    table = games.to_table(columns=["ok", "plies", "error_kind"])
+    if manifest.get("games"):
+        # The games' dataset holds each error as a struct: its kind is a field of it.
+        columns = {"ok": pc.field("ok"), "plies": pc.field("plies"),
+                   "error_kind": pc.field("error", "kind")}
+    else:
+        columns = {name: pc.field(name) for name in ["ok", "plies", "error_kind"]}
+    if parts:
+        table = ds.dataset([str(p) for p in parts], format="parquet").to_table(columns=columns)
+    else:
+        table = schema().empty_table().select(list(columns))
     kinds = pc.value_counts(pc.drop_null(table["error_kind"])).to_pylist()
-    stats = [json.loads(p.read_text()) for p in sorted((out / "shards").glob("part-*.json"))]
+    stats = []
+    for number, entry in enumerate(manifest["files"]):
+        for shard in range(len(entry["shards"])):
+            kept = out / "shards" / Path(part_name(number, shard)).with_suffix(".json").name
+            if kept.exists():
+                stats.append(json.loads(kept.read_text()))
     games, ok = table.num_rows, int(pc.sum(table["ok"].cast("int64")).as_py() or 0)
     size = sum(f["size"] for f in manifest["files"])
     cpu = sum(s["cpu"] for s in stats)
@@ -297,11 +453,57 @@ def summarize(out: Path, manifest: Dict[str, Any], wall: float) -> Dict[str, Any
         "games_per_second": round(games / wall, 1) if wall else None,
         "mb_per_second": round(size / 1e6 / wall, 3) if wall else None,
         "mb_per_cpu_second": round(size / 1e6 / cpu, 3) if cpu else None,
+        "failed": list(failures),
     }
 
 
+def place(client, out: Path, manifest: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """Counts what comes before each shard of the files cut in several, in parallel, once:
+    kept in the manifest. A shard that cannot be read through stops the counting of its file
+    there: the shards after it cannot be placed, and are told failed."""
+    from dask.distributed import wait
+
+    unplaced = [
+        (number, shard)
+        for number, entry in enumerate(manifest["files"])
+        if len(entry["shards"]) > 1 and len(entry["extents"] or []) < len(entry["shards"])
+        for shard in shard_objects(entry)
+    ]
+    if not unplaced:
+        return []
+    keys = [f"extent-{number}-{shard.number}-{uuid.uuid4().hex}" for number, shard in unplaced]
+    futures = client.map(extent, [s for _, s in unplaced], key=keys, retries=1)
+    wait(futures)
+    counted: Dict[int, List[Any]] = {}
+    failures = []
+    for (number, shard), future in zip(unplaced, futures):
+        extents = counted.setdefault(number, [])
+        if len(extents) < shard.number:
+            continue  # an earlier shard of the file failed
+        if future.status == "finished":
+            extents.append(list(future.result()))
+            continue
+        failures.append(task_failure(future, shard, number))
+    for number, extents in counted.items():
+        manifest["files"][number]["extents"] = extents
+    write_atomically(out / "manifest.json", json.dumps(manifest, indent=1).encode())
+    return failures
+
+
+def task_failure(future, shard: "arbiter.Shard", number: int) -> Dict[str, Any]:
+    """A failed task told as a failure of its shard's file."""
+    error = future.exception()
+    if isinstance(error, (OSError, arbiter.InputError)):
+        message = failure_message(shard, error)
+    else:
+        # A worker that died twice on it (KilledWorker), or a fault of the program.
+        message = f"{shard.path}: {type(error).__name__}: {error}"
+    return {"file": Path(shard.path).name, "path": str(shard.path), "shard": shard.number,
+            "error": message}
+
+
 def run(args: argparse.Namespace) -> Dict[str, Any]:
-    from dask.distributed import progress
+    from dask.distributed import progress, wait
 
     started = time.time()
     files = expand(args.files)
@@ -309,41 +511,50 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
     for directory in [out, out / "games", out / "shards"]:
         directory.mkdir(parents=True, exist_ok=True)
     target = max(1, int(args.shard_mib * (1 << 20)))
-    manifest = load_plan(out, files, target, args.resume)
+    manifest = load_plan(out, files, target, args.resume, args.games)
     mode: Literal["strict", "lenient"] = "lenient" if args.lenient else "strict"
+    failures: List[Dict[str, Any]] = [
+        {"file": Path(e["path"]).name, "path": e["path"], "shard": None, "error": e["error"]}
+        for e in manifest["files"]
+        if e.get("error")
+    ]
     with connect(args.scheduler, args.workers) as client:
         print(f"dashboard: {client.dashboard_link}", flush=True)
-        # What comes before each shard, counted in parallel, once: kept in the manifest.
-        unplaced = [
-            (number, shard)
-            for number, entry in enumerate(manifest["files"])
-            if len(entry["shards"]) > 1 and entry["extents"] is None
-            for shard in shard_objects(entry)
-        ]
-        if unplaced:
-            keys = [f"extent-{number}-{shard.number}" for number, shard in unplaced]
-            found = client.gather(client.map(extent, [s for _, s in unplaced], key=keys))
-            for (number, _), counted in zip(unplaced, found):
-                entry = manifest["files"][number]
-                entry["extents"] = entry["extents"] or []
-                entry["extents"].append(list(counted))
-            write_atomically(out / "manifest.json", json.dumps(manifest, indent=1).encode())
-        todo = [
-            (number, shard)
-            for number, entry in enumerate(manifest["files"])
-            for shard in shard_objects(entry)
-            if not (out / "games" / part_name(number, shard.number)).exists()
-        ]
+        failures += place(client, out, manifest)
+        failed_before = {(f["path"], f["shard"]) for f in failures}
+        todo: List[Tuple[int, "arbiter.Shard"]] = []
+        done: List[Path] = []
+        for number, entry in enumerate(manifest["files"]):
+            placed = len(entry["extents"] or []) + 1 if len(entry["shards"]) > 1 else 1
+            for shard in shard_objects(entry):
+                parts = shard_parts(out, number, shard.number)
+                if parts is not None and verified(parts):
+                    done.extend(path for path, _ in parts)
+                    continue
+                # Never done, or done and since cut off or lost: done again, from scratch.
+                forget(out, number, shard.number)
+                if (entry["path"], shard.number) in failed_before:
+                    continue  # it could not be read through to be placed: it cannot be checked
+                if shard.number < placed:
+                    todo.append((number, shard))
+                else:
+                    failures.append({
+                        "file": Path(entry["path"]).name, "path": entry["path"],
+                        "shard": shard.number,
+                        "error": f"{entry['path']}: not checked: a shard before it cannot be "
+                                 "read through, so where its games stand is not known",
+                    })
         labels = {n: Path(entry["path"]).name for n, entry in enumerate(manifest["files"])}
+        task = convert_task if args.games else check_shard
         futures = [
             client.submit(
-                check_shard,
+                task,
                 shard,
                 number,
                 labels[number],
                 str(out),
                 mode,
-                key=f"check-{number}-{shard.number}",
+                key=f"check-{number}-{shard.number}-{uuid.uuid4().hex}",
                 retries=1,
             )
             for number, shard in todo
@@ -351,8 +562,20 @@ def run(args: argparse.Namespace) -> Dict[str, Any]:
         if futures and sys.stdout.isatty():
             progress(futures)
             print()
-        client.gather(futures)
-    summary = summarize(out, manifest, time.time() - started)
+        wait(futures)
+        for (number, shard), future in zip(todo, futures):
+            if future.status != "finished":
+                failures.append(task_failure(future, shard, number))
+                forget(out, number, shard.number)
+                continue
+            stats = future.result()
+            if "error" in stats:
+                failures.append({"file": labels[number], "path": str(shard.path),
+                                 "shard": shard.number, "error": stats["error"]})
+                continue
+            parts = shard_parts(out, number, shard.number)
+            done.extend(path for path, _ in parts or [])
+    summary = summarize(out, manifest, time.time() - started, done, failures)
     summary["checked_now"] = len(todo)
     write_atomically(out / "summary.json", json.dumps(summary, indent=1).encode())
     return summary
@@ -371,6 +594,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     add("--resume", action="store_true", help="check only the shards not written yet")
     add("--workers", type=int, metavar="N", help="local worker processes (default: one per core)")
     add("--lenient", action="store_true", help="accept what real files hold (default: strict)")
+    add("--games", action="store_true",
+        help="write the games themselves, a row each with typed columns (default: verdicts)")
     args = parser.parse_args(argv)
     summary = run(args)
     wrong = ", ".join(f"{n} {k}" for k, n in summary["wrong_by_kind"].items()) or "none"
@@ -381,6 +606,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         f"{summary['cpu_seconds']:.1f} s of CPU: {summary['games_per_second']} games/s, "
         f"{summary['mb_per_second']} MB/s, {summary['mb_per_cpu_second']} MB per CPU second"
     )
+    for failure in summary["failed"]:
+        print(f"arbiter.scale: {failure['error']}", file=sys.stderr)
+    if summary["failed"]:
+        count = len(summary["failed"])
+        told = "1 shard failed: its games are" if count == 1 else f"{count} shards failed: their games are"
+        print(
+            f"arbiter.scale: {told} not in the dataset; --resume checks them again",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

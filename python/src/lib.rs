@@ -11,7 +11,8 @@
 //!
 //! Modules, one concept each: [`record`] (the contest record check), [`pgn`] (PGN validation, an
 //! iterator of per-game reports), [`source`] (where PGN comes from: text, a path, a Python file
-//! object), [`shard`] (a file cut into parts checked apart), [`fix`] (rewriting into canonical SAN), [`judges`] (the official judges, text in,
+//! object), [`shard`] (a file cut into parts checked apart), [`convert`] (a shard's games into a Parquet
+//! dataset, by `arbiter-chess-parquet`), [`fix`] (rewriting into canonical SAN), [`judges`] (the official judges, text in,
 //! text out), [`errors`] (the exceptions and how library errors become them), [`names`] (the
 //! names of faults and rules), [`interrupt`] (Ctrl-C during long calls).
 //!
@@ -25,6 +26,7 @@
 //! link it as usual, so `cargo test --workspace` needs no flags.
 //! Its behaviour is tested from Python, with pytest, in `python/tests`.
 
+mod convert;
 mod errors;
 mod fix;
 mod interrupt;
@@ -42,6 +44,8 @@ use pyo3::prelude::*;
 mod _arbiter {
     use pyo3::prelude::*;
 
+    #[pymodule_export]
+    use crate::convert::convert_shard;
     #[pymodule_export]
     use crate::errors::{FixError, InputError, InputWarning};
     #[pymodule_export]

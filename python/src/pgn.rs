@@ -26,7 +26,7 @@ use crate::shard::Shard;
 use crate::source::{Source, read_error};
 
 /// A mode named by Python code: `strict` or `lenient`.
-fn mode(name: &str) -> PyResult<Mode> {
+pub(crate) fn mode(name: &str) -> PyResult<Mode> {
     match name {
         "strict" => Ok(Mode::Strict),
         "lenient" => Ok(Mode::Lenient),

@@ -92,6 +92,11 @@ impl Shard {
         Ok(text.splitter(base))
     }
 
+    /// Its number among its file's shards.
+    pub fn number(&self) -> usize {
+        self.number
+    }
+
     /// How the file is compressed.
     pub fn compressed(&self) -> Compression {
         self.shard.compression

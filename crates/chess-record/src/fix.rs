@@ -353,7 +353,7 @@ impl Rewrite {
 pub fn rewrite_game(game: &GameText, dialect: Dialect) -> Rewrite {
     let text = game.text();
     let mut lexer = Lexer::new(text, game.at.line);
-    let (tags, first) = Tags::read_section(&mut lexer);
+    let (tags, first) = Tags::read_section(&mut lexer, &mut ());
     let mut fixer = Fixer { text, rewrite: Rewrite::default(), dialect };
     let result = match tags.start() {
         Ok(Start::Chess(pos)) => fixer.fix(pos, first, lexer),
@@ -407,7 +407,7 @@ impl<'a> Fixer<'a> {
     fn fix<P: Playable>(
         &mut self,
         start: P,
-        first: Option<Result<Token<'a>, SyntaxError>>,
+        first: Option<Result<Token<'a>, Box<SyntaxError>>>,
         mut lexer: Lexer<'a>,
     ) -> Result<(), Problem> {
         let mut line = Line::new(start);
@@ -417,7 +417,7 @@ impl<'a> Fixer<'a> {
         // The move number waiting for its move: its span, place and text.
         let mut number: Option<(Range<usize>, Place, &'a [u8])> = None;
         while let Some(token) = first.take().or_else(|| lexer.next()) {
-            let token = token.map_err(Problem::Syntax)?;
+            let token = token.map_err(|error| Problem::Syntax(*error))?;
             if self.rewrite.edits.len() > MAX_REWRITES {
                 return Err(Problem::TooManyRewrites { at: token.at, limit: MAX_REWRITES });
             }

@@ -32,7 +32,7 @@ pub use arbiter_scan::Shown;
 pub use fault::{CastlingBar, DropBar, Ending, Fault, Illegal, Mistake, Rule};
 pub use reading::{Reading, read_move, read_token};
 pub use record::{RecordCheck, Verdict, check_record, check_record_in};
-pub use shown::ShownBytes;
+pub use shown::{ShownBytes, escaped};
 pub use spelling::{Dialect, ParseDialectError, SanText};
 pub use token::{MoveToken, ParseMoveTokenError, is_null_move};
 pub use variant::{GameVariant, ParseVariantError, Playable, Start, StartError};

@@ -1,5 +1,6 @@
 //! `arbiter chess`: the official record check, and the PGN tools around it.
 
+mod convert;
 mod fix;
 mod pgn;
 mod source;
@@ -33,6 +34,9 @@ enum Command {
     Pgn(pgn::PgnArgs),
     /// Rewrite a record or a PGN file into canonical SAN.
     Fix(fix::FixArgs),
+    /// PGN files into a Parquet dataset, a row per game with typed columns, or a dataset back
+    /// into PGN.
+    Convert(convert::ConvertArgs),
     #[command(flatten)]
     Contest(crate::contest::Command<arbiter_contest::chess::ChessProblem>),
     /// Check test files strictly, as testlib's validators do: one line, one space between
@@ -50,6 +54,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     match args.command {
         Some(Command::Pgn(args)) => pgn::run(args),
         Some(Command::Fix(args)) => fix::run(args),
+        Some(Command::Convert(args)) => convert::run(args),
         Some(Command::Contest(command)) => crate::contest::run(command),
         Some(Command::Validate(args)) => crate::validate::run(crate::validate::Format::Chess, args),
         Some(Command::Package(args)) => {

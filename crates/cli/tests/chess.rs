@@ -915,3 +915,78 @@ fn pgn_reports_find_each_game_again_and_hold_its_result_to_the_board() {
     ));
     assert!(plain.ends_with("<stdin>: 3 games: 2 ok, 1 with errors, 5 warnings\n"), "{plain}");
 }
+
+/// A fresh folder for a test's files under Cargo's temporary folder for tests.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+#[test]
+fn convert_to_parquet_and_back_is_what_fix_writes() {
+    let dir = scratch("convert_round_trip");
+    let fixtures = "../chess-record/tests/fixtures/pgn";
+    for name in ["annotated.pgn", "chess960.pgn", "null-moves.pgn", "uci.pgn", "variants.pgn"] {
+        let input = format!("{fixtures}/{name}");
+        let out = dir.join(name);
+        let out = out.to_str().expect("a path");
+        let converted = arbiter(&["chess", "convert", &input, "--to", "parquet", "--out", out], "");
+        assert_eq!(converted.status.code(), Some(0), "{}", text(&converted.stderr));
+        assert!(text(&converted.stdout).contains(" games: "), "{}", text(&converted.stdout));
+        let back = arbiter(&["chess", "convert", out, "--to", "pgn"], "");
+        assert_eq!(back.status.code(), Some(0), "{}", text(&back.stderr));
+        let fixed = arbiter(&["chess", "fix", &input], "");
+        assert_eq!(text(&back.stdout), text(&fixed.stdout), "{name}");
+    }
+}
+
+#[test]
+fn convert_partitions_by_month_and_writes_to_a_file() {
+    let dir = scratch("convert_months");
+    let pgn = "[Event \"a\"]\n[UTCDate \"2024.01.31\"]\n[Result \"*\"]\n\n1. e4 *\n\n\
+               [Event \"b\"]\n[Date \"2024.02.01\"]\n[Result \"*\"]\n\n1. d4 *\n\n\
+               [Event \"c\"]\n[Date \"????.??.??\"]\n[Result \"*\"]\n\n1. c4 *\n\n";
+    let input = dir.join("games.pgn");
+    std::fs::write(&input, pgn).expect("input");
+    let out = dir.join("dataset");
+    let (input, out) = (input.to_str().expect("path"), out.to_str().expect("path"));
+    let converted = arbiter(&["chess", "convert", input, "--to", "parquet", "--out", out], "");
+    assert_eq!(converted.status.code(), Some(0), "{}", text(&converted.stderr));
+    let mut months: Vec<String> = std::fs::read_dir(out)
+        .expect("dataset")
+        .map(|entry| entry.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    months.sort();
+    assert_eq!(months, ["month=2024-01", "month=2024-02", "month=__HIVE_DEFAULT_PARTITION__"]);
+    let again = arbiter(&["chess", "convert", input, "--to", "parquet", "--out", out], "");
+    assert_eq!(again.status.code(), Some(2));
+    assert!(text(&again.stderr).contains("found a dataset already"), "{}", text(&again.stderr));
+    let back = dir.join("back.pgn");
+    let back = back.to_str().expect("path");
+    let written = arbiter(&["chess", "convert", out, "--to", "pgn", "--out", back], "");
+    assert_eq!(written.status.code(), Some(0), "{}", text(&written.stderr));
+    assert_eq!(std::fs::read_to_string(back).expect("written"), pgn);
+}
+
+#[test]
+fn convert_keeps_the_games_before_a_nul_byte_and_says_where_it_stopped() {
+    let dir = scratch("convert_nul");
+    let input = dir.join("nul.pgn");
+    std::fs::write(&input, "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 \0 *\n")
+        .expect("input");
+    let out = dir.join("dataset");
+    let (input, out) = (input.to_str().expect("path"), out.to_str().expect("path"));
+    let converted = arbiter(&["chess", "convert", input, "--to", "parquet", "--out", out], "");
+    assert_eq!(converted.status.code(), Some(2));
+    assert_eq!(
+        text(&converted.stderr),
+        format!("{input}:7:7: expected PGN text, found a NUL byte\n")
+    );
+    let back = arbiter(&["chess", "convert", out, "--to", "pgn"], "");
+    assert!(text(&back.stdout).starts_with("[Event \"a\"]\n\n1. e4 *\n"), "{}", text(&back.stdout));
+    let missing = arbiter(&["chess", "convert", input, "--to", "parquet"], "");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(text(&missing.stderr).contains("expected --out DIR"), "{}", text(&missing.stderr));
+}

@@ -333,13 +333,14 @@ fn paths_are_read_from_use_trees_and_inline() {
 
 /// Each crate's layer: a crate may depend only on crates of lower layers. The match runner and
 /// the search share a layer, so neither may use the other; both speak the protocol below them.
-const LAYERS: [(&str, u8); 15] = [
+const LAYERS: [(&str, u8); 16] = [
     ("arbiter-scan", 0),
     ("arbiter-duck", 1),
     ("arbiter-chess-record", 1),
     ("arbiter-arena", 1),
     ("arbiter-rating", 1),
     ("arbiter-duck-protocol", 2),
+    ("arbiter-chess-parquet", 2),
     ("arbiter-live", 2),
     ("arbiter-duck-engine", 3),
     ("arbiter-duck-match", 3),

@@ -5,9 +5,9 @@
 //! A batch is what has been read and not yet handled, up to a size: when the input comes
 //! slowly (a pipe), each game is handed on as soon as it is complete, and when it comes fast the
 //! batches fill up, so the cores have work. The bytes held at once, in the game being read and
-//! in the pieces waiting or being handled, stay within the game size limit (plus a chunk read):
-//! the reader waits for the handler while the handler holds pieces and more reading would go
-//! past it.
+//! in the pieces waiting or being handled, stay within a few MiB, or the largest game when it is
+//! larger (plus a chunk read): the reader waits for the handler while the handler holds pieces
+//! and more reading would go past that.
 
 use std::io::{self, Read};
 use std::sync::mpsc;
@@ -19,7 +19,12 @@ use super::split::{Piece, Splitter};
 const BATCH_PIECES: usize = 1024;
 
 /// ... and at most this many bytes of games (or one game, when it is larger).
-const BATCH_BYTES: usize = 4 << 20;
+const BATCH_BYTES: usize = 1 << 20;
+
+/// The most bytes held at once while the handler holds pieces, as the budget counts them: a
+/// few batches, so that reading keeps ahead of the handler. Alone, a game may go past it, up to
+/// the game size limit: memory is bounded by this plus the largest game, whatever the input.
+const HELD: usize = 4 << 20;
 
 /// What a piece costs besides its bytes, as the budget counts it (so that a stream of tiny
 /// pieces is bounded too).
@@ -130,7 +135,7 @@ pub fn for_each_batch<R: Read + Send>(
     raw: bool,
     mut each: impl FnMut(Vec<Piece>) -> io::Result<()>,
 ) -> Result<(), BatchError> {
-    let budget = Arc::new(Budget::new(limit.max(2 * READ_COST)));
+    let budget = Arc::new(Budget::new(HELD.max(2 * READ_COST)));
     let (send, receive) = mpsc::channel::<Result<(Piece, usize), (u32, io::Error)>>();
     std::thread::scope(|scope| {
         let reading = Arc::clone(&budget);

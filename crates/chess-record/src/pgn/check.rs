@@ -14,6 +14,7 @@ use crate::token::is_null_move;
 use crate::turn::Turn;
 use crate::variant::{Playable, Start};
 
+use super::commands::bad_clocks;
 use super::lex::{Kind, Lexer, SyntaxError, Token};
 use super::listener::Listener;
 use super::report::{GameReport, Located, Mode, Problem};
@@ -32,7 +33,7 @@ impl GameText {
         let mut report = GameReport::new(self.index, self.at);
         report.offset = self.start_offset();
         let mut lexer = Lexer::new(self.text(), self.at.line);
-        let (mut tags, first) = Tags::read_section(&mut lexer);
+        let (mut tags, first) = Tags::read_section(&mut lexer, listener);
         report.white = tags.white.take().unwrap_or_else(|| "?".to_owned());
         report.black = tags.black.take().unwrap_or_else(|| "?".to_owned());
         report.id = tags.site.take().or_else(|| tags.game_id.take());
@@ -65,7 +66,7 @@ impl GameText {
 struct Movetext<'a, 'l, L> {
     lexer: Lexer<'a>,
     /// The token that ended the tags.
-    first: Option<Result<Token<'a>, SyntaxError>>,
+    first: Option<Result<Token<'a>, Box<SyntaxError>>>,
     mode: Mode,
     report: GameReport,
     listener: &'l mut L,
@@ -134,8 +135,8 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
         // The lexer is read directly, not as an iterator: the first error ends the reading.
         loop {
             let token = match first.take() {
-                Some(token) => token.map_err(Problem::Syntax)?,
-                None => match self.lexer.next_token().map_err(Problem::Syntax)? {
+                Some(token) => token.map_err(|error| Problem::Syntax(*error))?,
+                None => match self.lexer.next_token().map_err(|error| Problem::Syntax(*error))? {
                     Some(token) => token,
                     None => break,
                 },
@@ -146,9 +147,12 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
             match token.kind {
                 Kind::Tag { .. } | Kind::Close => {}
                 Kind::Comment => {
-                    for found in bad_clocks(&text[token.span.clone()]) {
+                    self.listener.comment(self.report.plies, &text[token.span.clone()]);
+                    // A clock written otherwise than `[%clk H:MM:SS]` is told.
+                    bad_clocks(&text[token.span.clone()], |whole| {
+                        let found = ShownBytes(whole).to_string();
                         self.report.warnings.push(Problem::Clock { at: token.at, found });
-                    }
+                    });
                 }
                 Kind::Number(text) => {
                     if strict && let Some(before) = &number {
@@ -224,7 +228,7 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
                         self.departure(mistake(Fault::NullMove))?;
                         pos = passed;
                         self.report.plies += 1;
-                        self.listener.play(self.report.plies, token_text, None);
+                        self.listener.play(self.report.plies, token_text, None, "--");
                         last = None;
                         continue;
                     }
@@ -236,7 +240,12 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
                         self.refuse(problem, self.report.plies + 1, reading.played)?;
                     }
                     self.report.plies += 1;
-                    self.listener.play(self.report.plies, token_text, Some(reading.played));
+                    self.listener.play(
+                        self.report.plies,
+                        token_text,
+                        Some(reading.played),
+                        reading.canonical.as_str(),
+                    );
                     last = Some(LastMove {
                         end: token.span.end,
                         at,
@@ -301,43 +310,6 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
                 self.report.warnings.push(Problem::Result { at, written, against });
             }
         }
-    }
-}
-
-/// The clock commands of a comment that are not `[%clk H:MM:SS]` (seconds may have a
-/// fraction, as chess.com writes them), as written.
-fn bad_clocks(comment: &[u8]) -> Vec<String> {
-    const START: &[u8] = b"[%clk";
-    let mut bad = Vec::new();
-    let mut rest = comment;
-    while let Some(i) = memchr::memmem::find(rest, START) {
-        let after = &rest[i + START.len()..];
-        let end = memchr::memchr(b']', after);
-        let value = after[..end.unwrap_or(after.len())].trim_ascii();
-        if end.is_none() || !is_clock(value) {
-            let command = &rest[i..i + START.len() + end.map_or(after.len(), |end| end + 1)];
-            bad.push(ShownBytes(command).to_string());
-        }
-        rest = after;
-    }
-    bad
-}
-
-/// Whether `value` is `H:MM:SS`, with any number of hour digits and an optional fraction of a
-/// second (`0:03:00`, `1:59:59.9`).
-fn is_clock(value: &[u8]) -> bool {
-    let (time, fraction) = match value.iter().position(|&b| b == b'.') {
-        Some(dot) => (&value[..dot], Some(&value[dot + 1..])),
-        None => (value, None),
-    };
-    let digits = |part: &[u8]| !part.is_empty() && part.iter().all(u8::is_ascii_digit);
-    let sixty = |part: &[u8]| part.len() == 2 && digits(part) && part[0] < b'6';
-    let mut parts = time.split(|&b| b == b':');
-    match (parts.next(), parts.next(), parts.next(), parts.next()) {
-        (Some(h), Some(m), Some(s), None) => {
-            digits(h) && sixty(m) && sixty(s) && fraction.is_none_or(digits)
-        }
-        _ => false,
     }
 }
 

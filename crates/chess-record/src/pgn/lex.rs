@@ -134,17 +134,6 @@ impl<'a> Lexer<'a> {
         Place { line: clamp(self.line), column: clamp(self.counted_chars + 1) }
     }
 
-    /// Moves to `end`, counting the lines passed.
-    fn advance(&mut self, end: usize) {
-        for (i, &b) in self.text[self.pos..end].iter().enumerate() {
-            if b == b'\n' {
-                self.line += 1;
-                self.line_start = self.pos + i + 1;
-            }
-        }
-        self.pos = end;
-    }
-
     /// What stands at `pos`, for a message: a word, the end of the line or of the game.
     fn found(&self, pos: usize) -> String {
         match self.text.get(pos) {
@@ -170,25 +159,49 @@ impl<'a> Lexer<'a> {
         Place { line: self.first_line.saturating_add(clamp(lines)), column: clamp(chars + 1) }
     }
 
-    fn error(&mut self, pos: usize, expected: &'static str, found: String) -> SyntaxError {
-        SyntaxError { at: self.at(pos), expected: Cow::Borrowed(expected), found }
+    /// A syntax error, boxed: the results of the lexer, one per token, stay small.
+    #[cold]
+    fn error(&mut self, pos: usize, expected: &'static str, found: String) -> Box<SyntaxError> {
+        Box::new(SyntaxError { at: self.at(pos), expected: Cow::Borrowed(expected), found })
     }
 
+    /// The token from `start` to `end`, which holds no line break.
     #[inline]
     fn token(&mut self, kind: Kind<'a>, start: usize, end: usize) -> Token<'a> {
         let at = self.at(start);
-        // Only a `{comment}` can hold a line break: a word ends at whitespace.
-        if matches!(kind, Kind::Comment) {
-            self.advance(end);
-        } else {
-            self.pos = end;
-        }
+        self.pos = end;
         Token { kind, span: start..end, at, depth: self.opened.len() }
+    }
+
+    /// A `{comment}` opened at `start`: the only token that can hold line breaks, counted as
+    /// its end is looked for, in one pass.
+    fn comment(&mut self, start: usize) -> Result<Token<'a>, Box<SyntaxError>> {
+        let at = self.at(start);
+        let mut from = start + 1;
+        let close = loop {
+            match memchr::memchr2(b'}', b'\n', &self.text[from..]) {
+                Some(i) if self.text[from + i] == b'}' => break from + i,
+                Some(i) => {
+                    self.line += 1;
+                    self.line_start = from + i + 1;
+                    from += i + 1;
+                }
+                None => {
+                    return Err(Box::new(SyntaxError {
+                        at,
+                        expected: Cow::Borrowed("`}` closing the comment opened here"),
+                        found: "the end of the game".to_owned(),
+                    }));
+                }
+            }
+        };
+        self.pos = close + 1;
+        Ok(Token { kind: Kind::Comment, span: start..close + 1, at, depth: self.opened.len() })
     }
 
     /// The next token, or `None` at the end of the text: what the iterator gives, for a reader
     /// that stops at the first error anyway.
-    pub(crate) fn next_token(&mut self) -> Result<Option<Token<'a>>, SyntaxError> {
+    pub(crate) fn next_token(&mut self) -> Result<Option<Token<'a>>, Box<SyntaxError>> {
         // Whitespace first, in a loop of its own: most tokens follow a single space.
         while let Some(&byte) = self.text.get(self.pos)
             && is_space(byte)
@@ -202,11 +215,11 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         let Some(&byte) = self.text.get(start) else {
             return match self.opened.last() {
-                Some(&at) => Err(SyntaxError {
+                Some(&at) => Err(Box::new(SyntaxError {
                     at,
                     expected: Cow::Borrowed("`)` closing the variation opened here"),
                     found: "the end of the game".to_owned(),
-                }),
+                })),
                 None => Ok(None),
             };
         };
@@ -219,23 +232,14 @@ impl<'a> Lexer<'a> {
                 let end = line_end(self.text, start);
                 Ok(Some(self.token(Kind::Comment, start, end)))
             }
-            b'{' => {
-                let Some(close) = self.text[start..].iter().position(|&b| b == b'}') else {
-                    return Err(self.error(
-                        start,
-                        "`}` closing the comment opened here",
-                        "the end of the game".to_owned(),
-                    ));
-                };
-                Ok(Some(self.token(Kind::Comment, start, start + close + 1)))
-            }
+            b'{' => self.comment(start).map(Some),
             b'[' if !self.movetext => self.tag(start).map(Some),
             _ => self.movetext_token(start, byte).map(Some),
         }
     }
 
     /// A token of the movetext, starting with `byte` at `start`.
-    fn movetext_token(&mut self, start: usize, byte: u8) -> Result<Token<'a>, SyntaxError> {
+    fn movetext_token(&mut self, start: usize, byte: u8) -> Result<Token<'a>, Box<SyntaxError>> {
         self.movetext = true;
         if self.ended {
             return Err(self.error(
@@ -337,7 +341,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// A tag pair `[Name "value"]`, starting at `start`.
-    fn tag(&mut self, start: usize) -> Result<Token<'a>, SyntaxError> {
+    fn tag(&mut self, start: usize) -> Result<Token<'a>, Box<SyntaxError>> {
         let text = self.text;
         let skip_blanks = |mut i: usize| {
             while matches!(text.get(i), Some(b' ' | b'\t')) {
@@ -383,7 +387,7 @@ impl<'a> Lexer<'a> {
 }
 
 impl<'a> Iterator for Lexer<'a> {
-    type Item = Result<Token<'a>, SyntaxError>;
+    type Item = Result<Token<'a>, Box<SyntaxError>>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.failed {

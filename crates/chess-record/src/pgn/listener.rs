@@ -15,10 +15,23 @@ pub trait Listener {
         let _ = start;
     }
 
+    /// A tag pair of the game's tag section, in order: its name, and its value as written
+    /// between the quotes (escapes kept: [`tag_value`](super::tag_value) reads them).
+    fn tag(&mut self, name: &[u8], value: &[u8]) {
+        let _ = (name, value);
+    }
+
     /// The mainline's move `ply` (counted from 1, from the start), written `token` (its move
-    /// number left out), was read and played; `played` is `None` for a null move.
-    fn play(&mut self, ply: u32, token: &str, played: Option<Move>) {
-        let _ = (ply, token, played);
+    /// number left out), was read and played; `played` is `None` for a null move; `canonical`
+    /// is its spelling in standard SAN (`--` for a null move).
+    fn play(&mut self, ply: u32, token: &str, played: Option<Move>, canonical: &str) {
+        let _ = (ply, token, played, canonical);
+    }
+
+    /// A comment of the mainline (`{...}`, `; ...` or a `%` line, as written) after its move
+    /// `ply` (0 before the first move): where clocks and evaluations are written.
+    fn comment(&mut self, ply: u32, text: &[u8]) {
+        let _ = (ply, text);
     }
 
     /// The move `ply` is `played`, but its token is the game's first error: a departure from the

@@ -68,7 +68,7 @@ impl Listener for Collector {
         self.start = Some(start.clone());
     }
 
-    fn play(&mut self, _ply: u32, token: &str, played: Option<Move>) {
+    fn play(&mut self, _ply: u32, token: &str, played: Option<Move>, _canonical: &str) {
         self.moves.push(PlayedMove { token: token.to_owned(), played });
     }
 

@@ -36,6 +36,7 @@
 
 mod batches;
 mod check;
+mod commands;
 mod compressed;
 mod frames;
 mod lex;
@@ -50,6 +51,7 @@ use std::io::{self, Read};
 
 pub use arbiter_scan::Place;
 pub use batches::{BatchError, for_each_batch};
+pub use commands::{Eval, comment_clock, comment_eval};
 pub use compressed::{Compression, decompressed};
 pub use frames::zstd_frames;
 pub(crate) use lex::{Kind, Lexer, Token};
@@ -60,6 +62,7 @@ pub use report::{GameReport, Located, Mode, Problem};
 pub use shard::{Base, Extent, Layout, Shard, ShardText, plan_shards, shard_extent};
 pub use split::{GameText, MAX_GAME_BYTES, NulByte, PgnGames, Piece, Splitter};
 pub(crate) use tags::Tags;
+pub use tags::tag_value;
 
 /// Reads and checks every game of a PGN stream, compressed or not, one after the other; a game
 /// larger than `limit` bytes is reported as such and skipped.

@@ -131,7 +131,14 @@ pub fn plan_shards(path: &Path, target: u64) -> io::Result<Vec<Shard>> {
         }
         Compression::Zstd => {
             file.seek(SeekFrom::Start(0))?;
-            let frames = zstd_frames(file)?;
+            let frames = match zstd_frames(file) {
+                Ok(frames) => frames,
+                // Not whole frames (cut off, or garbage after them): read from the start, as
+                // one shard, its games are checked up to where decompressing fails, and the
+                // error says where.
+                Err(error) if error.kind() == io::ErrorKind::InvalidData => return Ok(whole),
+                Err(error) => return Err(error),
+            };
             if frames.len() < 2 {
                 return Ok(whole);
             }
@@ -523,6 +530,19 @@ mod tests {
     fn start(text: &str) -> Option<usize> {
         let (_, skipped) = resync(text.as_bytes(), false).expect("read");
         skipped.found.then_some(skipped.bytes as usize)
+    }
+
+    #[test]
+    fn zstd_that_is_not_whole_frames_is_one_shard_read_from_its_start() {
+        let one = zstd::encode_all(&text(&[0, 1, 2, 0])[..], 3).expect("zstd");
+        let two = [&one[..], &one[..]].concat();
+        assert_eq!(plan_shards(&Scratch::new(&two).0, 10).expect("shards").len(), 2);
+        for broken in [&two[..two.len() - 3], &[&two[..], b"garbage"].concat()[..]] {
+            let file = Scratch::new(broken);
+            let shards = plan_shards(&file.0, 10).expect("shards");
+            assert_eq!(shards.len(), 1);
+            assert_eq!((shards[0].layout, shards[0].start), (Layout::Whole, 0));
+        }
     }
 
     #[test]

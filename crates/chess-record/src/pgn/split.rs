@@ -353,7 +353,12 @@ impl<R: Read> Splitter<R> {
 
 /// The characters of `bytes`, in UTF-8 (any other byte counts as one).
 fn chars(bytes: &[u8]) -> u32 {
-    let n = bytes.iter().filter(|&&b| b & 0xc0 != 0x80).count();
+    // Most text is ASCII, which `is_ascii` tells many bytes at a time.
+    let n = if bytes.is_ascii() {
+        bytes.len()
+    } else {
+        bytes.iter().filter(|&&b| b & 0xc0 != 0x80).count()
+    };
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
@@ -555,6 +560,30 @@ fn emit_game(game: &mut Game, sink: &mut Sink<'_>, last: bool) {
 /// Follows `{ comments }` through `game.bytes[from..end]`; whether to go on scanning the line
 /// (a `;` comment takes the rest of it).
 fn scan_comments(game: &mut Game, from: usize, end: usize) -> bool {
+    let bytes = &game.bytes[from..end];
+    // Without a `;`, a `{` opens a comment unless one is open and a `}` closes one if one is
+    // open: the state after the bytes is the one their last brace leaves, found from the end
+    // many bytes at a time, where following each comment would take a search per brace.
+    if memchr::memchr(b';', bytes).is_none() {
+        if let Some(last) = memchr::memrchr2(b'{', b'}', bytes) {
+            let opens = bytes[last] == b'{';
+            if opens && !game.in_comment {
+                game.blank_in_comment = false;
+            }
+            if opens && game.in_comment && bytes[..last].contains(&b'}') {
+                // Closed and opened again since: a fresh comment.
+                game.blank_in_comment = false;
+            }
+            game.in_comment = opens;
+        }
+        return true;
+    }
+    scan_each_comment(game, from, end)
+}
+
+/// [`scan_comments`] comment by comment: what a `;` needs, since braces after it are no
+/// comment's.
+fn scan_each_comment(game: &mut Game, from: usize, end: usize) -> bool {
     let mut i = from;
     while i < end {
         let rest = &game.bytes[i..end];
@@ -785,6 +814,33 @@ mod tests {
         // A game made of one huge line, and an open comment running to the end.
         whole(format!("1. e4 {}\n", "e5 ".repeat(300)).as_bytes(), 50);
         whole(format!("1. e4 {{{}\n\n[W \"x\"]\n1. d4 *", "y\n".repeat(300)).as_bytes(), 50);
+    }
+
+    proptest::proptest! {
+        /// The state of comments after a line read from its last brace is the one following
+        /// each comment gives.
+        #[test]
+        fn the_last_brace_tells_the_comment_state(
+            line in "[{}; a]{0,12}",
+            in_comment: bool,
+            blank_in_comment: bool,
+        ) {
+            let start = |game: &mut Game| {
+                game.bytes = line.as_bytes().to_vec();
+                game.in_comment = in_comment;
+                game.blank_in_comment = blank_in_comment;
+            };
+            let (mut fast, mut slow) = (Game::new(0, 0), Game::new(0, 0));
+            start(&mut fast);
+            start(&mut slow);
+            let end = line.len();
+            let scanning = scan_comments(&mut fast, 0, end);
+            proptest::prop_assert_eq!(scanning, scan_each_comment(&mut slow, 0, end));
+            proptest::prop_assert_eq!(fast.in_comment, slow.in_comment);
+            if fast.in_comment {
+                proptest::prop_assert_eq!(fast.blank_in_comment, slow.blank_in_comment);
+            }
+        }
     }
 
     #[test]

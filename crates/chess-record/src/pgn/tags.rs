@@ -1,5 +1,7 @@
 //! The tag section of a game: the tags that decide how its movetext is read.
 
+use std::borrow::Cow;
+
 use arbiter_scan::Place;
 use pgn_reader::RawTag;
 
@@ -7,7 +9,19 @@ use crate::shown::escaped;
 use crate::variant::{GameVariant, ParseVariantError, Start};
 
 use super::lex::{Kind, Lexer, SyntaxError, Token};
+use super::listener::Listener;
 use super::report::Problem;
+
+/// A tag value as written between its quotes, its escapes (`\"`, `\\`) read.
+///
+/// ```
+/// use arbiter_chess_record::pgn::tag_value;
+///
+/// assert_eq!(&*tag_value(br#"A \"B\""#), br#"A "B""#);
+/// ```
+pub fn tag_value(raw: &[u8]) -> Cow<'_, [u8]> {
+    RawTag(raw).decode()
+}
 
 /// The tags that decide how a game is read, as they were found.
 #[derive(Debug, Default)]
@@ -26,13 +40,16 @@ pub(crate) struct Tags {
 impl Tags {
     /// Reads the tag section: tags and comments, up to the first token of any other kind, which
     /// starts the movetext and is returned with the tags (`None` at the end of the game).
+    /// `listener` hears each tag pair.
     pub(crate) fn read_section<'a>(
         lexer: &mut Lexer<'a>,
-    ) -> (Tags, Option<Result<Token<'a>, SyntaxError>>) {
+        listener: &mut impl Listener,
+    ) -> (Tags, Option<Result<Token<'a>, Box<SyntaxError>>>) {
         let mut tags = Tags::default();
         let first = loop {
             match lexer.next() {
                 Some(Ok(Token { kind: Kind::Tag { name, value }, at, .. })) => {
+                    listener.tag(name, value);
                     tags.read(name, value, at);
                 }
                 Some(Ok(Token { kind: Kind::Comment, .. })) => {}
