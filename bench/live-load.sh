@@ -36,7 +36,9 @@ fi
 work=$(mktemp -d)
 trap 'kill $(cat "$work/nginx.pid" 2> /dev/null) $server 2> /dev/null; rm -rf "$work"' EXIT
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-connections=$((games * (3 + spectators) + 256))
+# Every socket within the 7/8 of the connections sockets may take, each game's HTTP connection,
+# and room to spare.
+connections=$(((games * (2 + spectators) + 6) / 7 * 8 + games + 256))
 port=$(free_port)
 ./target/release/arbiter serve --port 0 --data-dir "$work/data" --trusted-proxy 127.0.0.1 \
     --public-url "http://127.0.0.1:$port" --max-connections "$connections" > "$work/serve.out" &

@@ -75,8 +75,9 @@ pub struct Options {
     pub seed: u64,
     /// Games being set up at once.
     pub setting_up: usize,
-    /// A pause before each move, as a player thinks: zero sends each move as soon as the
-    /// opponent's has been shown, which keeps the server saturated.
+    /// The mean pause before each move, as a player thinks (each drawn between half and one and
+    /// a half times it): zero sends each move as soon as the opponent's has been shown, which
+    /// keeps the server saturated.
     pub think: Duration,
     /// Spectators watching each game, each on a WebSocket of its own.
     pub spectators: usize,

@@ -28,8 +28,9 @@ struct Args {
     /// Games set up at once.
     #[arg(long, default_value_t = 32)]
     setting_up: usize,
-    /// Milliseconds each player waits before each move, as if thinking; 0 sends each move as
-    /// soon as the opponent's is shown, which keeps the server saturated.
+    /// Milliseconds each player waits before each move on average, as if thinking (each pause
+    /// drawn between half and one and a half times it); 0 sends each move as soon as the
+    /// opponent's is shown, which keeps the server saturated.
     #[arg(long, value_name = "MS", default_value_t = 0)]
     think: u64,
     /// Spectators watching each game, each on a WebSocket of its own.
@@ -97,8 +98,10 @@ fn run(args: &Args) -> Result<bool, LoadError> {
                 Some(dir) => (dir.clone(), false),
                 None => (server::fresh_dir()?, true),
             };
-            // Every socket and each game's HTTP connection, with room to spare.
-            let connections = args.games * (3 + args.spectators) + 256;
+            // Every socket within the 7/8 of the connections sockets may take, each game's HTTP
+            // connection, and room to spare.
+            let sockets = args.games * (2 + args.spectators);
+            let connections = sockets.div_ceil(7) * 8 + args.games + 256;
             let started = Started::start(&args.server, &dir, connections)?;
             let target =
                 Target { addr: started.addr, data_dir: dir.clone(), pid: Some(started.pid()) };

@@ -149,12 +149,13 @@ impl Seated {
         let hello = json!({ "hello": null }).to_string();
         sender.send(Message::text(hello)).await.map_err(|e| failed(e.to_string()))?;
         let first = tokio::time::timeout(SHOWN, receiver.next()).await;
-        if !matches!(first, Ok(Some(Ok(Message::Text(_))))) {
+        let Ok(Some(Ok(Message::Text(first)))) = first else {
             return Err(failed("no first view".into()));
-        }
+        };
         let (sent, spectated) = (Arc::clone(&self.sent), Arc::clone(&self.spectated));
         let reader = tokio::spawn(async move {
-            let mut shown = 0;
+            // The plies of the whole game it was sent first are not timed.
+            let mut shown = plies_in(first.as_str());
             while let Some(Ok(message)) = receiver.next().await {
                 let at = Instant::now();
                 let Message::Text(text) = message else { continue };
@@ -179,12 +180,15 @@ impl Seated {
 /// message of one move says it brings the game to (`ply`), whichever it holds.
 fn plies_in(text: &str) -> usize {
     let Ok(value) = serde_json::from_str::<Value>(text) else { return 0 };
-    let game = &value["game"];
-    game["commands"]
-        .as_array()
-        .map(Vec::len)
-        .or_else(|| value["ply"].as_u64().map(|ply| ply as usize))
-        .unwrap_or(0)
+    let added = |view: &Value| view["commands"].as_array().map_or(0, Vec::len);
+    match (&value["game"], &value["delta"]) {
+        (game @ Value::Object(_), _) => added(game),
+        // A change keeps `keep` plies and brings the ones after them.
+        (_, change @ Value::Object(_)) => {
+            change["keep"].as_u64().map_or(0, |keep| keep as usize) + added(change)
+        }
+        _ => 0,
+    }
 }
 
 /// What happened in one game: what the server acknowledged, and the timings.
@@ -252,7 +256,8 @@ pub async fn set_up(local: IpAddr, server: SocketAddr, index: usize) -> Result<S
     })
 }
 
-/// Plays `seated` with random valid moves drawn from `seed`, each after `think`, until it ends
+/// Plays `seated` with random valid moves drawn from `seed`, each after a pause of about
+/// `think` (drawn from the same seed, between half and one and a half times it), until it ends
 /// or `max_moves` plies were played.
 pub async fn play(mut seated: Seated, max_moves: usize, seed: u64, think: Duration) -> Record {
     let mut record = Record { id: seated.id.clone(), ..Record::default() };
@@ -294,7 +299,11 @@ async fn moves(
         let command = mv.to_string();
         let body = json!({ "token": seated.tokens[mover], "action": "move", "command": command });
         if !think.is_zero() {
-            tokio::time::sleep(think).await;
+            // Players do not move in step: each pause is drawn between half and one and a half
+            // times `think`, so that a thousand games do not send their moves in one burst.
+            let half = think / 2;
+            let spread = u64::try_from(think.as_micros()).unwrap_or(u64::MAX).max(1);
+            tokio::time::sleep(half + Duration::from_micros(rng.next_u64() % spread)).await;
         }
         seated.sockets[mover].drain();
         let sent = Instant::now();
