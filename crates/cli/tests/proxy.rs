@@ -78,6 +78,15 @@ fn root() -> bool {
     Command::new("id").arg("-u").output().is_ok_and(|out| out.stdout.trim_ascii() == b"0")
 }
 
+/// Whether any user may pass through every directory above `dir` (a clone made in a private
+/// directory, as `mktemp -d` makes, is closed to others).
+fn others_reach(dir: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    dir.ancestors()
+        .skip(1)
+        .all(|above| std::fs::metadata(above).is_ok_and(|m| m.permissions().mode() & 0o001 != 0))
+}
+
 /// nginx in `dir`, serving the site with arbiter at `upstream`, HTTPS on `tls` and plain HTTP
 /// on `plain`; `None` (skipped) when nginx or openssl is missing.
 fn nginx(scene: &mut Scene, upstream: SocketAddr, tls: u16, plain: u16) -> Option<()> {
@@ -111,8 +120,12 @@ fn nginx(scene: &mut Scene, upstream: SocketAddr, tls: u16, plain: u16) -> Optio
     std::fs::write(dir.join("site.conf"), site).unwrap();
     // Everything nginx writes stays in the directory: no root needed.
     let temp = |name: &str| format!("{name}_temp_path {};", path(name));
+    // As root, nginx runs as `nobody` where `nobody` can reach the directory, else as root
+    // itself (its workers too, which would otherwise be `nobody`).
+    let unprivileged = root() && others_reach(&dir);
+    let user = if root() && !unprivileged { "user root;\n" } else { "" };
     let main = format!(
-        "worker_processes 1;\npid {pid};\nerror_log {log};\nevents {{ worker_connections 512; }}\n\
+        "{user}worker_processes 1;\npid {pid};\nerror_log {log};\nevents {{ worker_connections 512; }}\n\
          http {{\n access_log off;\n {} {} {} {} {}\n include {site};\n}}\n",
         temp("client_body"),
         temp("proxy"),
@@ -125,7 +138,7 @@ fn nginx(scene: &mut Scene, upstream: SocketAddr, tls: u16, plain: u16) -> Optio
     );
     std::fs::write(dir.join("nginx.conf"), main).unwrap();
     let args = ["-p", &path(""), "-c", &path("nginx.conf"), "-e", &path("error.log")];
-    let mut command = if root() {
+    let mut command = if unprivileged {
         // nginx is started as an unprivileged user, which must own its directory; `setpriv`
         // becomes nginx itself, so that stopping the child stops nginx.
         let owned = Command::new("chown").args(["-R", "nobody"]).arg(&dir).status().unwrap();
