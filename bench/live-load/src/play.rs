@@ -66,14 +66,7 @@ impl Socket {
                 let at = Instant::now();
                 let Message::Text(text) = message else { continue };
                 let Ok(value) = serde_json::from_str::<Value>(text.as_str()) else { continue };
-                let (view, whole) = match (&value["game"], &value["delta"]) {
-                    (game @ Value::Object(_), _) => (game, true),
-                    (_, change @ Value::Object(_)) => (change, false),
-                    _ => continue,
-                };
-                let added = view["commands"].as_array().map_or(0, Vec::len);
-                let kept = view["keep"].as_u64().map_or(0, |keep| keep as usize);
-                let plies = if whole { added } else { kept + added };
+                let Some((view, plies)) = view_in(&value) else { continue };
                 if let Some(status) = view["status"].as_str() {
                     over = status == "over";
                 }
@@ -176,18 +169,23 @@ impl Seated {
     }
 }
 
-/// The plies of the game a socket's message shows: the commands of a whole view, or the ply a
-/// message of one move says it brings the game to (`ply`), whichever it holds.
+/// The plies of the game a socket's message shows ([`view_in`]); 0 for any other message.
 fn plies_in(text: &str) -> usize {
     let Ok(value) = serde_json::from_str::<Value>(text) else { return 0 };
+    view_in(&value).map_or(0, |(_, plies)| plies)
+}
+
+/// The whole game or the change a socket's message carries, with the plies the game has after
+/// it; `None` for any other message (a count of spectators).
+fn view_in(message: &Value) -> Option<(&Value, usize)> {
     let added = |view: &Value| view["commands"].as_array().map_or(0, Vec::len);
-    match (&value["game"], &value["delta"]) {
-        (game @ Value::Object(_), _) => added(game),
+    match (&message["game"], &message["delta"]) {
+        (game @ Value::Object(_), _) => Some((game, added(game))),
         // A change keeps `keep` plies and brings the ones after them.
         (_, change @ Value::Object(_)) => {
-            change["keep"].as_u64().map_or(0, |keep| keep as usize) + added(change)
+            Some((change, change["keep"].as_u64().map_or(0, |keep| keep as usize) + added(change)))
         }
-        _ => 0,
+        _ => None,
     }
 }
 
