@@ -6,19 +6,13 @@
 
 #[path = "../../live/tests/support/postgres.rs"]
 mod postgres;
+#[path = "support/router.rs"]
+mod router;
 
 use axum::Router;
-use axum::body::{Body, to_bytes};
-use axum::http::{HeaderMap, Method, Request, StatusCode, header};
+use axum::http::{Method, StatusCode, header};
+use router::{Reply, send};
 use serde_json::{Value, json};
-use tower::ServiceExt;
-
-/// A reply: its status, headers and JSON body.
-struct Reply {
-    status: StatusCode,
-    headers: HeaderMap,
-    body: Value,
-}
 
 impl Reply {
     /// The session cookie it sets, as `name=value`.
@@ -30,29 +24,6 @@ impl Reply {
     fn reason(&self) -> &str {
         self.body["reason"].as_str().unwrap_or("")
     }
-}
-
-/// Sends `body` to `uri` with `extra` headers.
-async fn send(
-    app: &Router,
-    method: Method,
-    uri: &str,
-    body: Value,
-    extra: &[(&str, &str)],
-) -> Reply {
-    let mut request = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header(header::HOST, "127.0.0.1:8080")
-        .header(header::CONTENT_TYPE, "application/json");
-    for (name, value) in extra {
-        request = request.header(*name, *value);
-    }
-    let request = request.body(Body::from(body.to_string())).unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let (status, headers) = (response.status(), response.headers().clone());
-    let bytes = to_bytes(response.into_body(), 1 << 20).await.unwrap();
-    Reply { status, headers, body: serde_json::from_slice(&bytes).unwrap_or(Value::Null) }
 }
 
 async fn post(app: &Router, uri: &str, body: Value, extra: &[(&str, &str)]) -> Reply {

@@ -3,46 +3,17 @@
 //! export; the opening explorer fed by the live games as they end; puzzles judged move by move
 //! and rated, in the browser's keeping or the store's.
 
+#[path = "support/router.rs"]
+mod router;
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use arbiter_web::Storage;
 use axum::Router;
-use axum::body::{Body, to_bytes};
-use axum::http::{HeaderMap, Method, Request, StatusCode, header};
+use axum::http::{Method, StatusCode, header};
+use router::{Reply, send};
 use serde_json::{Value, json};
-use tower::ServiceExt;
-
-/// A reply: its status, headers and body (JSON when it is).
-struct Reply {
-    status: StatusCode,
-    headers: HeaderMap,
-    text: String,
-    body: Value,
-}
-
-async fn send(
-    app: &Router,
-    method: Method,
-    uri: &str,
-    body: Value,
-    extra: &[(&str, &str)],
-) -> Reply {
-    let mut request = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header(header::HOST, "127.0.0.1:8080")
-        .header(header::CONTENT_TYPE, "application/json");
-    for (name, value) in extra {
-        request = request.header(*name, *value);
-    }
-    let request = request.body(Body::from(body.to_string())).unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let (status, headers) = (response.status(), response.headers().clone());
-    let bytes = to_bytes(response.into_body(), 16 << 20).await.unwrap();
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    Reply { status, headers, body: serde_json::from_str(&text).unwrap_or(Value::Null), text }
-}
 
 async fn post(app: &Router, uri: &str, body: Value) -> Reply {
     send(app, Method::POST, uri, body, &[]).await
