@@ -34,7 +34,7 @@ impl DirLock {
             .truncate(false)
             .open(&path)
             .map_err(unusable)?;
-        match file.try_lock() {
+        match try_lock(&file) {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
                 let mut holder = String::new();
@@ -56,4 +56,19 @@ impl DirLock {
             .map_err(unusable)?;
         Ok(DirLock { _file: file })
     }
+}
+
+/// Takes `file`'s lock, trying again a few times over 100 ms: a lock let go by this very process
+/// may still be held for a moment by a child it is starting (between its fork and its exec, the
+/// child shares the open file), and a server restarted in place must not be refused for it.
+fn try_lock(file: &File) -> Result<(), TryLockError> {
+    for _ in 0..5 {
+        match file.try_lock() {
+            Err(TryLockError::WouldBlock) => {
+                std::thread::sleep(std::time::Duration::from_millis(20))
+            }
+            other => return other,
+        }
+    }
+    file.try_lock()
 }
