@@ -10,6 +10,7 @@
 //! refused at the start with what to do, not answered with a server error at every move.
 
 pub mod backup;
+mod group;
 mod lock;
 
 use std::path::Path;
@@ -46,6 +47,8 @@ fn migrations() -> Migrations<'static> {
 /// anyway, and a save holds the connection only while it writes.
 pub struct SqliteStore {
     connection: Mutex<Connection>,
+    /// The saves waiting to be committed together.
+    group: group::Group,
     /// The data directory's lock, let go only after the connection is closed.
     _lock: Option<DirLock>,
 }
@@ -88,7 +91,11 @@ impl SqliteStore {
             ) => StoreError::Newer,
             other => other.into(),
         })?;
-        Ok(SqliteStore { connection: Mutex::new(connection), _lock: None })
+        Ok(SqliteStore {
+            connection: Mutex::new(connection),
+            group: group::Group::default(),
+            _lock: None,
+        })
     }
 
     /// The connection, taken even if a thread panicked holding it: each save is one
@@ -139,85 +146,7 @@ fn check(connection: &Connection) -> Result<(), String> {
 
 impl Store for SqliteStore {
     fn save(&self, game: &LiveGame) -> Result<(), StoreError> {
-        let mut connection = self.connection();
-        let transaction = connection.transaction()?;
-        let (status, winner, reason) = match game.end {
-            Some(end) => ("over", seat_name(end.winner), Some(end.reason)),
-            None => ("ongoing", None, None),
-        };
-        let written = transaction.execute(
-            "INSERT INTO games (id, red_token, blue_token, red_name, blue_name, initial_ms,
-                 increment_ms, status, winner, reason, draw_offer, takeback, plies, version,
-                 created_at, updated_at, red_ms, blue_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                 ?18)
-             ON CONFLICT (id) DO UPDATE SET red_name = ?4, blue_name = ?5, status = ?8,
-                 winner = ?9, reason = ?10, draw_offer = ?11, takeback = ?12, plies = ?13,
-                 version = ?14, updated_at = ?16, red_ms = ?17, blue_ms = ?18
-             WHERE games.version = ?14 - 1",
-            params![
-                game.id.as_str(),
-                game.tokens[0].reveal(),
-                game.tokens[1].reveal(),
-                game.names[0],
-                game.names[1],
-                game.time.map(|t| int(t.initial_ms)),
-                game.time.map(|t| int(t.increment_ms)),
-                status,
-                winner,
-                reason,
-                seat_name(game.draw_offer),
-                seat_name(game.takeback),
-                int(game.moves.len() as u64),
-                int(game.version),
-                int(game.created_at),
-                int(game.turn_since),
-                game.clocks.map(|c| int(c.red_ms)),
-                game.clocks.map(|c| int(c.blue_ms)),
-            ],
-        )?;
-        if written == 0 {
-            // Dropped, the transaction rolls back.
-            return Err(StoreError::Stale(game.id.as_str().to_owned()));
-        }
-        transaction.execute(
-            "UPDATE games SET rematch_offer = ?2, rematch = ?3 WHERE id = ?1",
-            params![
-                game.id.as_str(),
-                seat_name(game.rematch_offer),
-                game.rematch.as_ref().map(GameId::as_str)
-            ],
-        )?;
-        let plies = int(game.moves.len() as u64);
-        transaction.execute(
-            "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-            params![game.id.as_str(), plies],
-        )?;
-        let stored: i64 = transaction.query_row(
-            "SELECT COUNT(*) FROM moves WHERE game_id = ?1",
-            [game.id.as_str()],
-            |row| row.get(0),
-        )?;
-        {
-            let mut insert = transaction.prepare_cached(
-                "INSERT INTO moves (game_id, ply, command, took_ms, played_at, red_ms, blue_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?;
-            for (ply, played) in game.moves.iter().enumerate().skip(uint(stored) as usize) {
-                insert.execute(params![
-                    game.id.as_str(),
-                    int(ply as u64),
-                    played.command,
-                    int(played.took_ms),
-                    int(played.at),
-                    played.clocks.map(|c| int(c.0)),
-                    played.clocks.map(|c| int(c.1)),
-                ])?;
-            }
-        }
-        crate::accounts::commit::sqlite::saved(&transaction, game)?;
-        transaction.commit()?;
-        Ok(())
+        self.group.save(game, || self.connection(), write)
     }
 
     fn load(&self, id: &GameId, now: u64) -> Result<Option<LiveGame>, StoreError> {
@@ -357,6 +286,85 @@ impl Store for SqliteStore {
             .optional()?;
         Ok(version.map(uint))
     }
+}
+
+/// Writes `game` (its row, its moves past those stored, what the accounts keep of it) in the
+/// transaction or savepoint `connection` is in. [`StoreError::Stale`] if the stored game is not
+/// at the version before.
+fn write(connection: &Connection, game: &LiveGame) -> Result<(), StoreError> {
+    let (status, winner, reason) = match game.end {
+        Some(end) => ("over", seat_name(end.winner), Some(end.reason)),
+        None => ("ongoing", None, None),
+    };
+    let written = connection
+        .prepare_cached(
+            "INSERT INTO games (id, red_token, blue_token, red_name, blue_name, initial_ms,
+                 increment_ms, status, winner, reason, draw_offer, takeback, plies, version,
+                 created_at, updated_at, red_ms, blue_ms, rematch_offer, rematch)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                 ?18, ?19, ?20)
+             ON CONFLICT (id) DO UPDATE SET red_name = ?4, blue_name = ?5, status = ?8,
+                 winner = ?9, reason = ?10, draw_offer = ?11, takeback = ?12, plies = ?13,
+                 version = ?14, updated_at = ?16, red_ms = ?17, blue_ms = ?18,
+                 rematch_offer = ?19, rematch = ?20
+             WHERE games.version = ?14 - 1",
+        )?
+        .execute(params![
+            game.id.as_str(),
+            game.tokens[0].reveal(),
+            game.tokens[1].reveal(),
+            game.names[0],
+            game.names[1],
+            game.time.map(|t| int(t.initial_ms)),
+            game.time.map(|t| int(t.increment_ms)),
+            status,
+            winner,
+            reason,
+            seat_name(game.draw_offer),
+            seat_name(game.takeback),
+            int(game.moves.len() as u64),
+            int(game.version),
+            int(game.created_at),
+            int(game.turn_since),
+            game.clocks.map(|c| int(c.red_ms)),
+            game.clocks.map(|c| int(c.blue_ms)),
+            seat_name(game.rematch_offer),
+            game.rematch.as_ref().map(GameId::as_str),
+        ])?;
+    if written == 0 {
+        // The savepoint is rolled back as it is dropped.
+        return Err(StoreError::Stale(game.id.as_str().to_owned()));
+    }
+    let plies = int(game.moves.len() as u64);
+    connection
+        .prepare_cached("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")?
+        .execute(params![game.id.as_str(), plies])?;
+    // The moves stored are plies 0, 1, ... with none missing: their number is the last one's ply
+    // and one, found by one seek of the key, not a count of them all.
+    let stored: i64 = connection
+        .prepare_cached("SELECT ply + 1 FROM moves WHERE game_id = ?1 ORDER BY ply DESC LIMIT 1")?
+        .query_row([game.id.as_str()], |row| row.get(0))
+        .optional()?
+        .unwrap_or(0);
+    {
+        let mut insert = connection.prepare_cached(
+            "INSERT INTO moves (game_id, ply, command, took_ms, played_at, red_ms, blue_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        for (ply, played) in game.moves.iter().enumerate().skip(uint(stored) as usize) {
+            insert.execute(params![
+                game.id.as_str(),
+                int(ply as u64),
+                played.command,
+                int(played.took_ms),
+                int(played.at),
+                played.clocks.map(|c| int(c.0)),
+                played.clocks.map(|c| int(c.1)),
+            ])?;
+        }
+    }
+    crate::accounts::commit::sqlite::saved(connection, game)?;
+    Ok(())
 }
 
 #[cfg(test)]

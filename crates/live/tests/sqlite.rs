@@ -174,3 +174,56 @@ fn a_store_a_newer_version_migrated_is_refused_saying_so() {
     assert!(matches!(refused, StoreError::Newer), "{refused}");
     assert!(refused.to_string().contains("backup taken before the upgrade"), "{refused}");
 }
+
+/// Saves from many threads at once are committed together (one transaction, a savepoint each),
+/// yet each is answered its own outcome: the stale ones refused and nothing of theirs written,
+/// the others all on disk when the store is opened again.
+#[test]
+fn saves_at_once_are_committed_together_and_each_answered_its_own_outcome() {
+    use arbiter_live::Store;
+    let scratch = Scratch::new("group");
+    let ids: Vec<_> = {
+        let games = Games::new(SqliteStore::open(&scratch.0).unwrap());
+        (0..16)
+            .map(|n| {
+                let new = New { name: format!("p{n}"), seat: Some(Seat::Red), time: None };
+                games.create(new, n).unwrap().id
+            })
+            .collect()
+    };
+    let store = SqliteStore::open(&scratch.0).unwrap();
+    let commands = ["3 4 4 4", "9 0 8 0", "4 4 5 4", "8 0 9 0"];
+    std::thread::scope(|scope| {
+        for id in &ids {
+            let store = &store;
+            scope.spawn(move || {
+                let mut game = store.load(id, 1000).unwrap().unwrap();
+                for (ply, command) in commands.iter().enumerate() {
+                    // A copy a version ahead of the stored one is stale, and writes nothing.
+                    let mut ahead = game.clone();
+                    ahead.version += 2;
+                    ahead.names[1] = Some("stale".into());
+                    assert!(matches!(store.save(&ahead), Err(StoreError::Stale(_))));
+                    let mut next = game.clone();
+                    next.moves.push(arbiter_live::game::Played {
+                        command: (*command).into(),
+                        took_ms: 1,
+                        at: 1000 + ply as u64,
+                        clocks: None,
+                    });
+                    next.version += 1;
+                    store.save(&next).unwrap();
+                    game = next;
+                }
+            });
+        }
+    });
+    drop(store);
+    let store = SqliteStore::open(&scratch.0).unwrap();
+    for id in &ids {
+        let game = store.load(id, 2000).unwrap().unwrap();
+        let stored: Vec<&str> = game.moves.iter().map(|m| m.command.as_str()).collect();
+        assert_eq!(stored, commands);
+        assert_eq!(game.names[1], None, "nothing of a stale save is written");
+    }
+}
