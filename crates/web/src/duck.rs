@@ -228,22 +228,49 @@ pub(crate) struct Replay {
 /// Replays `commands` from `start`, keeping every entry, and describes the position after `at`
 /// commands.
 pub(crate) fn replay(start: Position, commands: &[Command], at: usize) -> Replay {
-    let mut game = Game::from_position(start);
-    let mut last = None;
+    let mut replayer = Replayer::new(start);
     let mut entries = Vec::with_capacity(commands.len());
     let mut position = None;
     for (i, &command) in commands.iter().enumerate() {
         if i == at {
-            position = Some(describe(&game, at, last));
+            position = Some(replayer.position());
         }
-        let (entry, outcome) = judge(&mut game, command);
-        if outcome.is_ok() {
-            last = Some(command);
-        }
-        entries.push(entry);
+        entries.push(replayer.judge(command));
     }
-    let position = position.unwrap_or_else(|| describe(&game, commands.len(), last));
+    let position = position.unwrap_or_else(|| replayer.position());
     Replay { entries, position }
+}
+
+/// A game judged one command at a time, which can be taken further later: a live game judges
+/// each move once as it is played, not its whole list again at every change.
+pub(crate) struct Replayer {
+    game: Game,
+    /// The commands judged.
+    judged: usize,
+    /// The last valid one.
+    last: Option<Command>,
+}
+
+impl Replayer {
+    /// At `start`, nothing judged.
+    pub(crate) fn new(start: Position) -> Replayer {
+        Replayer { game: Game::from_position(start), judged: 0, last: None }
+    }
+
+    /// Judges `command`, playing it when valid.
+    pub(crate) fn judge(&mut self, command: Command) -> Entry {
+        let (entry, outcome) = judge(&mut self.game, command);
+        if outcome.is_ok() {
+            self.last = Some(command);
+        }
+        self.judged += 1;
+        entry
+    }
+
+    /// The position after the commands judged.
+    pub(crate) fn position(&self) -> PositionView {
+        describe(&self.game, self.judged, self.last)
+    }
 }
 
 /// Plays `commands` from `start` and returns the game and its last valid move.

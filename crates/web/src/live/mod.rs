@@ -477,7 +477,8 @@ async fn view(
     UrlPath(id): UrlPath<String>,
 ) -> Result<Json<Shown>, Failure> {
     let id = game_id(&id)?;
-    let viewed = blocking(&live, move |games| games.view(&id, now_ms()).map(Shown::of)).await?;
+    let show = socket::shower(&live, &id);
+    let viewed = blocking(&live, move |games| games.view(&id, now_ms()).map(show)).await?;
     Ok(Json(viewed))
 }
 
@@ -520,8 +521,9 @@ async fn act(
     let key = id.clone();
     let moved = matches!(request.action, Action::Move { .. });
     let started = Instant::now();
+    let show = socket::shower(&live, &id);
     let acted = blocking(&live, move |games| {
-        games.act(&key, &request.token, request.action, now_ms()).map(Shown::of)
+        games.act(&key, &request.token, request.action, now_ms()).map(show)
     })
     .await;
     if acted.is_ok() {

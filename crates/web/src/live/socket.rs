@@ -2,7 +2,7 @@
 //! once, `{"game": VIEW, "spectators": N}` (the view of `GET /api/live/games/ID`); after that,
 //! each change of the game (a move with its clocks, an offer, the end, a clock run out) comes as
 //! `{"delta": CHANGE}`, only what changed since the version the socket was last sent
-//! ([`view::delta`]), and a spectator who comes or goes as `{"spectators": N}` alone. A socket
+//! ([`view::Sent::change`]), and a spectator who comes or goes as `{"spectators": N}` alone. A socket
 //! is sent a change only over the version it holds: one that fell behind (it missed a change, or
 //! a reader too slow let changes pile up) is sent the whole game again, so a client catches up
 //! from the server's state, never from messages it missed.
@@ -19,15 +19,15 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use arbiter_live::GameId;
 use arbiter_live::postgres::Change;
+use arbiter_live::{GameId, View};
 use axum::extract::ws::{Message, Utf8Bytes};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::sync::broadcast;
 use tokio::task::AbortHandle;
 
-use super::view::{self, Shown};
+use super::view::{self, Judged, Sent, Shown};
 use super::{Live, SocketHold, now_ms};
 use crate::websocket::Bounded;
 
@@ -47,10 +47,13 @@ enum Update {
     Spectators(Utf8Bytes),
 }
 
-/// The last view the sockets of a game were sent, whole, as JSON.
-struct Sent {
-    version: u64,
-    view: Value,
+/// What is kept of a game while sockets watch it, to send its changes: its moves judged, and
+/// what the sockets were last sent.
+#[derive(Default)]
+struct Kept {
+    judged: Judged,
+    /// The newest view sent, from which the next change is counted.
+    last: Option<Sent>,
 }
 
 /// The sockets of one game.
@@ -58,8 +61,8 @@ struct Room {
     sender: broadcast::Sender<Update>,
     spectators: usize,
     sockets: usize,
-    /// The newest view sent, from which the next change is counted.
-    last: Option<Sent>,
+    /// Locked off the async threads only, and only one game's at a time.
+    kept: Arc<Mutex<Kept>>,
 }
 
 impl Room {
@@ -97,35 +100,48 @@ impl Hub {
     }
 }
 
-/// The game `id` as it now stands: its version, the whole view as JSON, and what the side to
-/// move has left on its running clock; `None` if it is gone.
-async fn current(live: &Arc<Live>, id: &GameId) -> Option<(u64, Value, Option<u64>)> {
-    let (games, key) = (Arc::clone(&live.games), id.clone());
-    let shown = tokio::task::spawn_blocking(move || {
-        games.view(&key, now_ms()).map(|view| {
-            let shown = Shown::of(view);
-            (shown.version(), shown.running_left(), serde_json::to_value(&shown))
-        })
-    })
-    .await
-    .ok()?
-    .ok()?;
-    let (version, left, view) = shown;
-    Some((version, view.ok()?, left))
+/// What is kept of the game `id` while sockets watch it; `None` when none does.
+fn kept(live: &Live, id: &GameId) -> Option<Arc<Mutex<Kept>>> {
+    live.hub.rooms().get(id).map(|room| Arc::clone(&room.kept))
+}
+
+fn lock(kept: &Mutex<Kept>) -> std::sync::MutexGuard<'_, Kept> {
+    kept.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What shows a view of the game `id`: with its moves judged as kept while sockets watch it
+/// (only the moves since are judged), else judged afresh.
+pub(crate) fn shower(live: &Live, id: &GameId) -> impl FnOnce(View) -> Shown + Send + 'static {
+    let kept = kept(live, id);
+    move |view| match kept {
+        Some(kept) => Shown::judged(view, &mut lock(&kept).judged),
+        None => Shown::of(view),
+    }
 }
 
 /// The whole game `id` as a socket is sent it, with its version; `None` if it is gone. It
-/// becomes the game's last view sent when it is the newest.
+/// becomes what the sockets were last sent if none was before: else the next change is still
+/// counted from what the others hold, and this socket, holding it already, skips it.
 async fn whole(live: &Arc<Live>, id: &GameId) -> Option<(u64, Utf8Bytes)> {
-    let (version, view, _) = current(live, id).await?;
-    let mut rooms = live.hub.rooms();
-    let spectators = rooms.get(id).map_or(0, |room| room.spectators);
-    let text = json!({ "game": view, "spectators": spectators }).to_string();
-    if let Some(room) = rooms.get_mut(id)
-        && room.last.as_ref().is_none_or(|last| last.version < version)
-    {
-        room.last = Some(Sent { version, view });
-    }
+    let (games, key, kept) = (Arc::clone(&live.games), id.clone(), kept(live, id));
+    let (version, view) = tokio::task::spawn_blocking(move || {
+        let view = games.view(&key, now_ms()).ok()?;
+        let Some(kept) = kept else {
+            let shown = Shown::of(view);
+            return Some((shown.version(), serde_json::to_string(&shown).ok()?));
+        };
+        let mut kept = lock(&kept);
+        let mut shown = Shown::judged(view, &mut kept.judged);
+        let text = serde_json::to_string(&shown).ok()?;
+        if kept.last.is_none() {
+            kept.last = Some(Sent::of(&mut shown));
+        }
+        Some((shown.version(), text))
+    })
+    .await
+    .ok()??;
+    let spectators = live.hub.rooms().get(id).map_or(0, |room| room.spectators);
+    let text = format!(r#"{{"game":{view},"spectators":{spectators}}}"#);
     Some((version, Utf8Bytes::from(text)))
 }
 
@@ -137,17 +153,35 @@ pub(crate) fn publish(live: Arc<Live>, id: GameId) -> Pin<Box<dyn Future<Output 
 }
 
 async fn publish_now(live: &Arc<Live>, id: &GameId) {
-    let Some((version, view, left)) = current(live, id).await else { return };
-    if let Some(room) = live.hub.rooms().get_mut(id)
-        && room.last.as_ref().is_none_or(|last| last.version < version)
-    {
-        let base = room.last.as_ref().map(|last| last.version);
-        let change = room.last.as_ref().map_or(Value::Null, |last| view::delta(&last.view, &view));
-        let delta = Utf8Bytes::from(json!({ "delta": change }).to_string());
-        room.last = Some(Sent { version, view });
-        // No receiver is not a failure: the last socket has just gone.
-        let _ = room.sender.send(Update::Game { base, version, delta });
-    }
+    let room = live.hub.rooms().get(id).map(|room| (Arc::clone(&room.kept), room.sender.clone()));
+    let (games, key) = (Arc::clone(&live.games), id.clone());
+    // The change is found and sent off the async threads, under the game's own lock, so that
+    // its changes go out in order.
+    let left = tokio::task::spawn_blocking(move || {
+        let view = games.view(&key, now_ms()).ok()?;
+        let Some((kept, sender)) = room else { return Some(view::running_left(&view)) };
+        let mut kept = lock(&kept);
+        let mut shown = Shown::judged(view, &mut kept.judged);
+        let (version, left) = (shown.version(), shown.running_left());
+        if kept.last.as_ref().is_none_or(|last| last.version() < version) {
+            let (base, delta, sent) = match &kept.last {
+                Some(last) => {
+                    let (delta, sent) = last.change(&mut shown);
+                    (Some(last.version()), delta, sent)
+                }
+                None => (None, json!({ "delta": null }).to_string(), Sent::of(&mut shown)),
+            };
+            let delta = Utf8Bytes::from(delta);
+            kept.last = Some(sent);
+            // No receiver is not a failure: the last socket has just gone.
+            let _ = sender.send(Update::Game { base, version, delta });
+        }
+        Some(left)
+    })
+    .await
+    .ok()
+    .flatten();
+    let Some(left) = left else { return };
     let mut timers = live.hub.timers.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(old) = timers.remove(id) {
         old.abort();
@@ -169,7 +203,9 @@ async fn publish_now(live: &Arc<Live>, id: &GameId) {
 pub(crate) fn heard(live: &Arc<Live>, change: Change, runtime: &tokio::runtime::Handle) {
     let stale: Vec<GameId> = {
         let rooms = live.hub.rooms();
-        let behind = |room: &Room, version| room.last.as_ref().is_none_or(|l| l.version < version);
+        let behind = |room: &Room, version| {
+            lock(&room.kept).last.as_ref().is_none_or(|last| last.version() < version)
+        };
         match change {
             Change::Game(id, version) => rooms
                 .get(&id)
@@ -195,7 +231,7 @@ pub(crate) async fn serve(live: Arc<Live>, id: GameId, mut socket: Bounded, _cou
             sender: broadcast::channel(BACKLOG).0,
             spectators: 0,
             sockets: 0,
-            last: None,
+            kept: Arc::default(),
         });
         room.sockets += 1;
         room.sender.subscribe()
