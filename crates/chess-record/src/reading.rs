@@ -86,8 +86,12 @@ pub fn read_token<P: Playable>(
 /// What [`play_canonical`] made of a token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Canonical {
-    /// The token is the canonical spelling of a legal move, which has been played.
-    Played,
+    /// The token is the canonical spelling of a legal move, which has been played; `check`
+    /// says whether it gives check.
+    Played {
+        /// The move gives check.
+        check: bool,
+    },
     /// The token denotes a legal move, which has been played, but misses the `+` or `#` the
     /// move needs, or has one it does not: the position is of no further use.
     Suffix,
@@ -103,7 +107,7 @@ pub(crate) enum Canonical {
 /// [`read_token`]'s answer for these tokens, without writing the canonical spelling out: a
 /// common shape is the spelling of its SAN, so the token is canonical when its SAN is the
 /// move's and its suffix the one the move needs.
-pub(crate) fn play_canonical(pos: &mut Chess, token: &[u8]) -> Canonical {
+pub(crate) fn play_canonical(pos: &mut Chess, token: &[u8], in_check: bool) -> Canonical {
     let (body, suffix) = match token {
         [body @ .., mark @ (b'+' | b'#')] => (body, Some(*mark)),
         _ => (token, None),
@@ -113,7 +117,7 @@ pub(crate) fn play_canonical(pos: &mut Chess, token: &[u8]) -> Canonical {
     else {
         return Canonical::Unread;
     };
-    let Some(sources) = plain_sources(pos, role, to) else {
+    let Some(sources) = plain_sources(pos, role, to, in_check) else {
         return Canonical::Unread;
     };
     let Some(from) = (sources & hinted(file, rank)).single_square() else {
@@ -128,7 +132,7 @@ pub(crate) fn play_canonical(pos: &mut Chess, token: &[u8]) -> Canonical {
     let mate = pos.is_won(check);
     // The suffixes are one byte or none: compared as such, not as strings (`memcmp`).
     let expected = Dialect::Standard.suffix(check, mate).as_bytes().first().copied();
-    if expected == suffix { Canonical::Played } else { Canonical::Suffix }
+    if expected == suffix { Canonical::Played { check } } else { Canonical::Suffix }
 }
 
 /// The legal move the token denotes and its SAN (without suffix).
@@ -142,7 +146,7 @@ fn find_move<P: Playable>(
     // are.
     if token.squares().is_none()
         && let San::Normal { role, file, rank, to, promotion: None, .. } = token.san()
-        && let Some(sources) = plain_sources(pos, role, to)
+        && let Some(sources) = plain_sources(pos, role, to, pos.checkers().any())
         && let Some(from) = (sources & hinted(file, rank)).single_square()
     {
         let capture = pos.board().role_at(to);
@@ -235,9 +239,11 @@ fn san_candidates<P: Playable>(pos: &P, role: Role, to: Square) -> MoveList {
 /// that could go to `to` are found from the attack tables, and a move is legal when no enemy
 /// piece attacks our king once it is made (the one it captures aside): a piece that gives check
 /// and is neither taken nor blocked, or a slider whose line the move opens. A king move is
-/// legal when no enemy piece attacks `to` with the king gone from its square.
+/// legal when no enemy piece attacks `to` with the king gone from its square. `in_check` says
+/// whether our king is in check: out of check, a piece off every line through our king cannot
+/// expose it by moving, and needs no look at the enemy's pieces.
 #[inline]
-fn plain_sources<P: Playable>(pos: &P, role: Role, to: Square) -> Option<Bitboard> {
+fn plain_sources<P: Playable>(pos: &P, role: Role, to: Square, in_check: bool) -> Option<Bitboard> {
     if !P::STANDARD || pos.us().contains(to) {
         return None;
     }
@@ -261,8 +267,10 @@ fn plain_sources<P: Playable>(pos: &P, role: Role, to: Square) -> Option<Bitboar
         _ => pseudo_sources(pos, role, to) & pos.our(role),
     };
     let target = Bitboard::from_square(to);
-    let mut legal = Bitboard::EMPTY;
-    for from in sources {
+    let lines =
+        if in_check { Bitboard::FULL } else { attacks::queen_attacks(king, Bitboard::EMPTY) };
+    let mut legal = sources & !lines;
+    for from in sources & lines {
         let after = occupied.without(from).with(to);
         if (pos.king_attackers(king, !us, after) & !target).is_empty() {
             legal.add(from);
@@ -638,7 +646,7 @@ mod tests {
         for pos in &positions {
             for role in Role::ALL {
                 for to in Square::ALL {
-                    let Some(sources) = plain_sources(pos, role, to) else {
+                    let Some(sources) = plain_sources(pos, role, to, pos.checkers().any()) else {
                         continue;
                     };
                     answered += 1;

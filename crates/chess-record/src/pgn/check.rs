@@ -323,12 +323,13 @@ pub(super) fn board_result<P: Playable>(pos: &P) -> Option<(&'static str, &'stat
     if !P::STANDARD {
         return None;
     }
-    if pos.is_checkmate() {
+    let check = pos.checkers().any();
+    if pos.is_won(check) {
         Some(match pos.turn() {
             Color::White => ("0-1", "checkmate on the board: black wins"),
             Color::Black => ("1-0", "checkmate on the board: white wins"),
         })
-    } else if pos.is_stalemate() {
+    } else if pos.is_stalemated(check) {
         Some(("1/2-1/2", "stalemate on the board: a draw"))
     } else {
         None

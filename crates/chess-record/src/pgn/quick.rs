@@ -32,6 +32,8 @@ pub(super) fn check(game: &GameText) -> Option<GameReport> {
     let (mut tags, mut i) = read_tags(text, game.at.line)?;
     let mut pos = Chess::default();
     let mut plies = 0u32;
+    // Whether the side to move is in check: the start position is not.
+    let mut in_check = false;
     // A move number has been read and its move not yet.
     let mut numbered = false;
     let mut result: Option<&[u8]> = None;
@@ -48,7 +50,7 @@ pub(super) fn check(game: &GameText) -> Option<GameReport> {
             b'{' => i = comment(text, i)?,
             b'a'..=b'z' | b'A'..=b'Z' => {
                 let len = text[i..].iter().position(|&b| ends_word(b)).unwrap_or(text.len() - i);
-                play(&mut pos, &text[i..i + len])?;
+                in_check = play(&mut pos, &text[i..i + len], in_check)?;
                 numbered = false;
                 plies += 1;
                 i += len;
@@ -92,10 +94,11 @@ pub(super) fn check(game: &GameText) -> Option<GameReport> {
 }
 
 /// Plays the move written `word` (a word of the movetext starting with a letter) when it is
-/// written canonically; `None` for any other word.
-fn play(pos: &mut Chess, word: &[u8]) -> Option<()> {
-    match play_canonical(pos, word) {
-        Canonical::Played => return Some(()),
+/// written canonically, and tells whether it gives check; `None` for any other word. `in_check`
+/// says whether the side to move is in check.
+fn play(pos: &mut Chess, word: &[u8], in_check: bool) -> Option<bool> {
+    match play_canonical(pos, word, in_check) {
+        Canonical::Played { check } => return Some(check),
         Canonical::Suffix => return None,
         Canonical::Unread => {}
     }
@@ -105,7 +108,7 @@ fn play(pos: &mut Chess, word: &[u8]) -> Option<()> {
         return None;
     }
     let reading = read_move(pos, token, Dialect::Standard).ok()?;
-    reading.rule.is_none().then_some(())
+    reading.rule.is_none().then_some(reading.check)
 }
 
 /// The length of the move number at the start of `rest` when it is the number of the move to
