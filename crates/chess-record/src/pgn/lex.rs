@@ -368,11 +368,13 @@ pub(super) fn tag_pair(text: &[u8], start: usize) -> Result<TagPair<'_>, (usize,
     }
     let mut i = quote + 1;
     loop {
+        // Every game has many tags: the bytes between stops are skipped in one search.
+        i += text[i..].iter().position(|&b| VALUE_STOP[usize::from(b)]).unwrap_or(text.len() - i);
         match text.get(i) {
             Some(b'"') => break,
             Some(b'\\') if matches!(text.get(i + 1), Some(b'"' | b'\\')) => i += 2,
-            Some(b'\n' | b'\r') | None => return Err((i, "`\"` closing the tag value")),
-            Some(_) => i += 1,
+            Some(b'\\') => i += 1,
+            _ => return Err((i, "`\"` closing the tag value")),
         }
     }
     let value = &text[quote + 1..i];
@@ -382,6 +384,16 @@ pub(super) fn tag_pair(text: &[u8], start: usize) -> Result<TagPair<'_>, (usize,
     }
     Ok(TagPair { name, value, end: ket + 1 })
 }
+
+/// The bytes a tag value's reading stops at: its closing quote, an escape, a line break.
+const VALUE_STOP: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table[b'\n' as usize] = true;
+    table[b'\r' as usize] = true;
+    table
+};
 
 /// What a word of the movetext is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
