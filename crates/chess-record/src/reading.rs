@@ -267,10 +267,12 @@ fn plain_sources<P: Playable>(pos: &P, role: Role, to: Square, in_check: bool) -
         _ => pseudo_sources(pos, role, to) & pos.our(role),
     };
     let target = Bitboard::from_square(to);
-    let lines =
-        if in_check { Bitboard::FULL } else { attacks::queen_attacks(king, Bitboard::EMPTY) };
-    let mut legal = sources & !lines;
-    for from in sources & lines {
+    let mut legal = Bitboard::EMPTY;
+    for from in sources {
+        if !in_check && attacks::ray(king, from).is_empty() {
+            legal.add(from);
+            continue;
+        }
         let after = occupied.without(from).with(to);
         if (pos.king_attackers(king, !us, after) & !target).is_empty() {
             legal.add(from);
