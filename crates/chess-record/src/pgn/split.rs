@@ -42,6 +42,10 @@ pub const MAX_GAME_BYTES: usize = 64 << 20;
 /// How many bytes are read from the stream at a time.
 const CHUNK: usize = 256 << 10;
 
+/// The buffer keeps each byte at an address congruent to its place in the stream modulo this
+/// (a cache line), which the kernel's copy of a file into it needs to go at full speed.
+const ALIGN: usize = 64;
+
 /// A tag name longer than this ends no comment (see the module documentation).
 const MAX_TAG_NAME: usize = 255;
 
@@ -267,10 +271,16 @@ impl<R: Read> Splitter<R> {
         if self.eof {
             return Ok(false);
         }
-        if self.start > 0 {
-            self.buf.copy_within(self.start..self.end, 0);
-            self.end -= self.start;
-            self.start = 0;
+        // The bytes not read yet go to the front of the buffer, at an address that has the
+        // alignment of their place in the stream (modulo 64): the kernel copies a file into
+        // memory aligned alike at about twice the speed.
+        let kept = self.end - self.start;
+        let place = (self.offset % ALIGN as u64) as usize;
+        let front = (place + ALIGN - self.buf.as_ptr() as usize % ALIGN) % ALIGN;
+        let front = if front + kept < self.buf.len() { front } else { 0 };
+        if self.start != front {
+            self.buf.copy_within(self.start..self.end, front);
+            (self.start, self.end) = (front, front + kept);
         }
         loop {
             match self.reader.read(&mut self.buf[self.end..]) {
