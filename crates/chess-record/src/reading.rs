@@ -23,12 +23,13 @@ use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use shakmaty::variant::Variant;
 use shakmaty::{
-    Bitboard, CastlingSide, EnPassantMode, File, Move, MoveList, Piece, Rank, Role, Square,
+    Bitboard, CastlingSide, Chess, EnPassantMode, File, Move, MoveList, Piece, Position, Rank,
+    Role, Square,
 };
 
 use crate::fault::{CastlingBar, DropBar, Ending, Fault, Illegal, Rule};
 use crate::spelling::{Dialect, SanText};
-use crate::token::MoveToken;
+use crate::token::{MoveToken, common_san};
 use crate::variant::Playable;
 
 /// A token that denotes one legal move, which has been played.
@@ -82,6 +83,58 @@ pub fn read_token<P: Playable>(
     Ok(Reading { played, san, check, mate, canonical, rule })
 }
 
+/// What [`play_canonical`] made of a token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Canonical {
+    /// The token is the canonical spelling of a legal move, which has been played; `check`
+    /// says whether it gives check.
+    Played {
+        /// The move gives check.
+        check: bool,
+    },
+    /// The token denotes a legal move, which has been played, but misses the `+` or `#` the
+    /// move needs, or has one it does not: the position is of no further use.
+    Suffix,
+    /// Not read here, and the position left as it was: the token has no common shape, or
+    /// denotes a move whose reading needs the move list ([`read_move`] reads it).
+    Unread,
+}
+
+/// Plays the move `token` denotes in `pos` when `token` is exactly its canonical standard SAN in
+/// one of the common shapes (`e4`, `exd5`, `Nf3`, `Nbxd2`, with its `+` or `#`), for the quick
+/// pass of the PGN check, which hands anything else to the full check.
+///
+/// [`read_token`]'s answer for these tokens, without writing the canonical spelling out: a
+/// common shape is the spelling of its SAN, so the token is canonical when its SAN is the
+/// move's and its suffix the one the move needs.
+pub(crate) fn play_canonical(pos: &mut Chess, token: &[u8], in_check: bool) -> Canonical {
+    let (body, suffix) = match token {
+        [body @ .., mark @ (b'+' | b'#')] => (body, Some(*mark)),
+        _ => (token, None),
+    };
+    let Some(san @ San::Normal { role, file, rank, capture: _, to, promotion: None }) =
+        common_san(body)
+    else {
+        return Canonical::Unread;
+    };
+    let Some(sources) = plain_sources(pos, role, to, in_check) else {
+        return Canonical::Unread;
+    };
+    let Some(from) = (sources & hinted(file, rank)).single_square() else {
+        return Canonical::Unread;
+    };
+    let capture = pos.board().role_at(to);
+    if plain_san(role, from, to, capture.is_some(), sources) != san {
+        return Canonical::Unread;
+    }
+    pos.play_unchecked(Move::Normal { role, from, capture, to, promotion: None });
+    let check = pos.checkers().any();
+    let mate = pos.is_won(check);
+    // The suffixes are one byte or none: compared as such, not as strings (`memcmp`).
+    let expected = Dialect::Standard.suffix(check, mate).as_bytes().first().copied();
+    if expected == suffix { Canonical::Played { check } } else { Canonical::Suffix }
+}
+
 /// The legal move the token denotes and its SAN (without suffix).
 fn find_move<P: Playable>(
     pos: &P,
@@ -93,7 +146,7 @@ fn find_move<P: Playable>(
     // are.
     if token.squares().is_none()
         && let San::Normal { role, file, rank, to, promotion: None, .. } = token.san()
-        && let Some(sources) = plain_sources(pos, role, to)
+        && let Some(sources) = plain_sources(pos, role, to, pos.checkers().any())
         && let Some(from) = (sources & hinted(file, rank)).single_square()
     {
         let capture = pos.board().role_at(to);
@@ -186,9 +239,11 @@ fn san_candidates<P: Playable>(pos: &P, role: Role, to: Square) -> MoveList {
 /// that could go to `to` are found from the attack tables, and a move is legal when no enemy
 /// piece attacks our king once it is made (the one it captures aside): a piece that gives check
 /// and is neither taken nor blocked, or a slider whose line the move opens. A king move is
-/// legal when no enemy piece attacks `to` with the king gone from its square.
+/// legal when no enemy piece attacks `to` with the king gone from its square. `in_check` says
+/// whether our king is in check: out of check, a piece off every line through our king cannot
+/// expose it by moving, and needs no look at the enemy's pieces.
 #[inline]
-fn plain_sources<P: Playable>(pos: &P, role: Role, to: Square) -> Option<Bitboard> {
+fn plain_sources<P: Playable>(pos: &P, role: Role, to: Square, in_check: bool) -> Option<Bitboard> {
     if !P::STANDARD || pos.us().contains(to) {
         return None;
     }
@@ -214,6 +269,10 @@ fn plain_sources<P: Playable>(pos: &P, role: Role, to: Square) -> Option<Bitboar
     let target = Bitboard::from_square(to);
     let mut legal = Bitboard::EMPTY;
     for from in sources {
+        if !in_check && attacks::ray(king, from).is_empty() {
+            legal.add(from);
+            continue;
+        }
         let after = occupied.without(from).with(to);
         if (pos.king_attackers(king, !us, after) & !target).is_empty() {
             legal.add(from);
@@ -589,7 +648,7 @@ mod tests {
         for pos in &positions {
             for role in Role::ALL {
                 for to in Square::ALL {
-                    let Some(sources) = plain_sources(pos, role, to) else {
+                    let Some(sources) = plain_sources(pos, role, to, pos.checkers().any()) else {
                         continue;
                     };
                     answered += 1;

@@ -44,6 +44,10 @@ impl fmt::Display for ShownBytes<'_> {
 /// `bytes` as a string: UTF-8 as it is, every other byte as `\xNN`; nothing cut or escaped
 /// besides. Tag values that are not UTF-8 (PGN's own encoding is Latin-1) are kept this way.
 pub fn escaped(bytes: &[u8]) -> String {
+    // Nearly every value is UTF-8, copied at once.
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return text.to_owned();
+    }
     let mut text = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         text.push_str(chunk.valid());

@@ -201,7 +201,7 @@ impl<'a> TryFrom<&'a str> for MoveToken<'a> {
 /// file or the rank it comes from (`Nbd2`, `R1xe2`). `None` for any other body, which
 /// [`MoveToken::read_any`] reads: this is its answer for these shapes, without its searches
 /// for dashes, marks and squares.
-fn common_san(body: &[u8]) -> Option<San> {
+pub(crate) fn common_san(body: &[u8]) -> Option<San> {
     let file = |byte: u8| File::from_char(char::from(byte));
     let rank = |byte: u8| Rank::from_char(char::from(byte));
     let square = |f: u8, r: u8| Some(Square::from_coords(file(f)?, rank(r)?));

@@ -248,6 +248,10 @@ pub trait Playable: Position + Clone + sealed::Sealed {
     /// Whether the game has ended with a win (checkmate, or a variant's goal reached), which
     /// standard SAN marks with `#`; `check` tells whether the side to move is in check.
     fn is_won(&self, check: bool) -> bool;
+
+    /// Whether the side to move has no legal move and is not in check: a stalemate; `check`
+    /// tells whether the side to move is in check.
+    fn is_stalemated(&self, check: bool) -> bool;
 }
 
 /// The setup after a pass in `pos`.
@@ -281,14 +285,19 @@ impl Playable for Chess {
         // answer to the check.
         check && !king_can_step(self) && self.is_checkmate()
     }
+
+    fn is_stalemated(&self, check: bool) -> bool {
+        // Nearly always the king has a square to step to: no move list needed.
+        !check && !king_can_step(self) && self.is_stalemate()
+    }
 }
 
 /// Whether the king of the side to move has a square to step to: one that is not ours and that
 /// no enemy piece attacks once the king has left its square (a slider's line through it goes
 /// on). A king that can step is not mated.
 ///
-/// Kept out of line: only the moves that give check need it, and inlined into the reading of
-/// every move it made that reading slower.
+/// Kept out of line: only the moves that give check and the end of a game need it, and inlined
+/// into the reading of every move it made that reading slower.
 #[inline(never)]
 fn king_can_step(pos: &Chess) -> bool {
     let board = pos.board();
@@ -324,6 +333,10 @@ impl Playable for VariantPosition {
         // and python-chess and shakmaty mark it `#` all the same; a draw is not marked.
         (check || self.is_variant_end() || self.variant() == Variant::Antichess)
             && matches!(self.outcome(), Outcome::Known(shakmaty::KnownOutcome::Decisive { .. }))
+    }
+
+    fn is_stalemated(&self, check: bool) -> bool {
+        !check && self.is_stalemate()
     }
 }
 

@@ -23,23 +23,25 @@ use super::tags::Tags;
 
 impl GameText {
     /// Reads and checks the game.
+    ///
+    /// A game without a finding, as nearly every game of a real file is, is read by one quick
+    /// pass (see [`quick`](super::quick)); any other is read again by the full check, which
+    /// places each finding.
     pub fn check(&self, mode: Mode) -> GameReport {
-        self.check_with(mode, &mut ())
+        match super::quick::check(self) {
+            Some(report) => report,
+            None => self.check_with(mode, &mut ()),
+        }
     }
 
     /// Reads and checks the game, telling `listener` its start and each move of its mainline
     /// as they are read.
     pub fn check_with<L: Listener>(&self, mode: Mode, listener: &mut L) -> GameReport {
-        let mut report = GameReport::new(self.index, self.at);
-        report.offset = self.start_offset();
         let mut lexer = Lexer::new(self.text(), self.at.line);
         let (mut tags, first) = Tags::read_section(&mut lexer, listener);
-        report.white = tags.white.take().unwrap_or_else(|| "?".to_owned());
-        report.black = tags.black.take().unwrap_or_else(|| "?".to_owned());
-        report.id = tags.site.take().or_else(|| tags.game_id.take());
+        let mut report = self.report(&mut tags);
         // A game cut off stops in the middle of its last line: the input ends without a line break.
         let cut = self.last && !self.bytes.ends_with(b"\n");
-        report.result = tags.result.as_ref().map(|(_, text)| text.clone());
         let ending = Ending { tag: tags.result.take(), cut };
         if let Ok(variant) = tags.variant() {
             report.variant = variant;
@@ -58,6 +60,18 @@ impl GameText {
         if let Err(problem) = result {
             report.fail(problem);
         }
+        report
+    }
+
+    /// The report on the game before its movetext is read: where it is, and what its tags
+    /// name (taken from `tags`, but the `Result` tag, which the movetext is held to).
+    pub(super) fn report(&self, tags: &mut Tags) -> GameReport {
+        let mut report = GameReport::new(self.index, self.at);
+        report.offset = self.start_offset();
+        report.white = tags.white.take().unwrap_or_else(|| "?".to_owned());
+        report.black = tags.black.take().unwrap_or_else(|| "?".to_owned());
+        report.id = tags.site.take().or_else(|| tags.game_id.take());
+        report.result = tags.result.as_ref().map(|(_, text)| text.clone());
         report
     }
 }
@@ -286,17 +300,7 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
                 against: format!("the Result tag {tag}"),
             });
         }
-        if !P::STANDARD {
-            return;
-        }
-        let (expected, why) = if pos.is_checkmate() {
-            match pos.turn() {
-                Color::White => ("0-1", "checkmate on the board: black wins"),
-                Color::Black => ("1-0", "checkmate on the board: white wins"),
-            }
-        } else if pos.is_stalemate() {
-            ("1/2-1/2", "stalemate on the board: a draw")
-        } else {
+        let Some((expected, why)) = board_result(pos) else {
             return;
         };
         let written = [
@@ -304,13 +308,38 @@ impl<'a, L: Listener> Movetext<'a, '_, L> {
             tag.map(|(at, text)| (at, text, "the Result tag")),
         ];
         for (at, text, what) in written.into_iter().flatten() {
-            if matches!(text.as_str(), "1-0" | "0-1" | "1/2-1/2") && text != expected {
+            if contradicts_board(&text, expected) {
                 let written = format!("{text} ({what})");
                 let against = why.to_owned();
                 self.report.warnings.push(Problem::Result { at, written, against });
             }
         }
     }
+}
+
+/// The result the board shows at the end of a mainline of standard chess, and why: a mate or a
+/// stalemate (the variants end otherwise).
+pub(super) fn board_result<P: Playable>(pos: &P) -> Option<(&'static str, &'static str)> {
+    if !P::STANDARD {
+        return None;
+    }
+    let check = pos.checkers().any();
+    if pos.is_won(check) {
+        Some(match pos.turn() {
+            Color::White => ("0-1", "checkmate on the board: black wins"),
+            Color::Black => ("1-0", "checkmate on the board: white wins"),
+        })
+    } else if pos.is_stalemated(check) {
+        Some(("1/2-1/2", "stalemate on the board: a draw"))
+    } else {
+        None
+    }
+}
+
+/// Whether the result `written` (a token or a tag) disagrees with the board's `expected` one:
+/// only a decided result can (`*` says nothing).
+pub(super) fn contradicts_board(written: &str, expected: &str) -> bool {
+    matches!(written, "1-0" | "0-1" | "1/2-1/2") && written != expected
 }
 
 /// A move problem at `at`.

@@ -105,7 +105,8 @@ fn read_clock(bytes: &[u8]) -> Option<(f64, usize)> {
 
 /// How many bytes the clock written at the start of `bytes` takes, if one is written there:
 /// hour digits, `:MM:SS` below sixty, and a fraction as far as its digits go.
-fn clock_len(bytes: &[u8]) -> Option<usize> {
+#[inline]
+pub(super) fn clock_len(bytes: &[u8]) -> Option<usize> {
     let hours = bytes.iter().position(|&b| !b.is_ascii_digit()).unwrap_or(bytes.len());
     let [b':', m1, m2, b':', s1, s2, rest @ ..] = &bytes[hours..] else {
         return None;

@@ -315,75 +315,117 @@ impl<'a> Lexer<'a> {
     /// move (`12.e4`, read as the move).
     fn word(&mut self, start: usize, end: usize) -> Token<'a> {
         let word = &self.text[start..end];
-        // Most words are moves, and start with a letter: results and move numbers cannot.
-        if word.first().is_some_and(u8::is_ascii_alphabetic) {
-            return self.token(Kind::Move(word), start, end);
+        match word_kind(word) {
+            Word::Move => self.token(Kind::Move(word), start, end),
+            Word::Result => {
+                let token = self.token(Kind::Result, start, end);
+                // A result inside a variation only ends that line, as some editors write it.
+                self.ended = token.depth == 0;
+                token
+            }
+            // A move glued to its number (`12.e4`) is the next token.
+            Word::Number(len) => self.token(Kind::Number(&word[..len]), start, start + len),
         }
-        if is_result(word) {
-            let token = self.token(Kind::Result, start, end);
-            // A result inside a variation only ends that line, as some editors write it.
-            self.ended = token.depth == 0;
-            return token;
-        }
-        let digits = word.iter().take_while(|b| b.is_ascii_digit()).count();
-        let dots = word[digits..].iter().take_while(|&&b| b == b'.').count();
-        // Castling with zeros (`0-0`) starts with a digit but is no move number, and neither is
-        // UCI's null move `0000`.
-        let number = (digits > 0 && !word.starts_with(b"0-") && word != b"0000")
-            || (digits == 0 && dots > 0);
-        if !number || (dots == 0 && digits < word.len()) {
-            // `12e4`: no move number; the word fails as a move and says so.
-            return self.token(Kind::Move(word), start, end);
-        }
-        // A move glued to its number (`12.e4`) is the next token.
-        let end = start + digits + dots;
-        self.token(Kind::Number(&self.text[start..end]), start, end)
     }
 
     /// A tag pair `[Name "value"]`, starting at `start`.
     fn tag(&mut self, start: usize) -> Result<Token<'a>, Box<SyntaxError>> {
-        let text = self.text;
-        let skip_blanks = |mut i: usize| {
-            while matches!(text.get(i), Some(b' ' | b'\t')) {
-                i += 1;
+        match tag_pair(self.text, start) {
+            Ok(pair) => {
+                Ok(self.token(Kind::Tag { name: pair.name, value: pair.value }, start, pair.end))
             }
-            i
-        };
-        let name_start = skip_blanks(start + 1);
-        let name_len = text[name_start..]
-            .iter()
-            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
-            .count();
-        if name_len == 0 {
-            return Err(self.error(
-                name_start,
-                "a tag name after `[`, as in [White \"Tal\"]",
-                self.found(name_start),
-            ));
+            Err((at, expected)) => Err(self.error(at, expected, self.found(at))),
         }
-        let name = &text[name_start..name_start + name_len];
-        let quote = skip_blanks(name_start + name_len);
-        if text.get(quote) != Some(&b'"') {
-            return Err(self.error(quote, "`\"` opening the tag value", self.found(quote)));
-        }
-        let mut i = quote + 1;
-        loop {
-            match text.get(i) {
-                Some(b'"') => break,
-                Some(b'\\') if matches!(text.get(i + 1), Some(b'"' | b'\\')) => i += 2,
-                Some(b'\n' | b'\r') | None => {
-                    return Err(self.error(i, "`\"` closing the tag value", self.found(i)));
-                }
-                Some(_) => i += 1,
-            }
-        }
-        let value = &text[quote + 1..i];
-        let ket = skip_blanks(i + 1);
-        if text.get(ket) != Some(&b']') {
-            return Err(self.error(ket, "`]` closing the tag pair", self.found(ket)));
-        }
-        Ok(self.token(Kind::Tag { name, value }, start, ket + 1))
     }
+}
+
+/// A tag pair read: its name, its value as written between the quotes, and the end of its `]`.
+pub(super) struct TagPair<'a> {
+    pub(super) name: &'a [u8],
+    pub(super) value: &'a [u8],
+    pub(super) end: usize,
+}
+
+/// Reads the tag pair `[Name "value"]` starting at `start` (a `[`), or says where it breaks and
+/// what was expected there.
+pub(super) fn tag_pair(text: &[u8], start: usize) -> Result<TagPair<'_>, (usize, &'static str)> {
+    let skip_blanks = |mut i: usize| {
+        while matches!(text.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        i
+    };
+    let name_start = skip_blanks(start + 1);
+    let name_len =
+        text[name_start..].iter().take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_').count();
+    if name_len == 0 {
+        return Err((name_start, "a tag name after `[`, as in [White \"Tal\"]"));
+    }
+    let name = &text[name_start..name_start + name_len];
+    let quote = skip_blanks(name_start + name_len);
+    if text.get(quote) != Some(&b'"') {
+        return Err((quote, "`\"` opening the tag value"));
+    }
+    let mut i = quote + 1;
+    loop {
+        // Every game has many tags: the bytes between stops are skipped in one search.
+        i += text[i..].iter().position(|&b| VALUE_STOP[usize::from(b)]).unwrap_or(text.len() - i);
+        match text.get(i) {
+            Some(b'"') => break,
+            Some(b'\\') if matches!(text.get(i + 1), Some(b'"' | b'\\')) => i += 2,
+            Some(b'\\') => i += 1,
+            _ => return Err((i, "`\"` closing the tag value")),
+        }
+    }
+    let value = &text[quote + 1..i];
+    let ket = skip_blanks(i + 1);
+    if text.get(ket) != Some(&b']') {
+        return Err((ket, "`]` closing the tag pair"));
+    }
+    Ok(TagPair { name, value, end: ket + 1 })
+}
+
+/// The bytes a tag value's reading stops at: its closing quote, an escape, a line break.
+const VALUE_STOP: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table[b'\n' as usize] = true;
+    table[b'\r' as usize] = true;
+    table
+};
+
+/// What a word of the movetext is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Word {
+    /// A move, or what fails as one.
+    Move,
+    /// A game termination marker.
+    Result,
+    /// A move number, its first this many bytes; a move glued to it follows.
+    Number(usize),
+}
+
+/// What `word` (a run of bytes up to one that ends a word) is.
+pub(super) fn word_kind(word: &[u8]) -> Word {
+    // Most words are moves, and start with a letter: results and move numbers cannot.
+    if word.first().is_some_and(u8::is_ascii_alphabetic) {
+        return Word::Move;
+    }
+    if is_result(word) {
+        return Word::Result;
+    }
+    let digits = word.iter().take_while(|b| b.is_ascii_digit()).count();
+    let dots = word[digits..].iter().take_while(|&&b| b == b'.').count();
+    // Castling with zeros (`0-0`) starts with a digit but is no move number, and neither is
+    // UCI's null move `0000`.
+    let number =
+        (digits > 0 && !word.starts_with(b"0-") && word != b"0000") || (digits == 0 && dots > 0);
+    if !number || (dots == 0 && digits < word.len()) {
+        // `12e4`: no move number; the word fails as a move and says so.
+        return Word::Move;
+    }
+    Word::Number(digits + dots)
 }
 
 impl<'a> Iterator for Lexer<'a> {
@@ -405,7 +447,7 @@ pub(crate) fn line_end(text: &[u8], from: usize) -> usize {
 }
 
 /// Whether `byte` ends a word of the movetext (a move, number or result).
-fn ends_word(byte: u8) -> bool {
+pub(super) fn ends_word(byte: u8) -> bool {
     WORD_END[usize::from(byte)]
 }
 

@@ -5,6 +5,9 @@
 //! read and checked on its own ([`GameText::check`]), so games can be checked in parallel, memory
 //! stays bounded by the largest game, and broken syntax in one game leaves the next one readable.
 //! Only the mainline's moves are checked; variations are read for their syntax only.
+//! A game with no finding, as nearly every game of a real file, is checked in one quick pass
+//! over its bytes; the first thing that pass does not expect gives the game to the full reading,
+//! token by token with their places, which writes the findings' messages.
 //! The same reading gives the mainline itself ([`GameText::mainline`]): the start position and
 //! each move played up to the first wrong one, for a reader that shows the game; a
 //! [`Listener`] hears the check's steps, and the plain check listens to nothing.
@@ -42,6 +45,7 @@ mod frames;
 mod lex;
 mod listener;
 mod mainline;
+mod quick;
 mod report;
 mod shard;
 mod split;

@@ -42,6 +42,10 @@ pub const MAX_GAME_BYTES: usize = 64 << 20;
 /// How many bytes are read from the stream at a time.
 const CHUNK: usize = 256 << 10;
 
+/// The buffer keeps each byte at an address congruent to its place in the stream modulo this
+/// (a cache line), which the kernel's copy of a file into it needs to go at full speed.
+const ALIGN: usize = 64;
+
 /// A tag name longer than this ends no comment (see the module documentation).
 const MAX_TAG_NAME: usize = 255;
 
@@ -267,10 +271,16 @@ impl<R: Read> Splitter<R> {
         if self.eof {
             return Ok(false);
         }
-        if self.start > 0 {
-            self.buf.copy_within(self.start..self.end, 0);
-            self.end -= self.start;
-            self.start = 0;
+        // The bytes not read yet go to the front of the buffer, at an address that has the
+        // alignment of their place in the stream (modulo 64): the kernel copies a file into
+        // memory aligned alike at about twice the speed.
+        let kept = self.end - self.start;
+        let place = (self.offset % ALIGN as u64) as usize;
+        let front = (place + ALIGN - self.buf.as_ptr() as usize % ALIGN) % ALIGN;
+        let front = if front + kept < self.buf.len() { front } else { 0 };
+        if self.start != front {
+            self.buf.copy_within(self.start..self.end, front);
+            (self.start, self.end) = (front, front + kept);
         }
         loop {
             match self.reader.read(&mut self.buf[self.end..]) {
@@ -305,6 +315,12 @@ impl<R: Read> Splitter<R> {
 
     /// Reads the next piece of a line from the buffer.
     fn step(&mut self) {
+        if self.row.fresh && !self.game.has_movetext && !self.game.in_comment {
+            self.tag_lines();
+            if self.start == self.end {
+                return;
+            }
+        }
         let available = &self.buf[self.start..self.end];
         let found = match self.nul_stops {
             true => memchr::memchr2(b'\n', 0, available),
@@ -338,6 +354,43 @@ impl<R: Read> Splitter<R> {
         if ends {
             self.row = Row::fresh(self.row.line.saturating_add(1));
         }
+    }
+
+    /// Takes the whole lines of tag pairs that start the buffer, before the game's movetext
+    /// and outside any comment, at once: all such a line changes is the game's bytes, and where
+    /// the game starts when it is its first. Every other line, a line not whole in the buffer,
+    /// one that holds a NUL byte or that would take the game past its limit, is left to the
+    /// line-by-line reading. Most lines of a file are such tag pairs.
+    fn tag_lines(&mut self) {
+        let game = &mut self.game;
+        if game.too_large {
+            return;
+        }
+        let room = self.limit.saturating_sub(game.bytes.len());
+        let mut at = self.start;
+        while self.buf.get(at) == Some(&b'[') {
+            let rest = &self.buf[at..self.end];
+            let found = match self.nul_stops {
+                true => memchr::memchr2(b'\n', 0, rest),
+                false => memchr::memchr(b'\n', rest),
+            };
+            let Some(len) = found.filter(|&i| rest[i] == b'\n').map(|i| i + 1) else {
+                break;
+            };
+            if at + len - self.start > room {
+                break;
+            }
+            let row_start = game.bytes.len() + (at - self.start);
+            if game.start.is_none() {
+                game.start = Some((row_start, Place { line: self.row.line, column: 1 }));
+            }
+            game.row_start = row_start;
+            self.row.line = self.row.line.saturating_add(1);
+            at += len;
+        }
+        game.bytes.extend_from_slice(&self.buf[self.start..at]);
+        self.offset += (at - self.start) as u64;
+        self.start = at;
     }
 
     /// The stream has ended: the last game ends too.

@@ -60,7 +60,7 @@ impl Tags {
     }
 
     /// Takes a tag pair into account.
-    fn read(&mut self, name: &[u8], value: &[u8], at: Place) {
+    pub(super) fn read(&mut self, name: &[u8], value: &[u8], at: Place) {
         let text = || escaped(&RawTag(value).decode());
         match name {
             b"White" => self.white = Some(text()),

@@ -71,16 +71,20 @@ pub fn run(args: PgnArgs) -> Result<(), CliError> {
         let mut out = Output::new(&name);
         let read = source.read.clone();
         let outcome = for_each_batch(source.take_reader(), limit, false, |batch| {
-            let reports: Vec<GameReport> = batch
-                .par_iter()
-                .filter_map(|piece| match piece {
-                    Piece::Game(game) => Some(game.check(mode)),
-                    Piece::TooLarge { index, at, offset, limit } => {
-                        Some(GameReport::too_large(*index, *at, *offset, *limit))
-                    }
-                    Piece::Raw(_) => None,
-                })
-                .collect();
+            let check = |piece: &Piece| match piece {
+                Piece::Game(game) => Some(game.check(mode)),
+                Piece::TooLarge { index, at, offset, limit } => {
+                    Some(GameReport::too_large(*index, *at, *offset, *limit))
+                }
+                Piece::Raw(_) => None,
+            };
+            // On one thread the batch is checked here: handed to rayon's pool, it would leave
+            // the pool's worker spinning idle while each batch is written out.
+            let reports: Vec<GameReport> = if rayon::current_num_threads() > 1 {
+                batch.par_iter().filter_map(check).collect()
+            } else {
+                batch.iter().filter_map(check).collect()
+            };
             for report in &reports {
                 tally.add(report);
                 if args.json {
