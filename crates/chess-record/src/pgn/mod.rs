@@ -45,6 +45,7 @@ mod frames;
 mod lex;
 mod listener;
 mod mainline;
+mod outcome;
 mod quick;
 mod report;
 mod shard;

@@ -18,9 +18,9 @@ use crate::spelling::Dialect;
 use crate::token::is_null_move;
 use crate::turn::Turn;
 
-use super::check::{board_result, contradicts_board};
 use super::commands::{bad_clocks, clock_len};
 use super::lex::{Word, ends_word, tag_pair, word_kind};
+use super::outcome::{board_result, contradicts_board};
 use super::report::GameReport;
 use super::split::GameText;
 use super::tags::Tags;
