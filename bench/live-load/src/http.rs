@@ -46,6 +46,21 @@ impl Client {
 
     /// `POST path` with the JSON `body`: the status and the JSON answer.
     pub async fn post(&mut self, path: &str, body: &Value) -> Result<(u16, Value), LoadError> {
+        let (status, text) = self.post_raw(path, body).await?;
+        let value = serde_json::from_slice(&text).map_err(|error| {
+            LoadError::Http(format!("POST {path}: status {status}, an answer not JSON: {error}"))
+        })?;
+        Ok((status, value))
+    }
+
+    /// `POST path` with the JSON `body`: the status and the answer's bytes. A move's answer is
+    /// the whole game; the players read one field of it, which is much cheaper than building a
+    /// [`Value`] of it (the load generator shares the server's cores).
+    pub async fn post_raw(
+        &mut self,
+        path: &str,
+        body: &Value,
+    ) -> Result<(u16, Vec<u8>), LoadError> {
         let io = |error: std::io::Error| LoadError::Http(format!("POST {path}: {error}"));
         if self.open.as_ref().is_none_or(|(_, used)| used.elapsed() >= IDLE) {
             self.open = Some((
@@ -81,10 +96,7 @@ impl Client {
         if close {
             self.open = None;
         }
-        let value = serde_json::from_slice(&text).map_err(|error| {
-            LoadError::Http(format!("POST {path}: status {status}, an answer not JSON: {error}"))
-        })?;
-        Ok((status, value))
+        Ok((status, text))
     }
 }
 

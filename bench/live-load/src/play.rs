@@ -2,6 +2,7 @@
 //! a WebSocket of its own, then played with random valid moves, each sent once the player's
 //! socket has shown the opponent's last move, as a page does.
 
+use std::borrow::Cow;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -10,7 +11,9 @@ use arbiter_duck::Game;
 use futures_util::{SinkExt, StreamExt};
 use rand_core::{Rng as _, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use serde_json::{Value, json};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_json::json;
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -65,9 +68,8 @@ impl Socket {
             while let Some(Ok(message)) = receiver.next().await {
                 let at = Instant::now();
                 let Message::Text(text) = message else { continue };
-                let Ok(value) = serde_json::from_str::<Value>(text.as_str()) else { continue };
-                let Some((view, plies)) = view_in(&value) else { continue };
-                if let Some(status) = view["status"].as_str() {
+                let Some((plies, status)) = shown_in(text.as_str()) else { continue };
+                if let Some(status) = status {
                     over = status == "over";
                 }
                 if seen_sender.send(Seen { plies, over, at }).is_err() {
@@ -169,24 +171,52 @@ impl Seated {
     }
 }
 
-/// The plies of the game a socket's message shows ([`view_in`]); 0 for any other message.
+/// The plies of the game a socket's message shows ([`shown_in`]); 0 for any other message.
 fn plies_in(text: &str) -> usize {
-    let Ok(value) = serde_json::from_str::<Value>(text) else { return 0 };
-    view_in(&value).map_or(0, |(_, plies)| plies)
+    shown_in(text).map_or(0, |(plies, _)| plies)
 }
 
-/// The whole game or the change a socket's message carries, with the plies the game has after
-/// it; `None` for any other message (a count of spectators).
-fn view_in(message: &Value) -> Option<(&Value, usize)> {
-    let added = |view: &Value| view["commands"].as_array().map_or(0, Vec::len);
-    match (&message["game"], &message["delta"]) {
-        (game @ Value::Object(_), _) => Some((game, added(game))),
+/// What the load reads of a socket's message: the whole game or a change. Only the fields it
+/// needs are read, into a type of their own: building a `serde_json::Value` of every message
+/// of 10,000 sockets took most of the load generator's time, on the cores the server shares.
+#[derive(Deserialize)]
+struct Shown<'a> {
+    #[serde(borrow, default)]
+    game: Option<View<'a>>,
+    #[serde(borrow, default)]
+    delta: Option<View<'a>>,
+}
+
+/// Of a whole game or a change: the plies a change keeps, the moves it brings (a whole game's
+/// are all its moves), and the game's status when the message has it.
+#[derive(Deserialize)]
+struct View<'a> {
+    #[serde(default)]
+    keep: usize,
+    #[serde(default)]
+    commands: Vec<IgnoredAny>,
+    #[serde(borrow, default)]
+    status: Option<Cow<'a, str>>,
+}
+
+/// The plies of the game after the whole game or the change a socket's message carries, and
+/// the game's status if the message has it; `None` for any other message (a count of
+/// spectators).
+fn shown_in(text: &str) -> Option<(usize, Option<Cow<'_, str>>)> {
+    let shown: Shown<'_> = serde_json::from_str(text).ok()?;
+    match (shown.game, shown.delta) {
+        (Some(game), _) => Some((game.commands.len(), game.status)),
         // A change keeps `keep` plies and brings the ones after them.
-        (_, change @ Value::Object(_)) => {
-            Some((change, change["keep"].as_u64().map_or(0, |keep| keep as usize) + added(change)))
-        }
-        _ => None,
+        (None, Some(change)) => Some((change.keep + change.commands.len(), change.status)),
+        (None, None) => None,
     }
+}
+
+/// Of the answer to a move, the one field the players read: the game's status.
+#[derive(Deserialize)]
+struct Answer<'a> {
+    #[serde(borrow, default)]
+    status: Option<Cow<'a, str>>,
 }
 
 /// What happened in one game: what the server acknowledged, and the timings.
@@ -307,8 +337,8 @@ async fn moves(
         let sent = Instant::now();
         seated.sent.lock().unwrap_or_else(PoisonError::into_inner).push(sent);
         record.unanswered = Some(command.clone());
-        let (status, view) = loop {
-            let answer = seated.client.post(&path, &body).await?;
+        let (status, text) = loop {
+            let answer = seated.client.post_raw(&path, &body).await?;
             if answer.0 != 429 {
                 break answer;
             }
@@ -316,15 +346,16 @@ async fn moves(
             tokio::time::sleep(BACK_OFF).await;
         };
         record.unanswered = None;
-        if status != 200 {
-            return Err(LoadError::Refused(status, view.to_string()));
-        }
+        let answer = match serde_json::from_slice::<Answer<'_>>(&text) {
+            Ok(answer) if status == 200 => answer,
+            _ => return Err(LoadError::Refused(status, String::from_utf8_lossy(&text).into())),
+        };
         record.answered.push(sent.elapsed());
         record.acknowledged.push(command);
         game.play(mv.from, mv.to).map_err(|e| LoadError::Diverged(e.to_string()))?;
         let shown = seated.sockets[1 - mover].wait(ply + 1).await?;
         record.shown.push(shown.saturating_duration_since(sent));
-        if view["status"] == "over" {
+        if answer.status.as_deref() == Some("over") {
             record.ended = true;
             break;
         }
