@@ -521,19 +521,30 @@ async fn act(
     let key = id.clone();
     let moved = matches!(request.action, Action::Move { .. });
     let started = Instant::now();
-    let show = socket::shower(&live, &id);
-    let acted = blocking(&live, move |games| {
-        games.act(&key, &request.token, request.action, now_ms()).map(show)
+    let (show, change) = (socket::shower(&live, &id), socket::changer(&live, &id));
+    // Refused or not, the game may have changed (a clock found run out): everyone is told, from
+    // the same thread as the action, before it is answered.
+    let outcome = blocking(&live, move |games| {
+        let acted = games.act(&key, &request.token, request.action, now_ms()).map(show);
+        Ok((acted, change()))
     })
     .await;
+    let acted = match outcome {
+        Ok((acted, left)) => {
+            socket::set_timer(&live, &id, left);
+            acted.map_err(Failure::from)
+        }
+        Err(failure) => {
+            socket::publish(Arc::clone(&live), id).await;
+            Err(failure)
+        }
+    };
     if acted.is_ok() {
         live.metrics.commits.record(started.elapsed().as_secs_f64());
         if moved {
             live.metrics.moves.increment(1);
         }
     }
-    // Refused or not, the game may have changed (a clock found run out): everyone is told.
-    socket::publish(Arc::clone(&live), id).await;
     acted.map(Json)
 }
 

@@ -153,12 +153,23 @@ pub(crate) fn publish(live: Arc<Live>, id: GameId) -> Pin<Box<dyn Future<Output 
 }
 
 async fn publish_now(live: &Arc<Live>, id: &GameId) {
-    let room = live.hub.rooms().get(id).map(|room| (Arc::clone(&room.kept), room.sender.clone()));
-    let (games, key) = (Arc::clone(&live.games), id.clone());
-    // The change is found and sent off the async threads, under the game's own lock, so that
-    // its changes go out in order.
-    let left = tokio::task::spawn_blocking(move || {
-        let view = games.view(&key, now_ms()).ok()?;
+    let left = tokio::task::spawn_blocking(changer(live, id)).await.ok().flatten();
+    set_timer(live, id, left);
+}
+
+/// What sends the change of the game `id` to all its sockets (unless it was sent already), to be
+/// run off the async threads: it reads the game, so it may wait for the store. It answers the
+/// time left on the game's running clock (`Some(None)` when no clock runs), `None` if the game is
+/// gone. The change is found under the game's own lock, so that its changes go out in order.
+pub(crate) fn changer(
+    live: &Arc<Live>,
+    id: &GameId,
+) -> impl FnOnce() -> Option<Option<u64>> + Send + 'static {
+    let (live, key) = (Arc::clone(live), id.clone());
+    move || {
+        // The sockets as they are once the action is done: one opened meanwhile is sent this.
+        let room = live.hub.rooms().get(&key).map(|r| (Arc::clone(&r.kept), r.sender.clone()));
+        let view = live.games.view(&key, now_ms()).ok()?;
         let Some((kept, sender)) = room else { return Some(view::running_left(&view)) };
         let mut kept = lock(&kept);
         let mut shown = Shown::judged(view, &mut kept.judged);
@@ -177,10 +188,12 @@ async fn publish_now(live: &Arc<Live>, id: &GameId) {
             let _ = sender.send(Update::Game { base, version, delta });
         }
         Some(left)
-    })
-    .await
-    .ok()
-    .flatten();
+    }
+}
+
+/// Sets the timer that publishes the game `id` again when its running clock runs out, given
+/// what [`changer`] answered.
+pub(crate) fn set_timer(live: &Arc<Live>, id: &GameId, left: Option<Option<u64>>) {
     let Some(left) = left else { return };
     let mut timers = live.hub.timers.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(old) = timers.remove(id) {
