@@ -14,6 +14,11 @@
 #   GAMES=1000 SPECTATORS=8 THINK=1000 bash bench/live-load.sh        # 10,000 sockets
 #   GAMES=2000 MOVES=300 THINK=500 bash bench/live-load.sh            # 2,000 games to their end
 #   PROXY=1 GAMES=1000 SPECTATORS=8 THINK=1000 bash bench/live-load.sh  # the same through nginx
+#   DATA_DIR=/dev/shm/arbiter-load GAMES=1000 SPECTATORS=8 THINK=1000 bash bench/live-load.sh
+#
+# DATA_DIR (a directory that does not exist yet, removed after) puts the server's database there
+# instead of a temporary folder: on a tmpfs, the disk's sync latency leaves the figures, which
+# shows how much of the latency is the disk's. A move is answered, and shown, once it is synced.
 #
 # Run from the repository root. Each game's clients use a loopback address of their own
 # (127.1.0.1, 127.1.0.2, ...): the server's per-client quotas hold with their defaults. With
@@ -29,18 +34,28 @@ games=${GAMES:-1000}
 spectators=${SPECTATORS:-0}
 set -- --games "$games" --moves "${MOVES:-100}" --think "${THINK:-0}" \
     --spectators "$spectators" "$@"
+data=${DATA_DIR:-}
+if [ -n "$data" ]; then
+    [ ! -e "$data" ] || { echo "DATA_DIR $data exists: name a new directory" >&2; exit 2; }
+    trap 'rm -rf "$data"' EXIT
+fi
 if [ -z "${PROXY:-}" ]; then
+    if [ -n "$data" ]; then
+        ./target/release/live-load --server target/release/arbiter --data-dir "$data" "$@"
+        exit
+    fi
     exec ./target/release/live-load --server target/release/arbiter "$@"
 fi
 
 work=$(mktemp -d)
-trap 'kill $(cat "$work/nginx.pid" 2> /dev/null) $server 2> /dev/null; rm -rf "$work"' EXIT
+data=${data:-$work/data}
+trap 'kill $(cat "$work/nginx.pid" 2> /dev/null) $server 2> /dev/null; rm -rf "$work" "$data"' EXIT
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # Every socket within the 7/8 of the connections sockets may take, each game's HTTP connection,
 # and room to spare.
 connections=$(((games * (2 + spectators) + 6) / 7 * 8 + games + 256))
 port=$(free_port)
-./target/release/arbiter serve --port 0 --data-dir "$work/data" --trusted-proxy 127.0.0.1 \
+./target/release/arbiter serve --port 0 --data-dir "$data" --trusted-proxy 127.0.0.1 \
     --public-url "http://127.0.0.1:$port" --max-connections "$connections" > "$work/serve.out" &
 server=$!
 while ! grep -q http:// "$work/serve.out" 2> /dev/null; do sleep 0.1; done
@@ -64,4 +79,4 @@ http {
 }
 EOF
 nginx -p "$work/" -c "$work/nginx.conf" -e "$work/error.log"
-./target/release/live-load --addr "127.0.0.1:$port" --data-dir "$work/data" --pid "$server" "$@"
+./target/release/live-load --addr "127.0.0.1:$port" --data-dir "$data" --pid "$server" "$@"
