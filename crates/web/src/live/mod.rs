@@ -525,22 +525,23 @@ async fn act(
     // Refused or not, the game may have changed (a clock found run out): everyone is told, from
     // the same thread as the action, before it is answered.
     let outcome = blocking(&live, move |games| {
-        let acted = games.act(&key, &request.token, request.action, now_ms()).map(show);
-        Ok((acted, change()))
+        let acted = games.act(&key, &request.token, request.action, now_ms());
+        let committed = started.elapsed();
+        Ok((acted.map(show), committed, change()))
     })
     .await;
-    let acted = match outcome {
-        Ok((acted, left)) => {
+    let (acted, committed) = match outcome {
+        Ok((acted, committed, left)) => {
             socket::set_timer(&live, &id, left);
-            acted.map_err(Failure::from)
+            (acted.map_err(Failure::from), committed)
         }
         Err(failure) => {
             socket::publish(Arc::clone(&live), id).await;
-            Err(failure)
+            (Err(failure), started.elapsed())
         }
     };
     if acted.is_ok() {
-        live.metrics.commits.record(started.elapsed().as_secs_f64());
+        live.metrics.commits.record(committed.as_secs_f64());
         if moved {
             live.metrics.moves.increment(1);
         }
