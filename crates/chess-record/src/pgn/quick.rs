@@ -47,17 +47,17 @@ pub(super) fn check(game: &GameText) -> Option<GameReport> {
             return None;
         }
         match byte {
-            b'{' => i = comment(text, i)?,
+            b'{' => i = after_space(text, comment(text, i)?),
             b'a'..=b'z' | b'A'..=b'Z' => {
                 let len = text[i..].iter().position(|&b| ends_word(b)).unwrap_or(text.len() - i);
                 in_check = play(&mut pos, &text[i..i + len], in_check)?;
                 numbered = false;
                 plies += 1;
-                i += len;
+                i = after_space(text, i + len);
             }
             b'1'..=b'9' if !numbered && let Some(len) = move_number(&pos, &text[i..]) => {
                 numbered = true;
-                i += len;
+                i = after_space(text, i + len);
             }
             _ => {
                 // A result, or what the full check reads (a move number that is not the
@@ -91,6 +91,12 @@ pub(super) fn check(game: &GameText) -> Option<GameReport> {
     let mut report = game.report(&mut tags);
     report.plies = plies;
     Some(report)
+}
+
+/// `i`, or past the space at `i`: a move, a number or a comment is followed by one space
+/// nearly always, skipped here at once rather than by a turn of the reading loop.
+fn after_space(text: &[u8], i: usize) -> usize {
+    i + usize::from(text.get(i) == Some(&b' '))
 }
 
 /// Plays the move written `word` (a word of the movetext starting with a letter) when it is
