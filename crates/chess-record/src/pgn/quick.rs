@@ -123,11 +123,7 @@ fn play(pos: &mut Chess, word: &[u8], in_check: bool) -> Option<bool> {
 fn move_number(pos: &Chess, rest: &[u8]) -> Option<usize> {
     // The first digit is not 0 (no leading zero, no castling with zeros): this is the word's
     // move number as the full check cuts it, its digits then its dots.
-    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-    let dots = rest[digits..].iter().take_while(|&&b| b == b'.').count();
-    let turn = Turn::of(pos);
-    let number = &rest[..digits + dots];
-    (dots > 0 && turn.is_numbered_by(number)).then_some(number.len())
+    Turn::of(pos).number_at(rest)
 }
 
 /// The end of the `{comment}` starting at `start` when it holds no badly written clock; `None`
