@@ -28,19 +28,23 @@ impl Turn {
     /// is PGN's number for this move (see [`is_numbered_by`](Turn::is_numbered_by)).
     pub(crate) fn number_at(&self, rest: &[u8]) -> Option<usize> {
         // Read in one pass and no number written out: this runs once per move.
-        let mut value = 0u32;
+        // Eleven digits without a leading zero are more than any move number (a `u32`), and
+        // ten never overflow a `u64`.
+        let mut value = 0u64;
         let mut digits = 0;
         while let Some(&digit) = rest.get(digits)
             && digit.is_ascii_digit()
         {
-            // A number too large for a move number is none.
-            value = value.checked_mul(10)?.checked_add(u32::from(digit - b'0'))?;
+            if digits == 10 {
+                return None;
+            }
+            value = value * 10 + u64::from(digit - b'0');
             digits += 1;
         }
         let dots = rest[digits..].iter().take_while(|&&b| b == b'.').count();
         let fine = digits > 0
             && rest[0] != b'0'
-            && value == self.move_number
+            && value == u64::from(self.move_number)
             && dots == self.side.fold_wb(1, 3);
         fine.then_some(digits + dots)
     }
@@ -74,6 +78,16 @@ mod tests {
             }
             _ => false,
         }
+    }
+
+    #[test]
+    fn the_largest_move_number_is_read() {
+        let turn = Turn { ply: 1, move_number: u32::MAX, side: Color::White };
+        for number in ["4294967295.", "4294967296.", "42949672950.", "04294967295.", "9."] {
+            let bytes = number.as_bytes();
+            assert_eq!(turn.is_numbered_by(bytes), numbered_slowly(&turn, bytes), "{number}");
+        }
+        assert!(turn.is_numbered_by(b"4294967295."));
     }
 
     proptest::proptest! {
