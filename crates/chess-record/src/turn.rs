@@ -21,14 +21,32 @@ impl Turn {
 
     /// Whether `number` is PGN's number for this move: `12.` for white, `12...` for black.
     pub(crate) fn is_numbered_by(&self, number: &[u8]) -> bool {
-        // Slice patterns and no number written out: this runs once per move.
-        match (self.side, number) {
-            (Color::White, [digits @ .., b'.'])
-            | (Color::Black, [digits @ .., b'.', b'.', b'.']) => {
-                writes_number(digits, self.move_number)
+        self.number_at(number) == Some(number.len())
+    }
+
+    /// The length of the word's number that starts `rest` (its digits, then its dots), when it
+    /// is PGN's number for this move (see [`is_numbered_by`](Turn::is_numbered_by)).
+    pub(crate) fn number_at(&self, rest: &[u8]) -> Option<usize> {
+        // Read in one pass and no number written out: this runs once per move.
+        // Eleven digits without a leading zero are more than any move number (a `u32`), and
+        // ten never overflow a `u64`.
+        let mut value = 0u64;
+        let mut digits = 0;
+        while let Some(&digit) = rest.get(digits)
+            && digit.is_ascii_digit()
+        {
+            if digits == 10 {
+                return None;
             }
-            _ => false,
+            value = value * 10 + u64::from(digit - b'0');
+            digits += 1;
         }
+        let dots = rest[digits..].iter().take_while(|&&b| b == b'.').count();
+        let fine = digits > 0
+            && rest[0] != b'0'
+            && value == u64::from(self.move_number)
+            && dots == self.side.fold_wb(1, 3);
+        fine.then_some(digits + dots)
     }
 
     /// PGN's number for this move: `12.` for white, `12...` for black.
@@ -45,4 +63,48 @@ pub(crate) fn writes_number(digits: &[u8], number: u32) -> bool {
         value.checked_mul(10)?.checked_add(u32::from(digit))
     });
     digits.first().is_some_and(|&first| first != b'0') && value == Some(number)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `is_numbered_by` as PGN states it, digits and dots cut apart first.
+    fn numbered_slowly(turn: &Turn, number: &[u8]) -> bool {
+        match (turn.side, number) {
+            (Color::White, [digits @ .., b'.'])
+            | (Color::Black, [digits @ .., b'.', b'.', b'.']) => {
+                writes_number(digits, turn.move_number)
+            }
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn the_largest_move_number_is_read() {
+        let turn = Turn { ply: 1, move_number: u32::MAX, side: Color::White };
+        for number in ["4294967295.", "4294967296.", "42949672950.", "04294967295.", "9."] {
+            let bytes = number.as_bytes();
+            assert_eq!(turn.is_numbered_by(bytes), numbered_slowly(&turn, bytes), "{number}");
+        }
+        assert!(turn.is_numbered_by(b"4294967295."));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_number_is_read_in_one_pass_as_written(
+            number in "[0-9.]{0,6}|[0-9]{9,12}\\.{1,3}",
+            move_number in 1u32..12,
+            white: bool,
+        ) {
+            let side = if white { Color::White } else { Color::Black };
+            let turn = Turn { ply: 1, move_number, side };
+            let bytes = number.as_bytes();
+            proptest::prop_assert_eq!(turn.is_numbered_by(bytes), numbered_slowly(&turn, bytes));
+            for number in ["1.", "11.", "1...", "11..."] {
+                let bytes = number.as_bytes();
+                proptest::prop_assert_eq!(turn.is_numbered_by(bytes), numbered_slowly(&turn, bytes));
+            }
+        }
+    }
 }

@@ -356,8 +356,7 @@ pub(super) fn tag_pair(text: &[u8], start: usize) -> Result<TagPair<'_>, (usize,
         i
     };
     let name_start = skip_blanks(start + 1);
-    let name_len =
-        text[name_start..].iter().take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_').count();
+    let name_len = text[name_start..].iter().take_while(|&&b| NAME_BYTE[usize::from(b)]).count();
     if name_len == 0 {
         return Err((name_start, "a tag name after `[`, as in [White \"Tal\"]"));
     }
@@ -369,7 +368,7 @@ pub(super) fn tag_pair(text: &[u8], start: usize) -> Result<TagPair<'_>, (usize,
     let mut i = quote + 1;
     loop {
         // Every game has many tags: the bytes between stops are skipped in one search.
-        i += text[i..].iter().position(|&b| VALUE_STOP[usize::from(b)]).unwrap_or(text.len() - i);
+        i = value_stop(text, i);
         match text.get(i) {
             Some(b'"') => break,
             Some(b'\\') if matches!(text.get(i + 1), Some(b'"' | b'\\')) => i += 2,
@@ -383,6 +382,39 @@ pub(super) fn tag_pair(text: &[u8], start: usize) -> Result<TagPair<'_>, (usize,
         return Err((ket, "`]` closing the tag pair"));
     }
     Ok(TagPair { name, value, end: ket + 1 })
+}
+
+/// The bytes of a tag name, as a table: every game has many tags.
+const NAME_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    table
+};
+
+/// Where the first byte at or after `i` that stops a tag value's reading stands (see
+/// [`VALUE_STOP`]), or the end of `text`.
+fn value_stop(text: &[u8], mut i: usize) -> usize {
+    // Eight bytes at a time: a byte equal to `c` is a zero byte of the word XOR `c` in every
+    // byte, and the lowest byte flagged by the classic test for a zero byte is the first zero.
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGHS: u64 = ONES << 7;
+    while let Some(chunk) = text.get(i..).and_then(|rest| rest.first_chunk::<8>()) {
+        let word = u64::from_le_bytes(*chunk);
+        let flags = [b'"', b'\\', b'\n', b'\r'].iter().fold(0, |flags, &stop| {
+            let x = word ^ (ONES * u64::from(stop));
+            flags | (x.wrapping_sub(ONES) & !x & HIGHS)
+        });
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    let rest = text.get(i..).unwrap_or_default();
+    i + rest.iter().position(|&b| VALUE_STOP[usize::from(b)]).unwrap_or(rest.len())
 }
 
 /// The bytes a tag value's reading stops at: its closing quote, an escape, a line break.
@@ -472,6 +504,22 @@ fn is_result(word: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The search eight bytes at a time stops where the search byte by byte does.
+        #[test]
+        fn a_tag_value_stops_where_each_byte_says(
+            text in proptest::collection::vec(
+                proptest::sample::select(b"ab\"\\\n\r\x00\xff\x22\xa2\xdc\x8d".to_vec()),
+                0..40,
+            ),
+            from in 0usize..40,
+        ) {
+            let from = from.min(text.len());
+            let slowly = text[from..].iter().position(|&b| VALUE_STOP[usize::from(b)]);
+            proptest::prop_assert_eq!(value_stop(&text, from), from + slowly.unwrap_or(text.len() - from));
+        }
+    }
 
     fn kinds(text: &str) -> Vec<Result<(Kind<'_>, u32, u32), String>> {
         Lexer::new(text.as_bytes(), 1)

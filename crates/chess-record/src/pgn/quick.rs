@@ -47,17 +47,17 @@ pub(super) fn check(game: &GameText) -> Option<GameReport> {
             return None;
         }
         match byte {
-            b'{' => i = comment(text, i)?,
+            b'{' => i = after_space(text, comment(text, i)?),
             b'a'..=b'z' | b'A'..=b'Z' => {
                 let len = text[i..].iter().position(|&b| ends_word(b)).unwrap_or(text.len() - i);
                 in_check = play(&mut pos, &text[i..i + len], in_check)?;
                 numbered = false;
                 plies += 1;
-                i += len;
+                i = after_space(text, i + len);
             }
             b'1'..=b'9' if !numbered && let Some(len) = move_number(&pos, &text[i..]) => {
                 numbered = true;
-                i += len;
+                i = after_space(text, i + len);
             }
             _ => {
                 // A result, or what the full check reads (a move number that is not the
@@ -93,6 +93,12 @@ pub(super) fn check(game: &GameText) -> Option<GameReport> {
     Some(report)
 }
 
+/// `i`, or past the space at `i`: a move, a number or a comment is followed by one space
+/// nearly always, skipped here at once rather than by a turn of the reading loop.
+fn after_space(text: &[u8], i: usize) -> usize {
+    i + usize::from(text.get(i) == Some(&b' '))
+}
+
 /// Plays the move written `word` (a word of the movetext starting with a letter) when it is
 /// written canonically, and tells whether it gives check; `None` for any other word. `in_check`
 /// says whether the side to move is in check.
@@ -117,11 +123,7 @@ fn play(pos: &mut Chess, word: &[u8], in_check: bool) -> Option<bool> {
 fn move_number(pos: &Chess, rest: &[u8]) -> Option<usize> {
     // The first digit is not 0 (no leading zero, no castling with zeros): this is the word's
     // move number as the full check cuts it, its digits then its dots.
-    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-    let dots = rest[digits..].iter().take_while(|&&b| b == b'.').count();
-    let turn = Turn::of(pos);
-    let number = &rest[..digits + dots];
-    (dots > 0 && turn.is_numbered_by(number)).then_some(number.len())
+    Turn::of(pos).number_at(rest)
 }
 
 /// The end of the `{comment}` starting at `start` when it holds no badly written clock; `None`

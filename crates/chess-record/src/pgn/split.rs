@@ -123,7 +123,8 @@ struct Row {
     scan: bool,
     /// The line may start a tag pair that ends an open comment: how far its start matched.
     tag_pair: Option<TagPair>,
-    /// The characters read of it so far (bytes that do not continue a UTF-8 sequence).
+    /// The characters read of it so far (bytes that do not continue a UTF-8 sequence), counted
+    /// only for its pieces before the last one read.
     chars: u32,
 }
 
@@ -332,7 +333,11 @@ impl<R: Read> Splitter<R> {
             None => (available.len(), false),
         };
         let piece = &self.buf[self.start..self.start + len];
-        self.row.chars = self.row.chars.saturating_add(chars(piece));
+        if !ends {
+            // Only a NUL byte's column needs the line's characters: those of a line read whole
+            // are never counted.
+            self.row.chars = self.row.chars.saturating_add(chars(piece));
+        }
         let mut sink = Sink { out: &mut self.out, count: &mut self.count, raw: self.raw };
         if len > 0 {
             feed(&mut self.game, &mut self.row, &mut sink, piece, ends, self.limit);
@@ -767,17 +772,19 @@ impl Iterator for PgnGames<'_> {
 mod tests {
     use super::*;
 
-    fn pieces(text: &[u8], chunk: usize, limit: usize) -> Vec<Piece> {
-        /// Hands out at most `chunk` bytes a read, as a pipe may.
-        struct Trickle<'a>(&'a [u8], usize);
-        impl Read for Trickle<'_> {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                let n = self.0.len().min(self.1).min(buf.len());
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0 = &self.0[n..];
-                Ok(n)
-            }
+    /// Hands out at most `chunk` bytes a read, as a pipe may.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.len().min(self.1).min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
         }
+    }
+
+    fn pieces(text: &[u8], chunk: usize, limit: usize) -> Vec<Piece> {
         Splitter::new(Trickle(text, chunk))
             .with_raw()
             .with_limit(limit)
@@ -840,6 +847,16 @@ mod tests {
         // `[%clk ...]` inside a comment is no tag pair.
         assert_eq!(lines("1. e4 {a\n\n[%clk 0:01]} e5 *\n"), [(1, 1)]);
         whole(b"1. e4 {open\n\n[W \"2\"]\n\n1. d4 *\n\n[W \"3\"]\n\n1. c4 *\n", usize::MAX);
+    }
+
+    #[test]
+    fn a_nul_byte_is_placed_by_the_characters_before_it() {
+        let text = "[W \"é\"]\n\n1. e4 {é ü} e5\0 *\n".as_bytes();
+        for chunk in [1, 2, 3, 7, CHUNK] {
+            let read = Splitter::new(Trickle(text, chunk)).collect::<io::Result<Vec<_>>>();
+            let nul = read.err().as_ref().and_then(NulByte::of).map(|nul| nul.at);
+            assert_eq!(nul, Some(Place { line: 3, column: 15 }), "read {chunk} bytes at a time");
+        }
     }
 
     #[test]

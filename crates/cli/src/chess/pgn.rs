@@ -163,13 +163,23 @@ fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
 /// One line per warning, then the verdict, each starting with the place it is about,
 /// `FILE:LINE:COL:` (for a game that is fine, where it starts).
 fn write_game(out: &mut impl Write, name: &str, report: &GameReport) -> io::Result<()> {
-    let game =
-        format!("game {} ({} - {})", report.index, Shown(&report.white), Shown(&report.black));
+    let game = GameName(report);
     for warning in &report.warnings {
         writeln!(out, "{name}:{}: warning: {game}: {warning}", warning.at())?;
     }
     match &report.error {
         None => writeln!(out, "{name}:{}: {game}: ok", report.at()),
         Some(error) => writeln!(out, "{name}:{}: {game}: {error}", error.at()),
+    }
+}
+
+/// How a game is named in its lines, `game 12 (White - Black)`: written straight into the
+/// output, where a `String` made first would cost an allocation and a copy for every game.
+struct GameName<'a>(&'a GameReport);
+
+impl std::fmt::Display for GameName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let report = self.0;
+        write!(f, "game {} ({} - {})", report.index, Shown(&report.white), Shown(&report.black))
     }
 }
