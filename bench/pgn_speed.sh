@@ -91,12 +91,15 @@ run() {
     local load
     load=$(cut -d' ' -f1-3 /proc/loadavg)
     /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" >"$work/out" 2>"$work/err" || true
-    local wall user sys rss cpu
+    local wall user sys rss cpu last
     read -r wall user sys rss < <(tail -n 1 "$work/time")
+    # The program's last line, the input's long path shortened to FILE.
+    last=$(tail -n 1 "$work/out")
+    last=${last//"$file"/FILE}
     cpu=$(echo "$user + $sys" | bc -l)
     echo "$cpu $wall $rss" >>"$work/runs-$name"
     printf '    %-19s cpu %6.2f s  wall %6.2f s  peak RSS %6.1f MiB  (load %s)  | %s\n' "$name" \
-        "$cpu" "$wall" "$(echo "$rss / 1024" | bc -l)" "$load" "$(tail -n 1 "$work/out" | cut -c1-60)"
+        "$cpu" "$wall" "$(echo "$rss / 1024" | bc -l)" "$load" "${last:0:60}"
 }
 
 # median FILE COLUMN: the median of a column of numbers (the mean of the two middle ones when
