@@ -404,7 +404,7 @@ fn value_stop(text: &[u8], mut i: usize) -> usize {
     const HIGHS: u64 = ONES << 7;
     while let Some(chunk) = text.get(i..).and_then(|rest| rest.first_chunk::<8>()) {
         let word = u64::from_le_bytes(*chunk);
-        let flags = [b'"', b'\\', b'\n', b'\r'].iter().fold(0, |flags, &stop| {
+        let flags = VALUE_STOPS.iter().fold(0, |flags, &stop| {
             let x = word ^ (ONES * u64::from(stop));
             flags | (x.wrapping_sub(ONES) & !x & HIGHS)
         });
@@ -418,12 +418,16 @@ fn value_stop(text: &[u8], mut i: usize) -> usize {
 }
 
 /// The bytes a tag value's reading stops at: its closing quote, an escape, a line break.
+const VALUE_STOPS: [u8; 4] = [b'"', b'\\', b'\n', b'\r'];
+
+/// [`VALUE_STOPS`] as a table, for the bytes [`value_stop`] does not read eight at a time.
 const VALUE_STOP: [bool; 256] = {
     let mut table = [false; 256];
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table[b'\n' as usize] = true;
-    table[b'\r' as usize] = true;
+    let mut i = 0;
+    while i < VALUE_STOPS.len() {
+        table[VALUE_STOPS[i] as usize] = true;
+        i += 1;
+    }
     table
 };
 
