@@ -8,12 +8,21 @@
 /** Under this, a clock shows tenths and is marked low. */
 export const LOW_MS = 10000;
 
+/** The tenths of a second a clock shows for `ms`: rounded up, so a clock reads 0:00.0 only once out. */
+const tenths = (ms) => Math.ceil(Math.max(0, ms) / 100);
+
+/**
+ * Whether `ms` is low time: judged on the time as shown, so a face marked low always shows its
+ * tenths (9,950 ms reads 0:10 and is not yet low).
+ */
+export const isLow = (ms) => tenths(ms) * 100 < LOW_MS;
+
 /** A time on a clock: 4:59, and tenths under ten seconds (0:09.4). */
 export function clockText(ms) {
-  const seconds = Math.ceil(Math.max(0, ms) / 100) / 10;
+  const seconds = tenths(ms) / 10;
   const minutes = Math.floor(seconds / 60);
   const rest = seconds - minutes * 60;
-  return seconds < 10 ? `0:0${rest.toFixed(1)}` : `${minutes}:${String(Math.floor(rest)).padStart(2, '0')}`;
+  return isLow(ms) ? `0:0${rest.toFixed(1)}` : `${minutes}:${String(Math.floor(rest)).padStart(2, '0')}`;
 }
 
 /** Shows `ms` left on `face`, running or not, flagged or not. */
@@ -24,7 +33,7 @@ export function showClock(face, { ms, running = false, flagged = false }) {
   text.textContent = clockText(left);
   face.classList.toggle('running', running);
   face.toggleAttribute('data-clock-running', running);
-  const low = left < LOW_MS && !flagged;
+  const low = isLow(left) && !flagged;
   face.classList.toggle('low', low);
   face.toggleAttribute('data-clock-low', low);
   face.classList.toggle('flagged', flagged);

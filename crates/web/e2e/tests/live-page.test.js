@@ -239,6 +239,27 @@ for (const [name, size] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   });
 }
 
+test('a clock is marked low exactly when it shows tenths, around ten seconds and at the end', async () => {
+  const game = await create({ color: 'red', time: '0.2+0' });
+  const page = await open(game, game.token, DESKTOP);
+  const faces = await page.evaluate(async () => {
+    const { showClock } = await import('/assets/clocks.js');
+    const face = document.createElement('div');
+    const seen = [];
+    for (const ms of [60000, 10001, 10000, 9999, 9950, 9901, 9900, 9899, 5000, 99, 1, 0]) {
+      showClock(face, { ms, running: true });
+      seen.push({ ms, text: face.textContent, low: face.hasAttribute('data-clock-low') && face.classList.contains('low') });
+    }
+    return seen;
+  });
+  for (const { ms, text, low } of faces) {
+    assert.equal(low, /^0:0\d\.\d$/.test(text), `${ms} ms reads ${text}, low: ${low}`);
+    assert.equal(low, ms <= 9900, `${ms} ms`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('the other side\'s move makes a sound when sounds are on; one\'s own does not', async () => {
   const game = await create({ name: 'Ann', color: 'red' });
   const red = await open(game, game.token, DESKTOP);
