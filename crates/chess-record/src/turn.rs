@@ -27,26 +27,9 @@ impl Turn {
     /// The length of the word's number that starts `rest` (its digits, then its dots), when it
     /// is PGN's number for this move (see [`is_numbered_by`](Turn::is_numbered_by)).
     pub(crate) fn number_at(&self, rest: &[u8]) -> Option<usize> {
-        // Read in one pass and no number written out: this runs once per move.
-        // Eleven digits without a leading zero are more than any move number (a `u32`), and
-        // ten never overflow a `u64`.
-        let mut value = 0u64;
-        let mut digits = 0;
-        while let Some(&digit) = rest.get(digits)
-            && digit.is_ascii_digit()
-        {
-            if digits == 10 {
-                return None;
-            }
-            value = value * 10 + u64::from(digit - b'0');
-            digits += 1;
-        }
+        let (value, digits) = leading_number(rest)?;
         let dots = rest[digits..].iter().take_while(|&&b| b == b'.').count();
-        let fine = digits > 0
-            && rest[0] != b'0'
-            && value == u64::from(self.move_number)
-            && dots == self.side.fold_wb(1, 3);
-        fine.then_some(digits + dots)
+        (value == self.move_number && dots == self.side.fold_wb(1, 3)).then_some(digits + dots)
     }
 
     /// PGN's number for this move: `12.` for white, `12...` for black.
@@ -57,12 +40,26 @@ impl Turn {
 
 /// Whether `digits` is `number` written in decimal, without leading zeros.
 pub(crate) fn writes_number(digits: &[u8], number: u32) -> bool {
-    // Read rather than written out, which would need a buffer: this runs once per round.
-    let value = digits.iter().try_fold(0u32, |value, &digit| {
-        let digit = digit.checked_sub(b'0').filter(|&digit| digit <= 9)?;
-        value.checked_mul(10)?.checked_add(u32::from(digit))
-    });
-    digits.first().is_some_and(|&first| first != b'0') && value == Some(number)
+    leading_number(digits) == Some((number, digits.len()))
+}
+
+/// The number written in decimal at the start of `text`, without a leading zero, and how many
+/// digits it has; `None` when there is none or it is larger than any move number (a `u32`).
+fn leading_number(text: &[u8]) -> Option<(u32, usize)> {
+    // Read in one pass, rather than cut out first or written out to compare: this runs once per
+    // move.
+    if text.first() == Some(&b'0') {
+        return None;
+    }
+    let mut value = 0u32;
+    let mut digits = 0;
+    while let Some(&digit) = text.get(digits)
+        && digit.is_ascii_digit()
+    {
+        value = value.checked_mul(10)?.checked_add(u32::from(digit - b'0'))?;
+        digits += 1;
+    }
+    (digits > 0).then_some((value, digits))
 }
 
 #[cfg(test)]
