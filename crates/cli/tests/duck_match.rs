@@ -959,3 +959,57 @@ fn arbiter_beats_its_random_mover() {
     assert_eq!(summary["wins"], 4, "{stdout}");
     assert_eq!(summary["endings"]["captain-captured"], 4, "{stdout}");
 }
+
+#[test]
+fn the_endings_report_reads_a_saved_match() {
+    // Two games cut by a ply cap of 6: the car has taken a guard, its captain not yet.
+    let dir = scratch_dir("duck_match_endings");
+    let mut args = words("duck match --games 2 --depth 1 --max-plies 6 --engine");
+    args.push(fake(&format!("{WINS} score=600")));
+    args.extend(words("--name hunter --engine"));
+    args.push(fake(&format!("{SHUFFLES} score=-250")));
+    args.extend(words("--name shuffler --save"));
+    args.push(dir.display().to_string());
+    let out = arbiter_owned(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+
+    let script = root().join("bench/duck_endings.py");
+    let report = |extra: &[&str]| {
+        Command::new(python())
+            .arg(&script)
+            .arg(&dir)
+            .args(["--arbiter", env!("CARGO_BIN_EXE_arbiter")])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = report(&["--list"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(out.stderr));
+    let stdout = text(out.stdout);
+    let lines: Vec<&str> = stdout.lines().skip(1).collect();
+    assert_eq!(
+        lines,
+        [
+            "endings: ply-cap 2",
+            "once an engine's own score reached +N soldiers, its results (wins / draws / losses):",
+            "  hunter: +2: 0 / 2 / 0; +3: 0 / 2 / 0; +5: 0 / 2 / 0",
+            "  shuffler: +2: 0 / 0 / 0; +3: 0 / 0 / 0; +5: 0 / 0 / 0",
+            "ply-cap draws: 2",
+            "  game 1 (hunter red): last scores hunter +6.00, shuffler -2.50; red lost none; \
+             blue lost guard",
+            "  game 2 (shuffler red): last scores shuffler -2.50, hunter +6.00; red lost guard; \
+             blue lost none",
+            "  with hunter's last score +3 or more: 2",
+            "  with shuffler's last score +3 or more: 0",
+        ],
+        "{stdout}"
+    );
+
+    // Not a save directory: a message and exit status 2.
+    let empty = scratch_dir("duck_match_endings_empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = Command::new(python()).arg(&script).arg(&empty).output().unwrap();
+    let stderr = text(out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("results.jsonl: not found"), "{stderr}");
+}
