@@ -109,13 +109,19 @@ def main() -> int:
     draws = []
     for g in games:
         record = args.dir / f"game-{g['game']:0{width}}.record"
+        if not record.is_file():
+            print(f"{record}: not found, though {results_path} lists game {g['game']}",
+                  file=sys.stderr)
+            return 2
         said = scores(record, g["red"], g["blue"])
-        for engine in (g["red"], g["blue"]):
-            points = 1 if g["winner"] == ("red" if engine == g["red"] else "blue") else \
-                0 if g["winner"] else 0.5
+        for side in ("red", "blue"):
+            engine = g[side]
+            # The column of its result: 0 won, 1 drawn, 2 lost.
+            column = 1 if g["winner"] is None else 0 if g["winner"] == side else 2
+            best = max(said[engine], default=None)
             for t in THRESHOLDS:
-                if said[engine] and max(said[engine]) >= t:
-                    reached[engine][t][{1: 0, 0.5: 1, 0: 2}[points]] += 1
+                if best is not None and best >= t:
+                    reached[engine][t][column] += 1
         if g["termination"] == "ply-cap":
             draws.append((g, said, record.with_suffix(".txt")))
 
