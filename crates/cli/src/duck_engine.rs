@@ -71,6 +71,8 @@ enum Feature {
     Quiescence,
     /// Internal iterative reduction.
     InternalReduction,
+    /// Futility pruning of quiet moves.
+    FutilityPruning,
 }
 
 impl Feature {
@@ -90,6 +92,7 @@ impl Feature {
             Feature::ContinuationHistory => &mut features.continuation_history,
             Feature::Quiescence => &mut features.quiescence,
             Feature::InternalReduction => &mut features.internal_reduction,
+            Feature::FutilityPruning => &mut features.futility_pruning,
         };
         *flag = false;
     }

@@ -1,6 +1,6 @@
 //! The search: iterative deepening of a principal-variation alpha-beta search with aspiration
 //! windows, a transposition table, staged move ordering, quiescence on captures, and the usual
-//! pruning (reverse futility, null move, late-move reductions and pruning).
+//! pruning (reverse futility, null move, futility, late-move reductions and pruning).
 //!
 //! [`Searcher`] keeps what outlives one search (the transposition table, the move history) and
 //! runs [`Searcher::search`] on a [`Position`] within [`Limits`]: a depth, a node count, a time per
@@ -175,6 +175,8 @@ pub struct Features {
     pub quiescence: bool,
     /// One ply less for a node the table knows no move for (internal iterative reduction).
     pub internal_reduction: bool,
+    /// Skipping quiet moves at low depth when the evaluation is far below alpha.
+    pub futility_pruning: bool,
 }
 
 impl Default for Features {
@@ -200,6 +202,7 @@ impl Features {
         continuation_history: true,
         quiescence: true,
         internal_reduction: true,
+        futility_pruning: true,
     };
 
     /// Nothing that can change the value found at a given depth: no pruning, reduction or
@@ -216,6 +219,7 @@ impl Features {
         check_extension: false,
         aspiration: false,
         internal_reduction: false,
+        futility_pruning: false,
         ..Features::ALL
     };
 }
@@ -1010,6 +1014,18 @@ impl<'a> Search<'a> {
             }
             seen += 1;
             let capture = is_capture(&self.position, mv);
+            // Futility: a quiet move here would have to gain a lot to lift the value to alpha
+            // (skipped unless it attacks the captain, which is known once it is made).
+            let futile = self.features.futility_pruning
+                && !root
+                && !in_check
+                && !capture
+                && best_value > -MATE_BOUND
+                && alpha < MATE_BOUND
+                && eval.is_some_and(|eval| {
+                    let lmr_depth = (depth - 1 - reduction(depth, tried + 1)).max(0);
+                    lmr_depth < 6 && eval + 170 + 130 * lmr_depth <= alpha
+                });
             if !root && !in_check && best_value > -MATE_BOUND {
                 if !capture {
                     // Late-move pruning: at low depth, the last quiet moves rarely matter.
@@ -1031,6 +1047,10 @@ impl<'a> Search<'a> {
             };
             let undo = self.make(mv, ply);
             let gives_check = self.position.in_check();
+            if futile && !gives_check {
+                self.position.unmake(mv, undo);
+                continue;
+            }
             tried += 1;
             let extension = i32::from(
                 self.features.check_extension && gives_check && (ply as i32) < 2 * self.root_depth,
@@ -1466,8 +1486,8 @@ mod tests {
         for mv in ["e4e5", "e7e6", "b1c3"] {
             let _ = played.make(mv.parse().unwrap());
         }
-        let classical = [(Position::new(), 10, 14_837), (played.clone(), 9, 4_305)];
-        let network = [(Position::new(), 10, 47_408), (played, 9, 4_626)];
+        let classical = [(Position::new(), 10, 9_121), (played.clone(), 9, 3_848)];
+        let network = [(Position::new(), 10, 49_427), (played, 9, 5_674)];
         assert!(matches!(Evaluation::default(), Evaluation::Network(_)));
         for (evaluation, counts) in
             [(Evaluation::Classical, classical), (Evaluation::default(), network)]
@@ -1527,7 +1547,7 @@ mod tests {
             engine.search(&Position::new(), &Limits::depth(10), &StopFlag::new(), |info| {
                 reports.push(info.multipv)
             });
-        assert_eq!(result.nodes, 47_408);
+        assert_eq!(result.nodes, 49_427);
         let mut default = Searcher::new(16);
         let before = default.search(&Position::new(), &Limits::depth(10), &StopFlag::new(), |_| {});
         assert_eq!((result.best, result.pv, result.score), (before.best, before.pv, before.score));
