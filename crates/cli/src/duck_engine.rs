@@ -73,6 +73,8 @@ enum Feature {
     InternalReduction,
     /// Futility pruning of quiet moves.
     FutilityPruning,
+    /// Scaling of the evaluation by the plies since the last capture.
+    ProgressScaling,
 }
 
 impl Feature {
@@ -93,6 +95,7 @@ impl Feature {
             Feature::Quiescence => &mut features.quiescence,
             Feature::InternalReduction => &mut features.internal_reduction,
             Feature::FutilityPruning => &mut features.futility_pruning,
+            Feature::ProgressScaling => &mut features.progress_scaling,
         };
         *flag = false;
     }

@@ -48,6 +48,13 @@
 //! - The game has no repetition rule and no move-count rule. A position that repeats one earlier
 //!   in the search's own path scores 0: a cycle gains nothing, and the side that can do better
 //!   will. Positions of the game before the root are not consulted.
+//! - The game has no rule that ends a game without progress, but matches and players stop long
+//!   games (a match's ply cap), and a side ahead that shuffles never wins. So the static
+//!   evaluation the search uses falls towards 0 as plies pass without a capture: by a half over
+//!   128 such plies (the position's capture clock, which a capture resets), half after that. A
+//!   line that captures keeps its full value, so a side ahead trades down and presses on. In
+//!   fixed-node self-play this won games the engine without it drew at the cap (`--disable
+//!   progress-scaling` switches it off).
 //! - A side with no valid move scores 0 ([`EndReason::NoMove`](arbiter_duck::EndReason::NoMove), a
 //!   draw in matches).
 
@@ -177,6 +184,9 @@ pub struct Features {
     pub internal_reduction: bool,
     /// Skipping quiet moves at low depth when the evaluation is far below alpha.
     pub futility_pruning: bool,
+    /// Scaling the static evaluation towards 0 as plies pass without a capture, so that a side
+    /// ahead makes progress.
+    pub progress_scaling: bool,
 }
 
 impl Default for Features {
@@ -203,6 +213,7 @@ impl Features {
         quiescence: true,
         internal_reduction: true,
         futility_pruning: true,
+        progress_scaling: true,
     };
 
     /// Nothing that can change the value found at a given depth: no pruning, reduction or
@@ -220,6 +231,7 @@ impl Features {
         aspiration: false,
         internal_reduction: false,
         futility_pruning: false,
+        progress_scaling: false,
         ..Features::ALL
     };
 }
@@ -674,6 +686,10 @@ struct Frame {
     moved: Previous,
 }
 
+/// Progress scaling: the static evaluation falls by a half over this many plies without a
+/// capture, and stays at half after.
+const PROGRESS_PLIES: u32 = 128;
+
 /// The reduction of late moves, by depth and move number.
 static REDUCTIONS: LazyLock<[[u8; 64]; 64]> = LazyLock::new(|| {
     let mut table = [[0; 64]; 64];
@@ -779,6 +795,18 @@ impl<'a> Search<'a> {
         match &self.network {
             None => eval::evaluate(&self.position),
             Some(accumulators) => accumulators.evaluate(ply, &self.position),
+        }
+    }
+
+    /// `eval`, a static evaluation of the position at hand, as the search uses it: scaled
+    /// towards 0 by the plies since the last capture (when progress scaling is on).
+    #[inline]
+    fn scaled(&self, eval: Value) -> Value {
+        if self.features.progress_scaling {
+            let quiet = self.position.halfmoves().min(PROGRESS_PLIES) as Value;
+            eval * (2 * PROGRESS_PLIES as Value - quiet) / (2 * PROGRESS_PLIES as Value)
+        } else {
+            eval
         }
     }
 
@@ -944,7 +972,8 @@ impl<'a> Search<'a> {
         if self.features.internal_reduction && depth >= 4 && table_move.is_none() {
             depth -= 1;
         }
-        let eval = static_eval.map(|mut eval| {
+        let eval = static_eval.map(|eval| {
+            let mut eval = self.scaled(eval);
             if let Some(hit) = hit
                 && self.features.table_cutoffs
             {
@@ -1209,12 +1238,15 @@ impl<'a> Search<'a> {
         let original_alpha = alpha;
         let mut best_value;
         let stand_pat;
+        // The static evaluation as it is, for the table.
+        let mut raw = 0;
         if in_check {
             // The captain is attacked: every move is a candidate answer, standing pat is not.
             stand_pat = None;
             best_value = -INFINITE;
         } else {
-            let eval = hit.map_or_else(|| self.evaluate(ply), |hit| hit.eval);
+            raw = hit.map_or_else(|| self.evaluate(ply), |hit| hit.eval);
+            let eval = self.scaled(raw);
             if eval >= beta {
                 return eval;
             }
@@ -1266,14 +1298,7 @@ impl<'a> Search<'a> {
             return DRAW;
         }
         let bound = Bound::of(best_value, original_alpha, beta);
-        self.table.store(
-            key,
-            best_move,
-            to_table(best_value, ply),
-            stand_pat.unwrap_or(0),
-            0,
-            bound,
-        );
+        self.table.store(key, best_move, to_table(best_value, ply), raw, 0, bound);
         best_value
     }
 }
@@ -1486,8 +1511,8 @@ mod tests {
         for mv in ["e4e5", "e7e6", "b1c3"] {
             let _ = played.make(mv.parse().unwrap());
         }
-        let classical = [(Position::new(), 10, 9_121), (played.clone(), 9, 3_848)];
-        let network = [(Position::new(), 10, 49_427), (played, 9, 5_674)];
+        let classical = [(Position::new(), 10, 11_158), (played.clone(), 9, 6_977)];
+        let network = [(Position::new(), 10, 38_420), (played, 9, 7_754)];
         assert!(matches!(Evaluation::default(), Evaluation::Network(_)));
         for (evaluation, counts) in
             [(Evaluation::Classical, classical), (Evaluation::default(), network)]
@@ -1547,7 +1572,7 @@ mod tests {
             engine.search(&Position::new(), &Limits::depth(10), &StopFlag::new(), |info| {
                 reports.push(info.multipv)
             });
-        assert_eq!(result.nodes, 49_427);
+        assert_eq!(result.nodes, 38_420);
         let mut default = Searcher::new(16);
         let before = default.search(&Position::new(), &Limits::depth(10), &StopFlag::new(), |_| {});
         assert_eq!((result.best, result.pv, result.score), (before.best, before.pv, before.score));
@@ -1630,6 +1655,23 @@ mod tests {
     fn search_with(engine: &mut Searcher, fen: &str, limits: &Limits) -> SearchResult {
         let position: Position = fen.parse().unwrap();
         engine.search(&position, limits, &StopFlag::new(), |_| {})
+    }
+
+    #[test]
+    fn progress_scaling_fades_an_advantage_that_captures_nothing() {
+        // Red is a car up with nothing to capture: the same position 120 plies after the last
+        // capture is worth about half as much, unless the scaling is off.
+        let value = |halfmoves: u32, features: Features| {
+            let mut engine = Searcher::new(4);
+            engine.set_features(features);
+            let fen = format!("4c4/9/9/9/9/9/9/9/9/R3C4 w - - {halfmoves} 40");
+            search_with(&mut engine, &fen, &Limits::depth(3)).value
+        };
+        let (fresh, stale) = (value(0, Features::ALL), value(120, Features::ALL));
+        assert!(fresh > 300, "{fresh}");
+        assert!(stale > 0 && stale * 10 < fresh * 6, "{stale} against {fresh}");
+        let off = Features { progress_scaling: false, ..Features::ALL };
+        assert_eq!(value(120, off), value(0, off));
     }
 
     #[test]
