@@ -1043,18 +1043,7 @@ impl<'a> Search<'a> {
             }
             seen += 1;
             let capture = is_capture(&self.position, mv);
-            // Futility: a quiet move here would have to gain a lot to lift the value to alpha
-            // (skipped unless it attacks the captain, which is known once it is made).
-            let futile = self.features.futility_pruning
-                && !root
-                && !in_check
-                && !capture
-                && best_value > -MATE_BOUND
-                && alpha < MATE_BOUND
-                && eval.is_some_and(|eval| {
-                    let lmr_depth = (depth - 1 - reduction(depth, tried + 1)).max(0);
-                    lmr_depth < 6 && eval + 170 + 130 * lmr_depth <= alpha
-                });
+            let mut futile = false;
             if !root && !in_check && best_value > -MATE_BOUND {
                 if !capture {
                     // Late-move pruning: at low depth, the last quiet moves rarely matter.
@@ -1063,6 +1052,14 @@ impl<'a> Search<'a> {
                         picker.skip_quiets();
                         continue;
                     }
+                    // Futility: the move would have to gain a lot to lift the value to alpha
+                    // (skipped below unless it attacks the captain, known once it is made).
+                    futile = self.features.futility_pruning
+                        && alpha < MATE_BOUND
+                        && eval.is_some_and(|eval| {
+                            let lmr_depth = (depth - 1 - reduction(depth, tried + 1)).max(0);
+                            lmr_depth < 6 && eval + 170 + 130 * lmr_depth <= alpha
+                        });
                 } else if self.features.see_pruning
                     && depth <= 5
                     && !see::see_ge(self.position.board(), mv, -120 * depth)
