@@ -10,7 +10,7 @@
 //! form (UCI's `info` lines, in `uci`).
 //!
 //! The static evaluation is the classical one ([`eval`]) or a network's
-//! ([`Searcher::set_evaluation`]), whose accumulators each thread updates as it makes moves.
+//! ([`Searcher::set_evaluation`]), whose accumulators each thread keeps along its path.
 //!
 //! With more than one thread ([`Searcher::set_threads`]) the search is *Lazy SMP*: helper threads
 //! search the same root, each with its own move history, and share only the transposition table,
@@ -791,8 +791,8 @@ impl<'a> Search<'a> {
     /// The static evaluation of the position at `ply`, for the side to move: every evaluation
     /// of the search comes from here.
     #[inline]
-    fn evaluate(&self, ply: usize) -> Value {
-        match &self.network {
+    fn evaluate(&mut self, ply: usize) -> Value {
+        match &mut self.network {
             None => eval::evaluate(&self.position),
             Some(accumulators) => accumulators.evaluate(ply, &self.position),
         }

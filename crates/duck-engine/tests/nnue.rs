@@ -31,7 +31,7 @@ enum Step {
 }
 
 /// Plays random games of moves and null moves, taking some back now and then, and checks the
-/// incremental value against the reference after every step, both ways. Returns the captures
+/// incremental value against the reference after two steps in three, both ways. Returns the captures
 /// and the captain's moves played (which change a frame of the captain feature set).
 fn random_games(network: &Network, seed: u64, steps: usize) -> (usize, usize) {
     let model = Model::new(network.clone()).unwrap();
@@ -62,6 +62,11 @@ fn random_games(network: &Network, seed: u64, steps: usize) -> (usize, usize) {
             accumulators.make(path.len(), piece, mv, undo.captured(), position.board());
             path.push(Step::Move(mv, undo));
         }
+        // Not every node is evaluated, as in a search: the plain feature set's updates then wait
+        // for several plies, across moves taken back, until a node is.
+        if rng.below(3) == 0 {
+            continue;
+        }
         let value = accumulators.evaluate(path.len(), &position);
         assert_eq!(value, network.evaluate_scratch(&position), "{position}");
     }
@@ -69,7 +74,7 @@ fn random_games(network: &Network, seed: u64, steps: usize) -> (usize, usize) {
 }
 
 #[test]
-fn incremental_values_are_the_reference_values_at_every_node() {
+fn incremental_values_are_the_reference_values_wherever_evaluated() {
     for (hidden, seed) in [(1, 1), (31, 2), (32, 3), (33, 4), (128, 5), (256, 6)] {
         let network = Network::random(hidden, seed);
         let (captures, _) = random_games(&network, seed, 3_000);

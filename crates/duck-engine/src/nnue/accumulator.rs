@@ -5,7 +5,11 @@
 //!
 //! A position's features change little from one ply to the next, and the feature transformer is
 //! linear: the sum at the next ply is this ply's plus the weights of the features that appear,
-//! minus those of the features that go. A move that changes a perspective's
+//! minus those of the features that go. Under the plain feature set the update is lazy: a move
+//! only notes what it changed, and the sums are brought up to date when a position of the path
+//! is evaluated. Most positions a search reaches are never evaluated (a cut-off on the
+//! transposition table, a move pruned once made, a captain under attack, a value the table
+//! already holds), and their moves then cost no update at all. A move that changes a perspective's
 //! [`Frame`] (its captain's bucket, under [`FeatureSet::Captain`](super::features::FeatureSet))
 //! changes every feature of that perspective: its sums are computed again from the board.
 //! Sums wrap in `i16` like the reference
@@ -46,6 +50,20 @@ pub struct Accumulators<'a> {
     entries: Vec<Block>,
     /// The frame each entry's perspectives were summed in: red's, then blue's.
     frames: Vec<[Frame; 2]>,
+    /// How each entry stands: up to date, or waiting for the change from the entry before.
+    pending: Vec<Pending>,
+}
+
+/// How an entry stands (the plain feature set's lazy updates).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pending {
+    /// The sums are those of the position at the entry's ply.
+    Done,
+    /// The sums are those of the ply before, changed by this move: `piece` went from `mv.from`
+    /// to `mv.to`, taking `captured`.
+    Move { piece: Piece, mv: Move, captured: Option<Piece> },
+    /// The sums are those of the ply before (a null move).
+    Null,
 }
 
 // Each block is computed in a local and then stored whole: the compiler then knows the stores
@@ -102,6 +120,7 @@ impl<'a> Accumulators<'a> {
             model,
             entries: vec![Block::ZERO; ENTRIES * 2 * model.blocks],
             frames: vec![[Frame::PLAIN; 2]; ENTRIES],
+            pending: vec![Pending::Done; ENTRIES],
         };
         accumulators.refresh(0, position);
         accumulators
@@ -120,6 +139,7 @@ impl<'a> Accumulators<'a> {
         for perspective in Color::ALL {
             self.refresh_half(ply, position.board(), perspective);
         }
+        self.pending[ply] = Pending::Done;
     }
 
     /// Computes `perspective`'s half of the entry of `ply` from scratch for `board`.
@@ -142,7 +162,8 @@ impl<'a> Accumulators<'a> {
     /// Sets the entry of `ply + 1` for the position after `mv` played from the position of
     /// `ply`: `piece` leaves `mv.from` for `mv.to`, where it takes `captured`, if any; `board`
     /// is the board after the move, from which a perspective whose frame the move changes is
-    /// summed again.
+    /// summed again. Under the plain feature set the change is only noted, and made when a
+    /// position at `ply + 1` or deeper is evaluated.
     #[inline]
     pub fn make(
         &mut self,
@@ -153,9 +174,10 @@ impl<'a> Accumulators<'a> {
         board: &Board,
     ) {
         if self.model.features == FeatureSet::Pieces {
-            self.make_plain(ply, piece, mv, captured);
+            self.pending[ply + 1] = Pending::Move { piece, mv, captured };
             return;
         }
+        self.pending[ply + 1] = Pending::Done;
         let blocks = self.model.blocks;
         let model = self.model;
         for perspective in Color::ALL {
@@ -186,6 +208,30 @@ impl<'a> Accumulators<'a> {
         }
     }
 
+    /// Brings the entry of `ply` up to date: the changes noted since the last entry of the path
+    /// that is, in order.
+    #[inline]
+    fn update(&mut self, ply: usize) {
+        if self.pending[ply] == Pending::Done {
+            return;
+        }
+        // Ply 0 is always up to date (`new` computes it, and no move leads to it).
+        let done = (0..ply).rev().find(|&p| self.pending[p] == Pending::Done).unwrap_or(0);
+        for next in done + 1..=ply {
+            match self.pending[next] {
+                Pending::Done => {}
+                Pending::Move { piece, mv, captured } => {
+                    self.make_plain(next - 1, piece, mv, captured);
+                }
+                Pending::Null => {
+                    let size = 2 * self.model.blocks;
+                    self.entries.copy_within((next - 1) * size..next * size, next * size);
+                }
+            }
+            self.pending[next] = Pending::Done;
+        }
+    }
+
     /// [`make`](Accumulators::make) for the plain feature set, whose frame never changes: the
     /// search's hot path, kept free of the frames' bookkeeping (their entries stay
     /// [`Frame::PLAIN`]).
@@ -211,9 +257,15 @@ impl<'a> Accumulators<'a> {
         }
     }
 
-    /// Sets the entry of `ply + 1` for a null move from `ply`: the same pieces, so the same sums.
+    /// Sets the entry of `ply + 1` for a null move from `ply`: the same pieces, so the same sums
+    /// (noted, under the plain feature set, until they are needed).
     #[inline]
     pub fn make_null(&mut self, ply: usize) {
+        if self.model.features == FeatureSet::Pieces {
+            self.pending[ply + 1] = Pending::Null;
+            return;
+        }
+        self.pending[ply + 1] = Pending::Done;
         let size = 2 * self.model.blocks;
         self.entries.copy_within(ply * size..(ply + 1) * size, (ply + 1) * size);
         self.frames[ply + 1] = self.frames[ply];
@@ -221,7 +273,8 @@ impl<'a> Accumulators<'a> {
 
     /// The value of `position`, the position at `ply`, for its side to move.
     #[inline]
-    pub fn evaluate(&self, ply: usize, position: &Position) -> Value {
+    pub fn evaluate(&mut self, ply: usize, position: &Position) -> Value {
+        self.update(ply);
         let blocks = self.model.blocks;
         let entry = self.entry(ply);
         let (red, blue) = entry.split_at(blocks);
@@ -263,11 +316,11 @@ mod tests {
             accumulators.make(ply, piece, mv, undo.captured(), position.board());
             let mut fresh = Accumulators::new(&model, &position);
             fresh.refresh(0, &position);
-            assert_eq!(accumulators.entry(ply + 1), fresh.entry(0));
             assert_eq!(
                 accumulators.evaluate(ply + 1, &position),
                 network.evaluate_scratch(&position)
             );
+            assert_eq!(accumulators.entry(ply + 1), fresh.entry(0));
         }
         let undo = position.make_null();
         accumulators.make_null(3);
