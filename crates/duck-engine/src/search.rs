@@ -1071,12 +1071,18 @@ impl<'a> Search<'a> {
                 Some(piece) if !capture => self.history.score(mv, piece, previous),
                 _ => 0,
             };
+            // A futile move is made on the board alone, to see whether it attacks the captain:
+            // most are skipped, and the search's own bookkeeping of a move is then wasted.
+            if futile {
+                let undo = self.position.make(mv);
+                let gives_check = self.position.in_check();
+                self.position.unmake(mv, undo);
+                if !gives_check {
+                    continue;
+                }
+            }
             let undo = self.make(mv, ply);
             let gives_check = self.position.in_check();
-            if futile && !gives_check {
-                self.position.unmake(mv, undo);
-                continue;
-            }
             tried += 1;
             let extension = i32::from(
                 self.features.check_extension && gives_check && (ply as i32) < 2 * self.root_depth,
