@@ -52,6 +52,8 @@ pub struct Accumulators<'a> {
     frames: Vec<[Frame; 2]>,
     /// How each entry stands: up to date, or waiting for the change from the entry before.
     pending: Vec<Pending>,
+    /// Whether the CPU has AVX2, for the copy of the evaluation compiled for it.
+    avx2: bool,
 }
 
 /// How an entry stands (the plain feature set's lazy updates).
@@ -121,6 +123,7 @@ impl<'a> Accumulators<'a> {
             entries: vec![Block::ZERO; ENTRIES * 2 * model.blocks],
             frames: vec![[Frame::PLAIN; 2]; ENTRIES],
             pending: vec![Pending::Done; ENTRIES],
+            avx2: has_avx2(),
         };
         accumulators.refresh(0, position);
         accumulators
@@ -210,7 +213,7 @@ impl<'a> Accumulators<'a> {
 
     /// Brings the entry of `ply` up to date: the changes noted since the last entry of the path
     /// that is, in order.
-    #[inline]
+    #[inline(always)]
     fn update(&mut self, ply: usize) {
         if self.pending[ply] == Pending::Done {
             return;
@@ -274,6 +277,18 @@ impl<'a> Accumulators<'a> {
     /// The value of `position`, the position at `ply`, for its side to move.
     #[inline]
     pub fn evaluate(&mut self, ply: usize, position: &Position) -> Value {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: `avx2` is set only when the CPU has AVX2.
+            return unsafe { avx2::evaluate(self, ply, position) };
+        }
+        self.evaluate_inline(ply, position)
+    }
+
+    /// [`evaluate`](Accumulators::evaluate), inlined into each copy of it: the updates it waits
+    /// for, and the output layer.
+    #[inline(always)]
+    fn evaluate_inline(&mut self, ply: usize, position: &Position) -> Value {
         self.update(ply);
         let blocks = self.model.blocks;
         let entry = self.entry(ply);
@@ -297,10 +312,56 @@ impl<'a> Accumulators<'a> {
     }
 }
 
+/// Whether the CPU has AVX2 (always false off x86-64).
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::is_x86_feature_detected!("avx2");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// The evaluation, with the updates it brings up to date, compiled for AVX2 as well and chosen
+/// at run time: the portable build may not assume it, and its lanes are twice as wide (the sums
+/// and products are the same integers, so the value is the same).
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{Accumulators, Position, Value};
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn evaluate(
+        accumulators: &mut Accumulators,
+        ply: usize,
+        position: &Position,
+    ) -> Value {
+        accumulators.evaluate_inline(ply, position)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::nnue::Network;
+
+    #[test]
+    fn the_portable_evaluation_and_the_avx2_one_agree() {
+        let network = Network::random(96, 5);
+        let model = Model::new(network.clone()).unwrap();
+        let mut position = Position::new();
+        let mut wide = Accumulators::new(&model, &position);
+        let mut portable = Accumulators::new(&model, &position);
+        portable.avx2 = false;
+        for ply in 0..60 {
+            let moves = position.moves();
+            let Some(&mv) = moves.get((ply * 7) % moves.len().max(1)) else { break };
+            let piece = position.piece_at(mv.from).unwrap();
+            let undo = position.make(mv);
+            wide.make(ply, piece, mv, undo.captured(), position.board());
+            portable.make(ply, piece, mv, undo.captured(), position.board());
+            let value = network.evaluate_scratch(&position);
+            assert_eq!(portable.evaluate(ply + 1, &position), value);
+            assert_eq!(wide.evaluate(ply + 1, &position), value);
+        }
+    }
 
     #[test]
     fn a_capture_and_a_null_move_update_as_a_refresh_computes() {
