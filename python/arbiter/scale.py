@@ -29,6 +29,11 @@ from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple
 
 import arbiter
 
+try:
+    from distributed.diagnostics.plugin import WorkerPlugin
+except ImportError:  # without the `scale` extra: told when a run starts, not on import
+    WorkerPlugin = object  # type: ignore[assignment,misc]
+
 #: Rows of a Parquet row group: what a task holds before writing.
 ROW_GROUP = 50_000
 
@@ -334,21 +339,50 @@ def shard_objects(entry: Dict[str, Any]) -> List["arbiter.Shard"]:
     return arbiter.place_shards(shards[:placeable], before) + shards[placeable:]
 
 
+class QuietClosing(WorkerPlugin):
+    """A worker plugin for the local cluster: what a worker logs once it is closing is dropped.
+
+    A worker that closes while its heartbeat to the scheduler is on the way logs the failed
+    heartbeat with a traceback (a race inside Dask, harmless: the run's results are in by then).
+    Every failure of a task is told by the run itself, in its summary and on stderr, so nothing
+    is lost; while a worker runs, what it logs is let through as before."""
+
+    name = "arbiter-quiet-closing"
+
+    def setup(self, worker) -> None:
+        import logging
+
+        from distributed.core import Status
+
+        closing = {Status.closing, Status.closing_gracefully, Status.closed}
+        self._filter = lambda record: worker.status not in closing
+        logging.getLogger("distributed.worker").addFilter(self._filter)
+
+    def teardown(self, worker) -> None:
+        import logging
+
+        logging.getLogger("distributed.worker").removeFilter(self._filter)
+
+
+@contextlib.contextmanager
 def connect(scheduler: Optional[str], workers: Optional[int]):
     """A Dask client: of the scheduler named (an address, or a scheduler file), else of a new
-    local cluster of ``workers`` processes (one per core by default), one thread each."""
+    local cluster of ``workers`` processes (one per core by default), one thread each, closed
+    with the client."""
     from dask.distributed import Client, LocalCluster
 
     if scheduler:
-        if os.path.isfile(scheduler):
-            return Client(scheduler_file=scheduler)
-        return Client(scheduler)
+        client = Client(scheduler_file=scheduler) if os.path.isfile(scheduler) else Client(scheduler)
+        with client:
+            yield client
+        return
     workers = workers or os.cpu_count() or 1
     # One thread a worker, and one for the checks inside it: a task is one core's work.
-    cluster = LocalCluster(
+    with LocalCluster(
         n_workers=workers, threads_per_worker=1, processes=True, env={"RAYON_NUM_THREADS": "1"}
-    )
-    return Client(cluster)
+    ) as cluster, Client(cluster) as client:
+        client.register_plugin(QuietClosing())
+        yield client
 
 
 def by_kind(count: Dict[str, Any]) -> str:

@@ -46,6 +46,8 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from arbiter.scale import connect
+
 #: The test hook: ``FIRST:SECONDS:MARKER`` makes the chunk (or the gate's share) that starts at
 #: game FIRST, the first time it is played, write its worker's process id to MARKER and sleep,
 #: so that a test can kill that worker in the middle of it.
@@ -149,21 +151,6 @@ def settings_of(args: argparse.Namespace) -> List[str]:
     if args.eval_file:
         settings += ["--eval-file", args.eval_file]
     return settings
-
-
-def connect(scheduler: Optional[str], workers: Optional[int]):
-    """A Dask client: of the scheduler named (an address, or a scheduler file), else of a new
-    local cluster of ``workers`` processes, one thread each (a chunk is one core's work)."""
-    from dask.distributed import Client, LocalCluster
-
-    if scheduler:
-        if os.path.isfile(scheduler):
-            return Client(scheduler_file=scheduler)
-        return Client(scheduler)
-    cluster = LocalCluster(
-        n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True
-    )
-    return Client(cluster)
 
 
 def run(args: argparse.Namespace) -> Dict[str, Any]:
