@@ -216,7 +216,7 @@ impl MovePicker {
                     self.table_move = None;
                 }
                 Stage::GenerateCaptures => {
-                    self.moves = position.captures();
+                    position.captures_into(&mut self.moves);
                     let board = position.board();
                     for (i, mv) in self.moves.iter().enumerate() {
                         let attacker = board.piece_at(mv.from).map_or(0, |p| VALUE[p.role.index()]);
@@ -259,7 +259,7 @@ impl MovePicker {
                         self.moves.clear();
                         continue;
                     }
-                    self.moves = position.quiets();
+                    position.quiets_into(&mut self.moves);
                     for (i, &mv) in self.moves.iter().enumerate() {
                         self.scores[i] = match position.piece_at(mv.from) {
                             Some(piece) => history.score(mv, piece, self.previous),

@@ -329,12 +329,33 @@ impl Position {
         self.generate(!self.board.occupied())
     }
 
+    /// [`Position::captures`], written over `list`: a caller that keeps a list (a search, a node
+    /// at a time) fills it in place rather than copying a new one in.
+    #[inline]
+    pub fn captures_into(&self, list: &mut MoveList) {
+        self.generate_into(self.board.by_color(!self.turn), list);
+    }
+
+    /// [`Position::quiets`], written over `list` (see [`Position::captures_into`]).
+    #[inline]
+    pub fn quiets_into(&self, list: &mut MoveList) {
+        self.generate_into(!self.board.occupied(), list);
+    }
+
     /// The valid moves whose destination is in `allowed`.
     #[inline]
     fn generate(&self, allowed: Bitboard) -> MoveList {
         let mut list = MoveList::new();
+        self.generate_into(allowed, &mut list);
+        list
+    }
+
+    /// The valid moves whose destination is in `allowed`, written over `list`.
+    #[inline]
+    fn generate_into(&self, allowed: Bitboard, list: &mut MoveList) {
+        list.clear();
         if self.is_over() {
-            return list;
+            return;
         }
         let (occupied, own) = (self.board.occupied(), self.board.by_color(self.turn));
         Role::each(|role| {
@@ -344,7 +365,6 @@ impl Position {
                 }
             }
         });
-        list
     }
 
     /// The number of valid moves, without listing them.

@@ -186,6 +186,12 @@ fn compare_position(position: &Position) -> Vec<(Square, Square)> {
     assert_eq!(pairs(position.moves()), valid, "moves differ{:?}", position.board());
     assert_eq!(pairs(position.captures()), captures, "captures differ{:?}", position.board());
     assert_eq!(pairs(position.quiets()), quiets, "quiet moves differ{:?}", position.board());
+    // Written over a list that holds moves already: the same moves, none of the old ones.
+    let mut list = position.moves();
+    position.captures_into(&mut list);
+    assert_eq!(pairs(list.clone()), captures, "captures_into differs{:?}", position.board());
+    position.quiets_into(&mut list);
+    assert_eq!(pairs(list), quiets, "quiets_into differs{:?}", position.board());
     assert_eq!(position.count_moves(), valid.len() as u64);
     assert_eq!(position.has_moves(), !valid.is_empty());
     assert_eq!(position.is_over(), over);
