@@ -92,6 +92,37 @@ impl History {
             + previous.map_or(0, |previous| self.continuation(previous, piece, mv.to))
     }
 
+    /// [`History::score`] of each of `moves`, quiet moves of the side to move in `position`,
+    /// into `scores`: the same sums, with the tables of the side and of `previous` looked up once
+    /// for all of them.
+    pub fn score_quiets(
+        &self,
+        position: &Position,
+        previous: Previous,
+        moves: &[Move],
+        scores: &mut [i32],
+    ) {
+        let butterfly = &self.table[position.turn().index()];
+        // The part of the continuation table that answers `previous`: a row a piece.
+        let answers = previous.map(|previous| {
+            let start = (piece_index(previous.0) * Square::COUNT + previous.1.index())
+                * PIECES
+                * Square::COUNT;
+            &self.continuation[start..start + PIECES * Square::COUNT]
+        });
+        for (score, &mv) in scores.iter_mut().zip(moves) {
+            *score = match position.piece_at(mv.from) {
+                Some(piece) => {
+                    let answer = answers.map_or(0, |answers| {
+                        i32::from(answers[piece_index(piece) * Square::COUNT + mv.to.index()])
+                    });
+                    i32::from(butterfly[mv.from.index()][mv.to.index()]) + answer
+                }
+                None => 0,
+            };
+        }
+    }
+
     /// Adds `bonus` to the score of `piece` going to `to` after `previous`.
     #[inline]
     pub fn update_continuation(
@@ -260,12 +291,8 @@ impl MovePicker {
                         continue;
                     }
                     position.quiets_into(&mut self.moves);
-                    for (i, &mv) in self.moves.iter().enumerate() {
-                        self.scores[i] = match position.piece_at(mv.from) {
-                            Some(piece) => history.score(mv, piece, self.previous),
-                            None => 0,
-                        };
-                    }
+                    let scores = &mut self.scores[..self.moves.len()];
+                    history.score_quiets(position, self.previous, &self.moves, scores);
                 }
                 Stage::Quiets => {
                     if self.skip_quiets {
@@ -384,6 +411,39 @@ mod tests {
         assert_eq!(moves[1], "e5e6".parse().unwrap());
         assert_eq!(moves[first_quiet.unwrap()], killer);
         assert_eq!(moves[first_quiet.unwrap() + 1], quiet);
+    }
+
+    #[test]
+    fn quiets_are_scored_together_as_one_by_one() {
+        let mut position = Position::new();
+        let mut history = History::new();
+        let mut previous: Previous = None;
+        // A short game; at each position every quiet move of the side to move gets a bonus of
+        // its own, as an answer to the move before and to no move.
+        for (ply, mv) in ["e4e5", "e7e6", "b1c3", "h10g8", "h1g3", "c7c6"].iter().enumerate() {
+            let quiets = position.quiets();
+            for (i, &quiet) in quiets.iter().enumerate() {
+                let piece = position.piece_at(quiet.from).unwrap();
+                let bonus = (i as i32 * 37 + ply as i32 * 101) % 900 - 450;
+                history.update(piece.color, quiet, bonus);
+                if let Some(previous) = previous {
+                    history.update_continuation(previous, piece, quiet.to, -bonus / 2);
+                }
+            }
+            for previous in [None, previous] {
+                let mut scores = vec![0; quiets.len()];
+                history.score_quiets(&position, previous, &quiets, &mut scores);
+                let expected: Vec<i32> = quiets
+                    .iter()
+                    .map(|&mv| history.score(mv, position.piece_at(mv.from).unwrap(), previous))
+                    .collect();
+                assert_eq!(scores, expected);
+                assert!(scores.iter().any(|&score| score != 0));
+            }
+            let mv: Move = mv.parse().unwrap();
+            previous = Some((position.piece_at(mv.from).unwrap(), mv.to));
+            let _ = position.make(mv);
+        }
     }
 
     /// The selection sort `pick_best` is a faster form of: the first of the highest scores
