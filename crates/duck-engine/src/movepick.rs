@@ -246,16 +246,7 @@ impl MovePicker {
                     }
                     self.table_move = None;
                 }
-                Stage::GenerateCaptures => {
-                    position.captures_into(&mut self.moves);
-                    let board = position.board();
-                    for (i, mv) in self.moves.iter().enumerate() {
-                        let attacker = board.piece_at(mv.from).map_or(0, |p| VALUE[p.role.index()]);
-                        self.scores[i] = see::victim_value(board, mv.to) * 16 - attacker / 16;
-                    }
-                    self.next = 0;
-                    self.stage = Stage::GoodCaptures;
-                }
+                Stage::GenerateCaptures => self.generate_captures(position),
                 Stage::GoodCaptures => match self.pick_best() {
                     Some(mv) if Some(mv) == self.table_move => {}
                     Some(mv) => {
@@ -290,9 +281,7 @@ impl MovePicker {
                         self.moves.clear();
                         continue;
                     }
-                    position.quiets_into(&mut self.moves);
-                    let scores = &mut self.scores[..self.moves.len()];
-                    history.score_quiets(position, self.previous, &self.moves, scores);
+                    self.generate_quiets(position, history);
                 }
                 Stage::Quiets => {
                     if self.skip_quiets {
@@ -316,6 +305,29 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
+    }
+
+    /// The captures, scored by victim and attacker. Out of line, as generating the quiet moves
+    /// is: done once a node, they would weigh on every call of [`MovePicker::next`] (the
+    /// registers it saves) if compiled into it.
+    #[inline(never)]
+    fn generate_captures(&mut self, position: &Position) {
+        position.captures_into(&mut self.moves);
+        let board = position.board();
+        for (i, mv) in self.moves.iter().enumerate() {
+            let attacker = board.piece_at(mv.from).map_or(0, |p| VALUE[p.role.index()]);
+            self.scores[i] = see::victim_value(board, mv.to) * 16 - attacker / 16;
+        }
+        self.next = 0;
+        self.stage = Stage::GoodCaptures;
+    }
+
+    /// The quiet moves, scored by their history.
+    #[inline(never)]
+    fn generate_quiets(&mut self, position: &Position, history: &History) {
+        position.quiets_into(&mut self.moves);
+        let scores = &mut self.scores[..self.moves.len()];
+        history.score_quiets(position, self.previous, &self.moves, scores);
     }
 
     /// The move of highest score among those not yet handed out, the first of them on a tie (a
