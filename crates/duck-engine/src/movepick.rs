@@ -42,10 +42,18 @@ fn piece_index(piece: Piece) -> usize {
     piece.color.index() * 7 + piece.role.index()
 }
 
+/// Where the continuation table's answers to `previous` start: a row of destinations a piece.
+fn answers_start(previous: (Piece, Square)) -> usize {
+    (piece_index(previous.0) * Square::COUNT + previous.1.index()) * PIECES * Square::COUNT
+}
+
+/// Where `piece` going to `to` is among the answers to one move.
+fn answer_index(piece: Piece, to: Square) -> usize {
+    piece_index(piece) * Square::COUNT + to.index()
+}
+
 fn continuation_index(previous: (Piece, Square), piece: Piece, to: Square) -> usize {
-    ((piece_index(previous.0) * Square::COUNT + previous.1.index()) * PIECES + piece_index(piece))
-        * Square::COUNT
-        + to.index()
+    answers_start(previous) + answer_index(piece, to)
 }
 
 impl std::fmt::Debug for History {
@@ -105,17 +113,13 @@ impl History {
         let butterfly = &self.table[position.turn().index()];
         // The part of the continuation table that answers `previous`: a row a piece.
         let answers = previous.map(|previous| {
-            let start = (piece_index(previous.0) * Square::COUNT + previous.1.index())
-                * PIECES
-                * Square::COUNT;
-            &self.continuation[start..start + PIECES * Square::COUNT]
+            &self.continuation[answers_start(previous)..][..PIECES * Square::COUNT]
         });
         for (score, &mv) in scores.iter_mut().zip(moves) {
             *score = match position.piece_at(mv.from) {
                 Some(piece) => {
-                    let answer = answers.map_or(0, |answers| {
-                        i32::from(answers[piece_index(piece) * Square::COUNT + mv.to.index()])
-                    });
+                    let answer =
+                        answers.map_or(0, |answers| i32::from(answers[answer_index(piece, mv.to)]));
                     i32::from(butterfly[mv.from.index()][mv.to.index()]) + answer
                 }
                 None => 0,
