@@ -50,11 +50,7 @@ pub fn divide_until(
 /// The count below a node, with the fastest instructions this CPU has.
 fn count(position: &mut Position, depth: u32, stopped: &impl Fn() -> bool) -> Option<u64> {
     #[cfg(target_arch = "x86_64")]
-    if let Some(bmi2) = Bmi2::detect()
-        && std::is_x86_feature_detected!("popcnt")
-        && std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("lzcnt")
-    {
+    if let Some(bmi2) = Bmi2::detect_with_bit_counts() {
         // SAFETY: the CPU has the features `bmi2::count` is compiled for.
         return unsafe { bmi2::count(position, depth, stopped, bmi2) };
     }

@@ -355,11 +355,7 @@ impl Position {
     #[inline]
     fn generate_into(&self, allowed: Bitboard, list: &mut MoveList) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(bmi2) = movement::pext::Bmi2::detect()
-            && std::is_x86_feature_detected!("popcnt")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("lzcnt")
-        {
+        if let Some(bmi2) = movement::pext::Bmi2::detect_with_bit_counts() {
             // SAFETY: the CPU has the features `generate_bmi2` is compiled for.
             return unsafe { self.generate_bmi2(allowed, list, bmi2) };
         }

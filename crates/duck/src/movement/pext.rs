@@ -506,6 +506,20 @@ impl Bmi2 {
         (std::is_x86_feature_detected!("bmi2") && !slow_pext()).then_some(Bmi2(()))
     }
 
+    /// The proof, when this CPU has a fast BMI2 and the bit instructions the copies compiled
+    /// with `#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]` use (x86-64-v3's): found once,
+    /// so that a caller on a hot path (move generation) pays one load.
+    pub(crate) fn detect_with_bit_counts() -> Option<Bmi2> {
+        static FOUND: OnceLock<Option<Bmi2>> = OnceLock::new();
+        *FOUND.get_or_init(|| {
+            Bmi2::detect().filter(|_| {
+                std::is_x86_feature_detected!("popcnt")
+                    && std::is_x86_feature_detected!("bmi1")
+                    && std::is_x86_feature_detected!("lzcnt")
+            })
+        })
+    }
+
     /// [`targets`](super::targets), with a table lookup per bundle for the roles whose leaps can
     /// be blocked.
     #[inline(always)]
