@@ -27,7 +27,8 @@
 #                 training (`duck rescore`), or `none` (none)
 #   HIDDEN EPOCHS BATCH LR LAMBDA TRAIN_SEED MIRROR   training (256, 2, 1024, 0.001, 0.75, 1, 1)
 #   INIT          a network the training starts from rather than random weights, e.g. NET's
-#                 file (none)
+#                 file (none); linked into DIR under its file name, which the provenance
+#                 names, so its name must not be OUT_NAME
 #   FEATURES OUTPUT_BUCKETS DEDUP WEIGHT_DECAY   the network's feature set and output layers,
 #                 and deduplication and weight decay in training (pieces, 1, 0, 0)
 #   THREADS       self-play and training threads (2); the network does not depend on it
@@ -69,6 +70,11 @@ fi
 ARBITER=$(realpath "$ARBITER")
 NET=$(realpath "$NET")
 [ -n "$INIT" ] && INIT=$(realpath "$INIT")
+# Training finds INIT in DIR by its name (below), where the new network is written too.
+if [ -n "$INIT" ] && [ "$(basename "$INIT")" = "$OUT_NAME" ]; then
+    echo "INIT and the new network are both named $OUT_NAME: set OUT_NAME to another name" >&2
+    exit 2
+fi
 mkdir -p "$dir"
 dir=$(realpath "$dir")
 commit=$(git -C "$root" rev-parse --short=12 HEAD 2> /dev/null || echo unknown)
@@ -127,7 +133,12 @@ mirror=()
 [ "$MIRROR" = 1 ] && mirror=(--mirror)
 shape=(--features "$FEATURES" --output-buckets "$OUTPUT_BUCKETS" --weight-decay "$WEIGHT_DECAY")
 [ "$DEDUP" = 1 ] && shape+=(--dedup)
-[ -n "$INIT" ] && shape+=(--init "$INIT")
+# The network started from goes in DIR under its own name, so that the provenance names it by
+# that name rather than by a path of this machine: the same bits wherever the clone is.
+if [ -n "$INIT" ]; then
+    [ "$(dirname "$INIT")" = "$dir" ] || ln -sfn "$INIT" "$dir/$(basename "$INIT")"
+    shape+=(--init "$(basename "$INIT")")
+fi
 # Run from DIR with the data by its own name: the provenance names the files as given, and
 # must not depend on where DIR is.
 (cd "$dir" && step "$ARBITER" duck train --data "$(basename "$data")" "${extra[@]}" \

@@ -482,6 +482,18 @@ fn the_generation_script_makes_the_same_network_twice() {
     let (first, record) = generation("c", &settings);
     let (second, _) = generation("d", &settings);
     assert_eq!(first, second, "the same network, bit for bit");
+    // Training would write the new network over the one it starts from: refused at once.
+    let clash = Command::new("bash")
+        .arg(&script)
+        .arg(dir.join("e"))
+        .args(["GAMES=4", "NODES=60", "EPOCHS=1", "GATE_GAMES=none", "TIMED_GAMES=none"])
+        .args([settings[1], "OUT_NAME=duck-h256-gen3.nnue"])
+        .env("ARBITER", env!("CARGO_BIN_EXE_arbiter"))
+        .output()
+        .unwrap();
+    assert_eq!(clash.status.code(), Some(2));
+    assert!(stderr(&clash).contains("set OUT_NAME to another name"), "{}", stderr(&clash));
+    assert!(!dir.join("e").exists());
     assert_eq!(record["settings"]["INIT"], "crates/duck-engine/networks/duck-h256-gen3.nnue");
     assert_eq!(record["commands"].as_array().unwrap().len(), 4, "{record}");
     let network = arbiter_duck_engine::nnue::Network::read(&first).unwrap();
@@ -491,7 +503,8 @@ fn the_generation_script_makes_the_same_network_twice() {
         "rescored at 100 nodes by network 1201aa1b91763553",
         "duplicates merged",
         ", weight decay 0.01, features captain, 2 output layers, started from ",
-        "(network 1201aa1b91763553)",
+        // By its name, not by where this clone is: the same bits in any clone.
+        "started from duck-h256-gen3.nnue (network 1201aa1b91763553)",
         " RESCORE_NODES=100 ",
     ] {
         assert!(provenance.contains(part), "{part}: {provenance}");
