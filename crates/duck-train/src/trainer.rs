@@ -255,6 +255,11 @@ pub fn loss(network: &FloatNetwork, samples: &[Sample]) -> f32 {
     (total / samples.len() as f64) as f32
 }
 
+/// The positions of a batch whose gradient one task sums; the parts are then summed in order.
+/// A fixed size, not one part a thread, so that the sums, and the network, do not depend on
+/// the number of threads.
+const GRADIENT_PART: usize = 256;
+
 /// Trains a network on `split` as `config` says, from random weights or from `start`,
 /// calling `on_epoch` after each epoch, on the current rayon pool's threads.
 pub fn train(
@@ -269,7 +274,6 @@ pub fn train(
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(config.seed ^ 0x5EED);
     let mut order: Vec<u32> = (0..split.training.len() as u32).collect();
     let batch = config.batch.max(1);
-    let threads = rayon::current_num_threads().max(1);
     let mut batch_samples: Vec<Sample> = Vec::with_capacity(batch);
     for number in 1..=config.epochs {
         let start = Instant::now();
@@ -284,11 +288,10 @@ pub fn train(
         for indices in order.chunks(batch) {
             batch_samples.clear();
             batch_samples.extend(indices.iter().map(|&i| split.training[i as usize]));
-            let chunk = batch_samples.len().div_ceil(threads);
-            // Gathered in order and summed in order: the same network whatever the threads'
-            // timing.
+            // Parts of a fixed size, gathered in order and summed in order: the same network
+            // on any number of threads, whatever their timing.
             let (mut gradient, batch_loss) = batch_samples
-                .par_chunks(chunk)
+                .par_chunks(GRADIENT_PART)
                 .map(|samples| {
                     let mut gradient = FloatNetwork::zeros(shape);
                     let mut scratch = Scratch::new(hidden);
@@ -491,6 +494,20 @@ mod tests {
             mirror: false,
             weight_decay: 0.0,
         }
+    }
+
+    #[test]
+    fn the_network_does_not_depend_on_the_number_of_threads() {
+        // Batches of several gradient parts, on one thread and on three.
+        let config = Config { batch: 4 * GRADIENT_PART - 24, ..small(6) };
+        let mut split = Split::default();
+        split.add(&records(80), &config);
+        assert!(split.training.len() > 3 * config.batch, "{}", split.training.len());
+        let on = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| train(&split, &config, None, |_| {}))
+        };
+        assert_eq!(on(1), on(3));
     }
 
     #[test]
