@@ -6,8 +6,8 @@
 #   bash bench/duck_generation.sh DIR [NAME=VALUE ...]
 #
 # Every setting is a NAME=VALUE argument (or an environment variable of that name); the
-# defaults are the third network's recipe on the default network (the fourth network's:
-# crates/duck-engine/networks/PROVENANCE.md). DIR receives the data, the network
+# defaults are the third network's recipe on the default network (the fourth and fifth
+# networks': crates/duck-engine/networks/PROVENANCE.md). DIR receives the data, the network
 # (`DIR/$OUT_NAME`), the matches' reports and `DIR/generation.json`, which holds the commit,
 # the arbiter version, every setting, every command as it ran, the network's fingerprint and
 # the gates' results. The network's provenance text ends with the commit and this command.
@@ -15,7 +15,7 @@
 # Settings:
 #   ARBITER       the arbiter binary (target/release/arbiter, built first when absent)
 #   NET           network N, which plays the games and is the gates' reference
-#                 (crates/duck-engine/networks/duck-h256-gen4.nnue)
+#                 (crates/duck-engine/networks/duck-h256-gen5.nnue)
 #   GAMES NODES SEED RANDOM_PLIES   self-play: games, nodes a move, the first game's seed, random
 #                 opening plies (12000, 5000, 3000001, 8)
 #   EXTRA_DATA    earlier data files trained on as well, by their names in DIR (put them or
@@ -55,7 +55,7 @@ for setting in "$@"; do
     *) echo "expected NAME=VALUE, found \`$setting\`" >&2 && exit 2 ;;
     esac
 done
-: "${NET:=$root/crates/duck-engine/networks/duck-h256-gen4.nnue}"
+: "${NET:=$root/crates/duck-engine/networks/duck-h256-gen5.nnue}"
 : "${GAMES:=12000}" "${NODES:=5000}" "${SEED:=3000001}" "${RANDOM_PLIES:=8}" "${EXTRA_DATA:=}"
 : "${WORKERS:=}" "${SCHEDULER:=}" "${CHUNK:=100}"
 : "${HIDDEN:=256}" "${EPOCHS:=2}" "${BATCH:=1024}" "${LR:=0.001}" "${LAMBDA:=0.75}"

@@ -113,7 +113,7 @@ uci_evalfile() { # the script that sets EvalFile to $1, then quits
 }
 mkfifo "$work/net.fifo"
 truncate -s 2G "$work/sparse.nnue"
-cp crates/duck-engine/networks/duck-h256-gen4.nnue "$work/damaged.nnue"
+cp crates/duck-engine/networks/duck-h256-gen5.nnue "$work/damaged.nnue"
 python3 -c '
 import sys
 path = sys.argv[1]

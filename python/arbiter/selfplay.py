@@ -14,9 +14,9 @@ stopped is started again with the same command: the chunks already in ``OUT.part
 Each worker's positions per second are printed at the end, and the summary is written to
 ``OUT.json``.
 
-    python -m arbiter.selfplay --out gen5.bin --games 12000 --nodes 5000 --seed 3000001 \\
-        --eval-file crates/duck-engine/networks/duck-h256-gen4.nnue --workers 2
-    python -m arbiter.selfplay --out gen5.bin ... --scheduler tcp://10.0.0.1:8786
+    python -m arbiter.selfplay --out gen6.bin --games 12000 --nodes 5000 --seed 3000001 \\
+        --eval-file crates/duck-engine/networks/duck-h256-gen5.nnue --workers 2
+    python -m arbiter.selfplay --out gen6.bin ... --scheduler tcp://10.0.0.1:8786
 
 The ``arbiter`` binary (``--arbiter``, by default the one on the ``PATH``) and the network file
 must be at the same path on every worker.

@@ -450,8 +450,8 @@ fn the_generation_script_makes_the_same_network_twice() {
     assert_eq!(record["settings"], again["settings"]);
     assert_eq!(record["network"], again["network"]);
     assert_eq!(record["settings"]["SEED"], "5");
-    assert_eq!(record["settings"]["NET"], "crates/duck-engine/networks/duck-h256-gen4.nnue");
-    assert_eq!(record["previous"]["fingerprint"], "7718fbbbf885d842");
+    assert_eq!(record["settings"]["NET"], "crates/duck-engine/networks/duck-h256-gen5.nnue");
+    assert_eq!(record["previous"]["fingerprint"], "0fcab3ba9dbd71ff");
     assert_eq!(record["gate"]["games"], 2, "{record}");
     assert!(record["timed_gate"].is_null());
     assert_eq!(record["commands"].as_array().unwrap().len(), 3, "{record}");
@@ -500,7 +500,7 @@ fn the_generation_script_makes_the_same_network_twice() {
     assert_eq!(network.shape_text(), "captain features, 256 hidden units, 2 output layers");
     let provenance = &network.provenance;
     for part in [
-        "rescored at 100 nodes by network 7718fbbbf885d842",
+        "rescored at 100 nodes by network 0fcab3ba9dbd71ff",
         "duplicates merged",
         ", weight decay 0.01, features captain, 2 output layers, started from ",
         // By its name, not by where this clone is: the same bits in any clone.

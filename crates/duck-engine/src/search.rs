@@ -1515,7 +1515,7 @@ mod tests {
             let _ = played.make(mv.parse().unwrap());
         }
         let classical = [(Position::new(), 10, 11_158), (played.clone(), 9, 6_977)];
-        let network = [(Position::new(), 10, 30_426), (played, 9, 5_041)];
+        let network = [(Position::new(), 10, 55_387), (played, 9, 13_582)];
         assert!(matches!(Evaluation::default(), Evaluation::Network(_)));
         for (evaluation, counts) in
             [(Evaluation::Classical, classical), (Evaluation::default(), network)]
@@ -1575,7 +1575,7 @@ mod tests {
             engine.search(&Position::new(), &Limits::depth(10), &StopFlag::new(), |info| {
                 reports.push(info.multipv)
             });
-        assert_eq!(result.nodes, 30_426);
+        assert_eq!(result.nodes, 55_387);
         let mut default = Searcher::new(16);
         let before = default.search(&Position::new(), &Limits::depth(10), &StopFlag::new(), |_| {});
         assert_eq!((result.best, result.pv, result.score), (before.best, before.pv, before.score));

@@ -24,12 +24,12 @@ pub use network::{Network, NetworkError};
 /// The `EvalFile` that names the network built into the engine, rather than a file.
 pub const EMBEDDED: &str = "<embedded>";
 
-/// The network built into the engine: `networks/duck-h256-gen4.nnue`, the best network that won
-/// its matches against the one before it (the third network, `networks/duck-h256-gen3.nnue`,
-/// which played its training games, and before it the second, the first and the classical
-/// evaluation; the provenance and the matches: `networks/PROVENANCE.md`).
+/// The network built into the engine: `networks/duck-h256-gen5.nnue`, the best network that won
+/// its matches against the one before it (the fourth network, `networks/duck-h256-gen4.nnue`,
+/// which played its training games, and before it the third, the second, the first and the
+/// classical evaluation; the provenance and the matches: `networks/PROVENANCE.md`).
 pub fn embedded() -> &'static [u8] {
-    include_bytes!("../../networks/duck-h256-gen4.nnue")
+    include_bytes!("../../networks/duck-h256-gen5.nnue")
 }
 
 /// The built-in network laid out for the search, read once per process; `None` only if the
